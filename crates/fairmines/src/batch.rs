@@ -1,0 +1,144 @@
+//! Many rounds of one seed pair at once: the shared signature prefix is hashed once, and the work is
+//! spread over the machine's cores.
+
+use core::fmt;
+use std::num::NonZeroUsize;
+use std::thread;
+
+use sha3::Sha3_256;
+use sha3::digest::Update;
+
+use crate::hashing::{decimal, finish};
+use crate::{Digest, Error, MineCount, Placement, WordStream, placement};
+
+/// Computes round signatures of one seed pair, hashing `server_seed:client_seed:` only once.
+///
+/// ```
+/// let rounds = fairmines::RoundHasher::new("server", "client");
+/// assert_eq!(rounds.signature(7), fairmines::round_signature("server", "client", 7));
+/// ```
+#[derive(Clone)]
+pub struct RoundHasher {
+    prefix: Sha3_256,
+}
+
+impl RoundHasher {
+    /// Absorbs `server_seed + ":" + client_seed + ":"`.
+    pub fn new(server_seed: &str, client_seed: &str) -> Self {
+        let mut prefix = Sha3_256::default();
+        prefix.update(server_seed.as_bytes());
+        prefix.update(b":");
+        prefix.update(client_seed.as_bytes());
+        prefix.update(b":");
+        RoundHasher { prefix }
+    }
+
+    /// The round signature for `nonce`.
+    pub fn signature(&self, nonce: u64) -> Digest {
+        let mut digits = [0u8; 20];
+        let mut hasher = self.prefix.clone();
+        hasher.update(decimal(nonce, &mut digits));
+        finish(hasher)
+    }
+
+    /// The placement of the round with `nonce`.
+    pub fn placement(&self, nonce: u64, mines: MineCount) -> Placement {
+        placement::place_from_stream(WordStream::new(&self.signature(nonce)), mines)
+    }
+}
+
+impl fmt::Debug for RoundHasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The state holds the server seed: show nothing of it.
+        f.write_str("RoundHasher { .. }")
+    }
+}
+
+/// The nonces of a batch.
+#[derive(Clone, Copy, Debug)]
+pub enum Nonces<'a> {
+    /// `count` consecutive nonces from `start`.
+    Range {
+        /// The first nonce.
+        start: u64,
+        /// How many.
+        count: usize,
+    },
+    /// Any list of nonces.
+    List(&'a [u64]),
+}
+
+impl Nonces<'_> {
+    /// How many rounds the batch has.
+    pub fn len(&self) -> usize {
+        match self {
+            Nonces::Range { count, .. } => *count,
+            Nonces::List(list) => list.len(),
+        }
+    }
+
+    /// Whether the batch is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn get(&self, i: usize) -> u64 {
+        match self {
+            Nonces::Range { start, .. } => start + i as u64,
+            Nonces::List(list) => list[i],
+        }
+    }
+}
+
+/// Writes the sorted 1-based mine positions of every round in `nonces` into `out`, row after row
+/// (`nonces.len() × mines` bytes), using every core. `out` must have exactly that length.
+///
+/// ```
+/// use fairmines::{mine_positions_batch, MineCount, Nonces};
+/// let mut out = [0u8; 3 * 2];
+/// mine_positions_batch("server", "client", Nonces::Range { start: 0, count: 2 }, MineCount::new(3)?, &mut out)?;
+/// assert_eq!(&out[3..], &*fairmines::mine_positions("server", "client", 1, 3)?);
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+pub fn mine_positions_batch(
+    server_seed: &str,
+    client_seed: &str,
+    nonces: Nonces<'_>,
+    mines: MineCount,
+    out: &mut [u8],
+) -> Result<(), Error> {
+    let row = usize::from(mines.get());
+    let needed = nonces.len().checked_mul(row);
+    if needed != Some(out.len()) {
+        return Err(Error::BufferSize { needed: needed.unwrap_or(usize::MAX), got: out.len() });
+    }
+    if let Nonces::Range { start, count } = nonces {
+        let last_ok = count == 0 || start.checked_add(count as u64 - 1).is_some();
+        if !last_ok {
+            return Err(Error::InvalidNonce { detail: format!("the range from {start} with {count} nonces passes 2^64 - 1") });
+        }
+    }
+    if out.is_empty() {
+        return Ok(());
+    }
+    let rounds = RoundHasher::new(server_seed, client_seed);
+    let fill = |first: usize, chunk: &mut [u8]| {
+        for (i, dest) in chunk.chunks_exact_mut(row).enumerate() {
+            dest.copy_from_slice(&rounds.placement(nonces.get(first + i), mines).positions());
+        }
+    };
+    let threads = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    // Below a few thousand rounds, starting threads costs more than it saves.
+    let rounds_per_thread = nonces.len().div_ceil(threads).max(2048);
+    if rounds_per_thread >= nonces.len() {
+        fill(0, out);
+        return Ok(());
+    }
+    thread::scope(|scope| {
+        for (k, chunk) in out.chunks_mut(rounds_per_thread * row).enumerate() {
+            let fill = &fill;
+            scope.spawn(move || fill(k * rounds_per_thread, chunk));
+        }
+    });
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! 32-byte SHA3-256 digests (commitments and round signatures) and their hex text.
+
+use core::fmt;
+use core::str::FromStr;
+
+use subtle::ConstantTimeEq;
+
+use crate::Error;
+
+const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// A SHA3-256 digest: a commitment or a round signature.
+///
+/// Displays as 64 lowercase hex characters and parses from 64 hex characters of either case.
+/// Equality runs in constant time, so comparing a secret-derived digest leaks nothing through timing.
+///
+/// ```
+/// let c: fairmines::Digest = "F5ECA593DA3FD535D80F1DD3CC314370F5CE423DF9BE402AF81DC5F01959CF42".parse()?;
+/// assert_eq!(c.to_string(), "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42");
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+#[derive(Clone, Copy, Eq, Hash)]
+pub struct Digest([u8; 32]);
+
+impl Digest {
+    /// Wraps 32 raw digest bytes.
+    pub const fn from_bytes(bytes: [u8; 32]) -> Self {
+        Digest(bytes)
+    }
+
+    /// The 32 raw digest bytes.
+    pub const fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
+    /// The 64 lowercase hex characters, without allocating.
+    pub fn to_hex(&self) -> Hex {
+        let mut out = [0u8; 64];
+        for (pair, byte) in out.chunks_exact_mut(2).zip(self.0) {
+            pair[0] = HEX_DIGITS[usize::from(byte >> 4)];
+            pair[1] = HEX_DIGITS[usize::from(byte & 0x0f)];
+        }
+        Hex(out)
+    }
+
+    /// Parses 64 hex characters (either case); `argument` names the input in the error message.
+    pub fn parse_hex(text: &str, argument: &'static str) -> Result<Self, Error> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 64 {
+            return Err(Error::InvalidHex {
+                argument,
+                detail: format!("must be 64 hexadecimal characters, got {} bytes", bytes.len()),
+            });
+        }
+        let mut out = [0u8; 32];
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
+            match (hex_value(pair[0]), hex_value(pair[1])) {
+                (Some(hi), Some(lo)) => out[i] = hi << 4 | lo,
+                _ => {
+                    return Err(Error::InvalidHex {
+                        argument,
+                        detail: format!("must be 64 hexadecimal characters, found a non-hex character near position {}", 2 * i + 1),
+                    });
+                }
+            }
+        }
+        Ok(Digest(out))
+    }
+}
+
+fn hex_value(c: u8) -> Option<u8> {
+    match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    }
+}
+
+impl PartialEq for Digest {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.ct_eq(&other.0).into()
+    }
+}
+
+impl FromStr for Digest {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self, Error> {
+        Digest::parse_hex(s, "digest")
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.to_hex().as_str())
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({self})")
+    }
+}
+
+/// The 64 lowercase hex characters of a [`Digest`], held on the stack.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Hex([u8; 64]);
+
+impl Hex {
+    /// The hex text.
+    pub fn as_str(&self) -> &str {
+        // Only ASCII hex digits are ever written, so this never fails.
+        core::str::from_utf8(&self.0).unwrap_or_default()
+    }
+
+    /// The hex text as ASCII bytes.
+    pub const fn as_bytes(&self) -> &[u8; 64] {
+        &self.0
+    }
+}
+
+impl fmt::Display for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for Hex {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}

@@ -1,0 +1,110 @@
+//! The one error type of the crate.
+
+use core::fmt;
+
+/// Everything that can go wrong. Each variant has a stable numeric [`Error::code`] that every binding
+/// exposes unchanged, and its message starts with the name of the argument at fault.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The mine count is outside 1..=24. Code 1.
+    InvalidMines {
+        /// The value that was given.
+        got: i128,
+    },
+    /// A nonce that is not an integer in 0..2^64 (raised by bindings whose numbers are wider). Code 2.
+    InvalidNonce {
+        /// What was wrong, in words.
+        detail: String,
+    },
+    /// A tile number outside 1..=25, or a list of tiles that cannot be a board. Code 3.
+    InvalidTile {
+        /// The argument at fault, e.g. `positions`.
+        argument: &'static str,
+        /// What was wrong, in words.
+        detail: String,
+    },
+    /// A digest (commitment or signature) that is not 64 hexadecimal characters. Code 4.
+    InvalidHex {
+        /// The argument at fault, e.g. `commitment`.
+        argument: &'static str,
+        /// What was wrong, in words.
+        detail: String,
+    },
+    /// A string argument that is not valid UTF-8 (raised by bindings that take bytes). Code 5.
+    InvalidUtf8 {
+        /// The argument at fault.
+        argument: &'static str,
+    },
+    /// A finite word source ran out before every mine was placed. [`WordStream`](crate::WordStream)
+    /// never runs out; this only happens with a caller-supplied, truncated source. Code 6.
+    StreamExhausted {
+        /// How many words were read before the source ended.
+        words_read: u32,
+    },
+    /// The operating system's random number generator failed. Code 7.
+    Rng {
+        /// The error the OS reported.
+        detail: String,
+    },
+    /// An output buffer of the wrong size. Code 8.
+    BufferSize {
+        /// The bytes the output needs.
+        needed: usize,
+        /// The bytes given.
+        got: usize,
+    },
+}
+
+impl Error {
+    /// A stable number for this kind of error; bindings expose it (`code` in Node, `FAIRMINES_*` in C).
+    pub const fn code(&self) -> u32 {
+        match self {
+            Error::InvalidMines { .. } => 1,
+            Error::InvalidNonce { .. } => 2,
+            Error::InvalidTile { .. } => 3,
+            Error::InvalidHex { .. } => 4,
+            Error::InvalidUtf8 { .. } => 5,
+            Error::StreamExhausted { .. } => 6,
+            Error::Rng { .. } => 7,
+            Error::BufferSize { .. } => 8,
+        }
+    }
+
+    /// The name of the argument at fault, where there is one.
+    pub const fn argument(&self) -> Option<&'static str> {
+        match self {
+            Error::InvalidMines { .. } => Some("mines"),
+            Error::InvalidNonce { .. } => Some("nonce"),
+            Error::InvalidTile { argument, .. }
+            | Error::InvalidHex { argument, .. }
+            | Error::InvalidUtf8 { argument } => Some(argument),
+            Error::BufferSize { .. } => Some("out"),
+            Error::StreamExhausted { .. } | Error::Rng { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidMines { got } => {
+                write!(f, "mines: must be an integer in 1..=24, got {got}")
+            }
+            Error::InvalidNonce { detail } => write!(f, "nonce: {detail}"),
+            Error::InvalidTile { argument, detail }
+            | Error::InvalidHex { argument, detail } => write!(f, "{argument}: {detail}"),
+            Error::InvalidUtf8 { argument } => write!(f, "{argument}: is not valid UTF-8"),
+            Error::StreamExhausted { words_read } => write!(
+                f,
+                "words: the word source ended after {words_read} words, before every mine was placed"
+            ),
+            Error::Rng { detail } => write!(f, "the OS random number generator failed: {detail}"),
+            Error::BufferSize { needed, got } => {
+                write!(f, "out: the output needs {needed} bytes, the buffer has {got}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

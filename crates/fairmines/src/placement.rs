@@ -1,0 +1,287 @@
+//! Step 4: rejection sampling and partial Fisher–Yates placement on the 25-tile grid.
+
+use core::fmt;
+use core::ops::Deref;
+
+use core::convert::Infallible;
+
+use crate::{Error, WordStream};
+
+/// Tiles on the board (5 × 5, numbered 1..=25 row-major: 1 top-left, 5 top-right, 25 bottom-right).
+pub const TILES: u8 = 25;
+
+/// A mine count the game offers: 1..=24.
+///
+/// ```
+/// use fairmines::MineCount;
+/// assert_eq!(MineCount::new(3)?.get(), 3);
+/// assert!(MineCount::new(25).is_err());
+/// assert!(MineCount::try_from(-1_i64).is_err());
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MineCount(u8);
+
+impl MineCount {
+    /// The fewest mines a round can have.
+    pub const MIN: u8 = 1;
+    /// The most mines a round can have (one tile must stay safe).
+    pub const MAX: u8 = TILES - 1;
+
+    /// Checks that `mines` is in 1..=24.
+    pub fn new(mines: u32) -> Result<Self, Error> {
+        Self::try_from(i128::from(mines))
+    }
+
+    /// The count.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl TryFrom<i128> for MineCount {
+    type Error = Error;
+    fn try_from(mines: i128) -> Result<Self, Error> {
+        if (i128::from(Self::MIN)..=i128::from(Self::MAX)).contains(&mines) {
+            Ok(MineCount(mines as u8))
+        } else {
+            Err(Error::InvalidMines { got: mines })
+        }
+    }
+}
+
+macro_rules! mine_count_from {
+    ($($t:ty),*) => {$(
+        impl TryFrom<$t> for MineCount {
+            type Error = Error;
+            fn try_from(mines: $t) -> Result<Self, Error> {
+                Self::try_from(mines as i128)
+            }
+        }
+    )*};
+}
+mine_count_from!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// Up to 25 tile numbers, stored inline (no heap). Dereferences to `&[u8]`.
+#[derive(Clone, Copy, Default)]
+pub struct Tiles {
+    len: u8,
+    tiles: [u8; TILES as usize],
+}
+
+impl Tiles {
+    /// Checks a list of declared mine positions (1-based) and returns it sorted.
+    ///
+    /// Every value must be in 1..=25 and there can be at most 25 of them; duplicates are kept so that
+    /// a comparison with real positions fails. `argument` names the input in the error message.
+    ///
+    /// ```
+    /// let declared = fairmines::Tiles::declared([19, 7, 10], "positions")?;
+    /// assert_eq!(&*declared, &[7, 10, 19]);
+    /// assert!(fairmines::Tiles::declared([0], "positions").is_err());
+    /// # Ok::<(), fairmines::Error>(())
+    /// ```
+    pub fn declared<I>(positions: I, argument: &'static str) -> Result<Self, Error>
+    where
+        I: IntoIterator,
+        I::Item: Into<i128>,
+    {
+        let mut out = Tiles::default();
+        for (i, tile) in positions.into_iter().enumerate() {
+            let tile = tile.into();
+            if !(1..=i128::from(TILES)).contains(&tile) {
+                return Err(Error::InvalidTile {
+                    argument,
+                    detail: format!("tile {tile} at index {i} is outside 1..=25"),
+                });
+            }
+            if i >= usize::from(TILES) {
+                return Err(Error::InvalidTile {
+                    argument,
+                    detail: "more than 25 tiles on a 25-tile board".to_owned(),
+                });
+            }
+            out.push(tile as u8);
+        }
+        out.as_mut_slice().sort_unstable();
+        Ok(out)
+    }
+
+    fn push(&mut self, tile: u8) {
+        self.tiles[usize::from(self.len)] = tile;
+        self.len += 1;
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut self.tiles[..usize::from(self.len)]
+    }
+}
+
+impl Deref for Tiles {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.tiles[..usize::from(self.len)]
+    }
+}
+
+impl PartialEq for Tiles {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+impl Eq for Tiles {}
+
+impl fmt::Debug for Tiles {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// A draw the sampler threw away because its word was at or above the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    /// Which mine was being placed (0 = the first).
+    pub draw: u8,
+    /// Tiles still available at that draw (P): 25 at the first draw.
+    pub available: u8,
+    /// Position of the word in the stream (0-based).
+    pub word_index: u32,
+    /// The rejected word.
+    pub word: u32,
+}
+
+/// Where the mines of one round lie.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    draw_order: Tiles,
+    /// Bit `i` set: tile index `i` (0-based) holds a mine.
+    mask: u32,
+    words_used: u32,
+}
+
+impl Placement {
+    /// The tile indices in the order they were drawn: 0-based, unsorted (what the article prints).
+    pub fn draw_order(&self) -> Tiles {
+        self.draw_order
+    }
+
+    /// The mine positions: sorted, 1-based (what the verifier prints).
+    pub fn positions(&self) -> Tiles {
+        let mut out = Tiles::default();
+        for tile in 1..=TILES {
+            if self.is_mine(tile) {
+                out.push(tile);
+            }
+        }
+        out
+    }
+
+    /// Whether 1-based `tile` holds a mine (`false` for a number off the board).
+    pub fn is_mine(&self, tile: u8) -> bool {
+        (1..=TILES).contains(&tile) && self.mask & (1 << (tile - 1)) != 0
+    }
+
+    /// The number of mines.
+    pub fn mines(&self) -> u8 {
+        self.draw_order.len
+    }
+
+    /// How many words of the stream were read: the mine count plus the rejected draws.
+    pub fn words_used(&self) -> u32 {
+        self.words_used
+    }
+}
+
+impl fmt::Debug for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Placement")
+            .field("positions", &self.positions())
+            .field("draw_order", &self.draw_order)
+            .field("words_used", &self.words_used)
+            .finish()
+    }
+}
+
+/// Places `mines` mines with words from `words`.
+///
+/// For each mine, with P tiles still free, words at or above `floor(2^32 / P) * P` are rejected and the
+/// next one is read; the accepted word's remainder mod P picks the tile among those still free, which
+/// is then removed, keeping the others in order. Fails only if a finite `words` runs out.
+///
+/// ```
+/// use fairmines::{place_mines, MineCount};
+/// let placement = place_mines([9, 6, 18], MineCount::new(3)?)?;
+/// // Index 18 among the 23 tiles left (9 and 6 are gone) is tile index 20.
+/// assert_eq!(&*placement.draw_order(), &[9, 6, 20]);
+/// assert_eq!(&*placement.positions(), &[7, 10, 21]);
+/// // A word at or above floor(2^32 / 25) * 25 is rejected and the next one is read.
+/// assert_eq!(place_mines([u32::MAX, 9], MineCount::new(1)?)?.words_used(), 2);
+/// assert!(place_mines([9, 6], MineCount::new(3)?).is_err());
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+pub fn place_mines<I>(words: I, mines: MineCount) -> Result<Placement, Error>
+where
+    I: IntoIterator<Item = u32>,
+{
+    place_mines_observed(words, mines, |_| {})
+}
+
+/// [`place_mines`], calling `on_reject` for every rejected draw (for test vectors and searches).
+pub fn place_mines_observed<I, F>(words: I, mines: MineCount, on_reject: F) -> Result<Placement, Error>
+where
+    I: IntoIterator<Item = u32>,
+    F: FnMut(Rejection),
+{
+    let mut words = words.into_iter();
+    let mut read = 0u32;
+    place(
+        || {
+            let word = words.next().ok_or(Error::StreamExhausted { words_read: read })?;
+            read += 1;
+            Ok(word)
+        },
+        mines,
+        on_reject,
+    )
+}
+
+/// Places the mines of a round from an unbounded stream, which cannot run out.
+pub(crate) fn place_from_stream(mut words: WordStream, mines: MineCount) -> Placement {
+    let never_fails = place(|| Ok::<u32, Infallible>(words.next().unwrap_or_default()), mines, |_| {});
+    match never_fails {
+        Ok(placement) => placement,
+        Err(never) => match never {},
+    }
+}
+
+/// The sampler itself, over any source of words; `E` is how the source can fail.
+#[inline]
+fn place<E, W, F>(mut next_word: W, mines: MineCount, mut on_reject: F) -> Result<Placement, E>
+where
+    W: FnMut() -> Result<u32, E>,
+    F: FnMut(Rejection),
+{
+    let mut available: [u8; TILES as usize] = core::array::from_fn(|i| i as u8);
+    let mut free = TILES;
+    let mut placement = Placement { draw_order: Tiles::default(), mask: 0, words_used: 0 };
+    for draw in 0..mines.get() {
+        let p = u64::from(free);
+        // The largest multiple of P that fits in 32 bits; words at or above it would bias the remainder.
+        let limit = (1u64 << 32) / p * p;
+        let index = loop {
+            let word = next_word()?;
+            let word_index = placement.words_used;
+            placement.words_used += 1;
+            if u64::from(word) < limit {
+                break (u64::from(word) % p) as usize;
+            }
+            on_reject(Rejection { draw, available: free, word_index, word });
+        };
+        let tile = available[index];
+        available.copy_within(index + 1..usize::from(free), index);
+        free -= 1;
+        placement.draw_order.push(tile);
+        placement.mask |= 1 << tile;
+    }
+    Ok(placement)
+}

@@ -1,0 +1,127 @@
+//! Step 5: checking a finished round against what the operator published.
+
+use crate::{Digest, Error, MineCount, Placement, Tiles, commitment, placement_for_signature, round_signature};
+
+/// What the operator published about a finished round. `commitment` and `positions` are optional:
+/// a check is made only for what is given.
+#[derive(Clone, Copy, Debug)]
+pub struct Published<'a> {
+    /// The revealed server seed (any string; the operator's are 64 hex characters).
+    pub server_seed: &'a str,
+    /// The player's client seed.
+    pub client_seed: &'a str,
+    /// The round's nonce.
+    pub nonce: u64,
+    /// The mine count of the round.
+    pub mines: MineCount,
+    /// The commitment shown before play, if it is to be checked.
+    pub commitment: Option<Digest>,
+    /// The mine positions the operator declared (1-based, see [`Tiles::declared`]), if they are to be checked.
+    pub positions: Option<Tiles>,
+}
+
+/// One check: what the seeds give against what was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Check<T> {
+    /// Recomputed from the seeds.
+    pub expected: T,
+    /// As published by the operator.
+    pub declared: T,
+}
+
+impl<T: PartialEq> Check<T> {
+    /// Whether the declared value equals the recomputed one.
+    pub fn ok(&self) -> bool {
+        self.expected == self.declared
+    }
+}
+
+/// The verdict on a round: everything recomputed, and each requested check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verification {
+    /// SHA3-256 of the revealed server seed.
+    pub commitment: Digest,
+    /// The recomputed round signature.
+    pub signature: Digest,
+    /// The recomputed mine placement.
+    pub placement: Placement,
+    /// The commitment check, if a commitment was given.
+    pub commitment_check: Option<Check<Digest>>,
+    /// The positions check, if positions were given.
+    pub positions_check: Option<Check<Tiles>>,
+}
+
+impl Verification {
+    /// `Some(ok)` for the commitment check, `None` if it was not asked for.
+    pub fn commitment_ok(&self) -> Option<bool> {
+        self.commitment_check.map(|c| c.ok())
+    }
+
+    /// `Some(ok)` for the positions check, `None` if it was not asked for.
+    pub fn positions_ok(&self) -> Option<bool> {
+        self.positions_check.map(|c| c.ok())
+    }
+
+    /// True when every check that was asked for holds (and vacuously when none was).
+    pub fn is_ok(&self) -> bool {
+        self.commitment_ok() != Some(false) && self.positions_ok() != Some(false)
+    }
+}
+
+/// Recomputes a round from its seeds and compares it with what was published.
+///
+/// ```
+/// use fairmines::{verify, Published, MineCount, Tiles};
+/// let verdict = verify(&Published {
+///     server_seed: "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a",
+///     client_seed: "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817",
+///     nonce: 1,
+///     mines: MineCount::new(3)?,
+///     commitment: Some("f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42".parse()?),
+///     positions: Some(Tiles::declared([7, 10, 20], "positions")?),
+/// });
+/// assert_eq!(verdict.commitment_ok(), Some(true));
+/// let positions = verdict.positions_check.unwrap();
+/// assert!(!positions.ok());
+/// assert_eq!(&*positions.expected, &[7, 10, 19]);
+/// assert!(!verdict.is_ok());
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+pub fn verify(published: &Published<'_>) -> Verification {
+    let computed_commitment = commitment(published.server_seed);
+    let signature = round_signature(published.server_seed, published.client_seed, published.nonce);
+    let placement = placement_for_signature(&signature, published.mines);
+    Verification {
+        commitment: computed_commitment,
+        signature,
+        placement,
+        commitment_check: published
+            .commitment
+            .map(|declared| Check { expected: computed_commitment, declared }),
+        positions_check: published
+            .positions
+            .map(|declared| Check { expected: placement.positions(), declared }),
+    }
+}
+
+impl<'a> Published<'a> {
+    /// Builds the input of [`verify`] from loosely typed values, checking each one: the mine count, the
+    /// commitment's hex text and the declared tiles. Errors name the argument at fault.
+    pub fn parse(
+        server_seed: &'a str,
+        client_seed: &'a str,
+        nonce: u64,
+        mines: i128,
+        commitment: Option<&str>,
+        positions: Option<&[i128]>,
+    ) -> Result<Self, Error> {
+        Ok(Published {
+            server_seed,
+            client_seed,
+            nonce,
+            mines: MineCount::try_from(mines)?,
+            commitment: commitment.map(|c| Digest::parse_hex(c, "commitment")).transpose()?,
+            positions: positions.map(|p| Tiles::declared(p.iter().copied(), "positions")).transpose()?,
+        })
+    }
+}
