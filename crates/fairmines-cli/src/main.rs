@@ -1,0 +1,196 @@
+//! `fairmines`: verify a provably fair Mines round from the command line.
+
+mod board;
+mod selftest;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use fairmines::{Digest, MineCount, Published, ServerSeed, Tiles, Verification, verify};
+use serde_json::json;
+
+/// Exit status when every check that was asked for holds.
+const EXIT_OK: u8 = 0;
+/// Exit status when a check fails (a tampered round, or a failed self-test).
+const EXIT_MISMATCH: u8 = 1;
+/// Exit status for bad input; clap uses it too for its own usage errors.
+const EXIT_BAD_INPUT: u8 = 2;
+
+#[derive(Parser)]
+#[command(name = "fairmines", version, about = "Provably fair Mines (Cloudbet): verify rounds, make server seeds")]
+#[command(after_help = "Exit status: 0 when every check holds, 1 on a mismatch, 2 on bad input.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Recompute a round from its seeds and check it against what the operator published.
+    Verify(VerifyArgs),
+    /// Make a new server seed (32 bytes from the OS CSPRNG) and its commitment.
+    Seed {
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check this build against the reference vectors embedded in it.
+    Selftest {
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// The revealed server seed (the text, usually 64 hex characters).
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    server_seed: String,
+    /// The client seed of the seed pair.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    client_seed: String,
+    /// The round's nonce: an integer in 0..=18446744073709551615.
+    #[arg(long, value_parser = parse_nonce, allow_hyphen_values = true)]
+    nonce: u64,
+    /// The number of mines: an integer in 1..=24.
+    #[arg(long, value_parser = parse_mines, allow_hyphen_values = true)]
+    mines: MineCount,
+    /// The commitment shown before play (64 hex characters), to check against the server seed.
+    #[arg(long, value_name = "HEX", value_parser = parse_commitment)]
+    commitment: Option<Digest>,
+    /// The mine positions the operator declared, 1-based, e.g. `7,10,19`, to check.
+    #[arg(long, value_name = "LIST", value_parser = parse_positions, allow_hyphen_values = true)]
+    positions: Option<Tiles>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_nonce(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("nonce: must be an integer in 0..=18446744073709551615, got {text:?}"))
+}
+
+fn parse_mines(text: &str) -> Result<MineCount, String> {
+    let number: i128 =
+        text.trim().parse().map_err(|_| format!("mines: must be an integer in 1..=24, got {text:?}"))?;
+    MineCount::try_from(number).map_err(|e| e.to_string())
+}
+
+fn parse_commitment(text: &str) -> Result<Digest, String> {
+    Digest::parse_hex(text.trim(), "commitment").map_err(|e| e.to_string())
+}
+
+/// Accepts `7,10,19`, `7 10 19` and `[7, 10, 19]`.
+fn parse_positions(text: &str) -> Result<Tiles, String> {
+    let inner = text.trim().trim_start_matches('[').trim_end_matches(']');
+    let tiles = inner
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|part| !part.is_empty())
+        .map(|part| part.parse::<i128>().map_err(|_| format!("positions: {part:?} is not a tile number")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Tiles::declared(tiles, "positions").map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    ExitCode::from(match cli.command {
+        Command::Verify(args) => run_verify(&args),
+        Command::Seed { json } => run_seed(json),
+        Command::Selftest { json } => selftest::run(json),
+    })
+}
+
+fn run_verify(args: &VerifyArgs) -> u8 {
+    let verdict = verify(&Published {
+        server_seed: &args.server_seed,
+        client_seed: &args.client_seed,
+        nonce: args.nonce,
+        mines: args.mines,
+        commitment: args.commitment,
+        positions: args.positions,
+    });
+    if args.json {
+        println!("{}", verdict_json(args, &verdict));
+    } else {
+        print_verdict(args, &verdict);
+    }
+    if verdict.is_ok() { EXIT_OK } else { EXIT_MISMATCH }
+}
+
+fn list(tiles: &[u8]) -> String {
+    tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
+}
+
+fn verdict_json(args: &VerifyArgs, verdict: &Verification) -> serde_json::Value {
+    json!({
+        "server_seed": args.server_seed,
+        "client_seed": args.client_seed,
+        "nonce": args.nonce,
+        "mines": args.mines.get(),
+        "signature": verdict.signature.to_string(),
+        "commitment": verdict.commitment.to_string(),
+        "declared_commitment": verdict.commitment_check.map(|c| c.declared.to_string()),
+        "commitment_ok": verdict.commitment_ok(),
+        "positions": &*verdict.placement.positions(),
+        "draw_order": &*verdict.placement.draw_order(),
+        "declared_positions": verdict.positions_check.map(|c| c.declared.to_vec()),
+        "positions_ok": verdict.positions_ok(),
+        "ok": verdict.is_ok(),
+    })
+}
+
+fn print_verdict(args: &VerifyArgs, verdict: &Verification) {
+    let positions = verdict.placement.positions();
+    println!("server seed  {}", args.server_seed);
+    println!("client seed  {}", args.client_seed);
+    println!("nonce        {}", args.nonce);
+    println!("mines        {}", args.mines.get());
+    println!("signature    {}", verdict.signature);
+    match verdict.commitment_check {
+        None => println!("commitment   {}  (no commitment given to check)", verdict.commitment),
+        Some(c) if c.ok() => println!("commitment   {}  ok: matches the commitment given", verdict.commitment),
+        Some(c) => {
+            println!("commitment   {}  MISMATCH", verdict.commitment);
+            println!("   declared  {}", c.declared);
+        }
+    }
+    println!("draw order   {}  (0-based, as drawn)", list(&verdict.placement.draw_order()));
+    match verdict.positions_check {
+        None => println!("positions    {}  (no positions given to check)", list(&positions)),
+        Some(c) if c.ok() => println!("positions    {}  ok: match the positions given", list(&positions)),
+        Some(c) => {
+            println!("positions    {}  MISMATCH", list(&positions));
+            println!("   declared  {}", list(&c.declared));
+        }
+    }
+    println!();
+    print!("{}", board::render(&verdict.placement, verdict.positions_check.map(|c| c.declared)));
+    println!();
+    let verdict_line = match (verdict.is_ok(), verdict.commitment_check.is_some() || verdict.positions_check.is_some()) {
+        (true, true) => "verdict: OK, every check given holds",
+        (true, false) => "verdict: recomputed; give --commitment and --positions to check the operator's round",
+        (false, _) => "verdict: MISMATCH, this is not the round the seeds determine",
+    };
+    println!("{verdict_line}");
+}
+
+fn run_seed(json: bool) -> u8 {
+    let seed = match ServerSeed::generate() {
+        Ok(seed) => seed,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
+    if json {
+        println!("{}", json!({ "server_seed": seed.reveal(), "commitment": seed.commitment().to_string() }));
+    } else {
+        println!("server seed  {}", seed.reveal());
+        println!("commitment   {}", seed.commitment());
+        println!("Publish the commitment now; keep the server seed secret until the seed pair rotates.");
+    }
+    EXIT_OK
+}

@@ -1,0 +1,127 @@
+//! The `fairmines` binary as a user runs it: output, JSON and exit codes.
+
+use std::process::{Command, Output};
+
+const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+const CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
+const COMMITMENT: &str = "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42";
+
+fn fairmines(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairmines")).args(args).output().expect("the binary runs")
+}
+
+fn verify(extra: &[&str]) -> Output {
+    let mut args = vec!["verify", "--server-seed", SERVER, "--client-seed", CLIENT];
+    args.extend_from_slice(extra);
+    fairmines(&args)
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn the_worked_example_verifies() {
+    let out = verify(&["--nonce", "1", "--mines", "3", "--commitment", COMMITMENT, "--positions", "7,10,19"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac"), "{text}");
+    assert!(text.contains("7, 10, 19  ok"), "{text}");
+    assert!(text.contains("verdict: OK"), "{text}");
+    // Row 2 holds tiles 7 and 10, row 4 tile 19.
+    assert!(text.contains(". * . . *"), "{text}");
+    assert!(text.contains(". . . * ."), "{text}");
+}
+
+#[test]
+fn json_has_every_field_and_null_for_checks_not_asked_for() {
+    let out = verify(&["--nonce", "1", "--mines", "3", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["signature"], "90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac");
+    assert_eq!(v["commitment"], COMMITMENT);
+    assert_eq!(v["positions"], serde_json::json!([7, 10, 19]));
+    assert_eq!(v["draw_order"], serde_json::json!([9, 6, 18]));
+    assert!(v["commitment_ok"].is_null());
+    assert!(v["positions_ok"].is_null());
+}
+
+#[test]
+fn tampered_positions_exit_1_and_show_both() {
+    let out = verify(&["--nonce", "1", "--mines", "3", "--positions", "7,10,20", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["positions_ok"], false);
+    assert_eq!(v["declared_positions"], serde_json::json!([7, 10, 20]));
+    assert_eq!(v["positions"], serde_json::json!([7, 10, 19]));
+    let text = stdout(&verify(&["--nonce", "1", "--mines", "3", "--positions", "[20, 10, 7]"]));
+    assert!(text.contains("MISMATCH") && text.contains("declared  7, 10, 20"), "{text}");
+}
+
+#[test]
+fn a_wrong_commitment_exits_1() {
+    let wrong = "0".repeat(64);
+    let out = verify(&["--nonce", "1", "--mines", "3", "--commitment", &wrong, "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["commitment_ok"], false);
+    assert_eq!(v["declared_commitment"], wrong);
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_argument() {
+    for (args, name) in [
+        (vec!["--nonce", "1", "--mines", "0"], "mines"),
+        (vec!["--nonce", "1", "--mines", "25"], "mines"),
+        (vec!["--nonce", "1", "--mines", "x"], "mines"),
+        (vec!["--nonce", "-1", "--mines", "3"], "nonce"),
+        (vec!["--nonce", "18446744073709551616", "--mines", "3"], "nonce"),
+        (vec!["--nonce", "1.5", "--mines", "3"], "nonce"),
+        (vec!["--nonce", "1", "--mines", "3", "--positions", "7,10,26"], "positions"),
+        (vec!["--nonce", "1", "--mines", "3", "--commitment", "abc"], "commitment"),
+    ] {
+        let out = verify(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(&format!("{name}:")), "{args:?}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn the_largest_nonce_is_accepted() {
+    let out = verify(&["--nonce", "18446744073709551615", "--mines", "24", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["positions"].as_array().unwrap().len(), 24);
+}
+
+#[test]
+fn seed_prints_a_fresh_seed_with_its_commitment() {
+    let first: serde_json::Value = serde_json::from_slice(&fairmines(&["seed", "--json"]).stdout).unwrap();
+    let second: serde_json::Value = serde_json::from_slice(&fairmines(&["seed", "--json"]).stdout).unwrap();
+    let seed = first["server_seed"].as_str().unwrap();
+    assert_eq!(seed.len(), 64);
+    assert_ne!(first["server_seed"], second["server_seed"]);
+    assert_eq!(first["commitment"].as_str().unwrap(), fairmines::commitment(seed).to_string());
+}
+
+#[test]
+fn selftest_passes_every_embedded_vector() {
+    let out = fairmines(&["selftest", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["failed"], 0);
+    assert!(v["passed"].as_u64().unwrap() >= 1000);
+}
+
+#[test]
+fn help_is_there_for_every_command() {
+    for args in [vec!["--help"], vec!["verify", "--help"], vec!["seed", "--help"], vec!["selftest", "--help"]] {
+        let out = fairmines(&args);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(stdout(&out).contains("Usage:"), "{args:?}");
+    }
+}

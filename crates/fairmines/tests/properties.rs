@@ -1,0 +1,148 @@
+//! Properties that hold for every input, checked on random ones.
+
+use fairmines::{
+    Digest, Error, MineCount, Nonces, Published, Tiles, WordStream, draw_order, mine_positions, mine_positions_batch,
+    place_mines, round_signature, verify,
+};
+use proptest::prelude::*;
+use sha3::Shake256;
+use sha3::digest::{ExtendableOutput, Update};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn positions_are_unique_sorted_on_the_board_and_as_many_as_mines(
+        server in ".*", client in ".*", nonce in any::<u64>(), mines in 1u32..=24,
+    ) {
+        let positions = mine_positions(&server, &client, nonce, mines).unwrap();
+        prop_assert_eq!(positions.len(), mines as usize);
+        prop_assert!(positions.windows(2).all(|w| w[0] < w[1]));
+        prop_assert!(positions.iter().all(|&p| (1..=25).contains(&p)));
+        let mut order = draw_order(&server, &client, nonce, mines).unwrap().to_vec();
+        order.sort_unstable();
+        let shifted: Vec<u8> = order.iter().map(|t| t + 1).collect();
+        prop_assert_eq!(shifted.as_slice(), &*positions);
+    }
+
+    #[test]
+    fn the_unbounded_stream_equals_the_48_word_pre_draw(signature in any::<[u8; 32]>()) {
+        let signature = Digest::from_bytes(signature);
+        let mut shake = Shake256::default();
+        shake.update(signature.to_hex().as_bytes());
+        let pre_drawn = shake.finalize_boxed(48 * 4);
+        let expected: Vec<u32> = pre_drawn
+            .chunks_exact(4)
+            .map(|w| u32::from_be_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        let streamed: Vec<u32> = WordStream::new(&signature).take(48).collect();
+        prop_assert_eq!(streamed, expected);
+    }
+
+    #[test]
+    fn invalid_mine_counts_are_errors(mines in prop_oneof![Just(0u32), 25u32..]) {
+        let err = mine_positions("s", "c", 0, mines).unwrap_err();
+        prop_assert_eq!(err.code(), 1);
+        prop_assert_eq!(err.argument(), Some("mines"));
+        prop_assert!(err.to_string().starts_with("mines:"), "{}", err);
+        prop_assert!(draw_order("s", "c", 0, mines).is_err());
+    }
+
+    #[test]
+    fn any_signed_mine_count_is_checked_without_panicking(mines in any::<i64>()) {
+        let checked = MineCount::try_from(mines);
+        prop_assert_eq!(checked.is_ok(), (1..=24).contains(&mines));
+    }
+
+    #[test]
+    fn parse_never_panics(text in ".*", tiles in proptest::collection::vec(any::<i64>(), 0..40)) {
+        let _ = text.parse::<Digest>();
+        let declared = Tiles::declared(tiles.iter().copied(), "positions");
+        let valid = tiles.len() <= 25 && tiles.iter().all(|t| (1..=25).contains(t));
+        prop_assert_eq!(declared.is_ok(), valid);
+        if let Err(e) = declared { prop_assert_eq!(e.argument(), Some("positions")); }
+        let parsed = Published::parse("s", "c", 0, 3, Some(&text), None);
+        prop_assert_eq!(parsed.is_ok(), text.parse::<Digest>().is_ok());
+    }
+
+    #[test]
+    fn any_finite_word_source_places_or_errors(words in proptest::collection::vec(any::<u32>(), 0..30), mines in 1u32..=24) {
+        match place_mines(words.iter().copied(), MineCount::new(mines).unwrap()) {
+            Ok(p) => prop_assert_eq!(p.positions().len(), mines as usize),
+            Err(Error::StreamExhausted { words_read }) => prop_assert_eq!(words_read as usize, words.len()),
+            Err(other) => prop_assert!(false, "unexpected {other}"),
+        }
+    }
+
+    #[test]
+    fn a_batch_equals_single_rounds(start in any::<u64>(), count in 0usize..40, mines in 1u32..=24) {
+        let start = start.min(u64::MAX - 40);
+        let m = MineCount::new(mines).unwrap();
+        let mut out = vec![0u8; count * mines as usize];
+        mine_positions_batch("server", "client", Nonces::Range { start, count }, m, &mut out).unwrap();
+        for (i, row) in out.chunks(mines as usize).enumerate() {
+            prop_assert_eq!(row, &*mine_positions("server", "client", start + i as u64, mines).unwrap());
+        }
+    }
+}
+
+#[test]
+fn a_large_batch_runs_on_threads_and_equals_single_rounds() {
+    let nonces: Vec<u64> = (0..20_000).map(|i| i * 7 + 3).collect();
+    let mines = MineCount::new(5).unwrap();
+    let mut out = vec![0u8; nonces.len() * 5];
+    mine_positions_batch("s", "c", Nonces::List(&nonces), mines, &mut out).unwrap();
+    for (nonce, row) in nonces.iter().zip(out.chunks(5)).step_by(97) {
+        assert_eq!(row, &*mine_positions("s", "c", *nonce, 5).unwrap());
+    }
+}
+
+#[test]
+fn batch_errors_name_their_argument() {
+    let mines = MineCount::new(3).unwrap();
+    let err = mine_positions_batch("s", "c", Nonces::Range { start: 0, count: 2 }, mines, &mut [0u8; 5]).unwrap_err();
+    assert_eq!((err.code(), err.argument()), (8, Some("out")));
+    let err = mine_positions_batch("s", "c", Nonces::Range { start: u64::MAX, count: 2 }, mines, &mut [0u8; 6])
+        .unwrap_err();
+    assert_eq!((err.code(), err.argument()), (2, Some("nonce")));
+    // The last nonce of a range may be u64::MAX itself.
+    let mut out = [0u8; 3];
+    mine_positions_batch("s", "c", Nonces::Range { start: u64::MAX, count: 1 }, mines, &mut out).unwrap();
+    assert_eq!(&out, &*mine_positions("s", "c", u64::MAX, 3).unwrap());
+}
+
+#[test]
+fn verify_reports_a_wrong_commitment_with_both_values() {
+    let seed = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+    let wrong: Digest = round_signature(seed, "c", 0);
+    let verdict = verify(&Published {
+        server_seed: seed,
+        client_seed: "c",
+        nonce: 0,
+        mines: MineCount::new(3).unwrap(),
+        commitment: Some(wrong),
+        positions: None,
+    });
+    let check = verdict.commitment_check.unwrap();
+    assert!(!check.ok());
+    assert_eq!(check.declared, wrong);
+    assert_eq!(check.expected.to_string(), "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42");
+    assert_eq!(verdict.positions_ok(), None);
+    assert!(!verdict.is_ok());
+}
+
+#[test]
+fn error_codes_are_stable_and_messages_name_the_argument() {
+    let cases: Vec<(Error, u32, &str)> = vec![
+        (MineCount::new(0).unwrap_err(), 1, "mines: "),
+        (Tiles::declared([26], "positions").unwrap_err(), 3, "positions: "),
+        (Tiles::declared([1; 26], "positions").unwrap_err(), 3, "positions: "),
+        ("xyz".parse::<Digest>().unwrap_err(), 4, "digest: "),
+        (Published::parse("s", "c", 0, 3, Some("00"), None).unwrap_err(), 4, "commitment: "),
+        (place_mines([], MineCount::new(1).unwrap()).unwrap_err(), 6, "words: "),
+    ];
+    for (err, code, prefix) in cases {
+        assert_eq!(err.code(), code, "{err}");
+        assert!(err.to_string().starts_with(prefix), "{err}");
+    }
+}

@@ -1,0 +1,129 @@
+//! Every case of the shared vectors (written by the reference JavaScript) through the core.
+
+use fairmines::{
+    Digest, MineCount, Published, Rejection, Tiles, WordStream, commitment, draw_order, mine_positions,
+    place_mines_observed, round_signature, verify,
+};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Vectors {
+    count: usize,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    id: String,
+    tags: Vec<String>,
+    server_seed: String,
+    client_seed: String,
+    nonce: u64,
+    mines: u32,
+    commitment: String,
+    signature: String,
+    draw_order: Vec<u8>,
+    positions: Vec<u8>,
+    words_used: u32,
+    rejected: Vec<Rejected>,
+}
+
+#[derive(Deserialize, PartialEq, Debug)]
+struct Rejected {
+    draw: u8,
+    available: u8,
+    word_index: u32,
+    word: u32,
+}
+
+fn vectors() -> Vectors {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/vectors.json");
+    let text = std::fs::read_to_string(path).expect("vectors/vectors.json is readable");
+    let vectors: Vectors = serde_json::from_str(&text).expect("vectors/vectors.json parses");
+    assert_eq!(vectors.count, vectors.cases.len());
+    assert!(vectors.cases.len() >= 1000, "only {} cases", vectors.cases.len());
+    vectors
+}
+
+#[test]
+fn every_vector_matches() {
+    let vectors = vectors();
+    for case in &vectors.cases {
+        let id = &case.id;
+        assert_eq!(commitment(&case.server_seed).to_string(), case.commitment, "{id}: commitment");
+        let signature = round_signature(&case.server_seed, &case.client_seed, case.nonce);
+        assert_eq!(signature.to_string(), case.signature, "{id}: signature");
+        assert_eq!(
+            &*draw_order(&case.server_seed, &case.client_seed, case.nonce, case.mines).unwrap(),
+            case.draw_order.as_slice(),
+            "{id}: draw order"
+        );
+        assert_eq!(
+            &*mine_positions(&case.server_seed, &case.client_seed, case.nonce, case.mines).unwrap(),
+            case.positions.as_slice(),
+            "{id}: positions"
+        );
+
+        let mut rejected = Vec::new();
+        let mines = MineCount::new(case.mines).unwrap();
+        let placement = place_mines_observed(WordStream::new(&signature), mines, |r: Rejection| {
+            rejected.push(Rejected { draw: r.draw, available: r.available, word_index: r.word_index, word: r.word })
+        })
+        .unwrap();
+        assert_eq!(placement.words_used(), case.words_used, "{id}: words used");
+        assert_eq!(rejected, case.rejected, "{id}: rejected draws");
+    }
+}
+
+#[test]
+fn every_vector_verifies_and_a_tampered_one_does_not() {
+    for case in &vectors().cases {
+        let published = Published {
+            server_seed: &case.server_seed,
+            client_seed: &case.client_seed,
+            nonce: case.nonce,
+            mines: MineCount::new(case.mines).unwrap(),
+            commitment: Some(case.commitment.parse::<Digest>().unwrap()),
+            positions: Some(Tiles::declared(case.positions.iter().copied(), "positions").unwrap()),
+        };
+        let verdict = verify(&published);
+        assert!(verdict.is_ok(), "{}: {verdict:?}", case.id);
+
+        // Move one mine to a free tile: the positions check must fail and say what was expected.
+        let free = (1..=25u8).find(|t| !case.positions.contains(t)).unwrap();
+        let mut tampered = case.positions.clone();
+        tampered[0] = free;
+        let verdict = verify(&Published {
+            positions: Some(Tiles::declared(tampered.iter().copied(), "positions").unwrap()),
+            ..published
+        });
+        assert_eq!(verdict.positions_ok(), Some(false), "{}", case.id);
+        assert_eq!(&*verdict.positions_check.unwrap().expected, case.positions.as_slice());
+        assert_eq!(verdict.commitment_ok(), Some(true));
+        assert!(!verdict.is_ok());
+    }
+}
+
+#[test]
+fn the_vectors_cover_what_they_must() {
+    let cases = vectors().cases;
+    let tagged = |tag: &str| cases.iter().filter(|c| c.tags.iter().any(|t| t == tag)).count();
+    for mines in 1..=24 {
+        assert!(cases.iter().any(|c| c.mines == mines), "mine count {mines}");
+    }
+    for nonce in [0, 1, 1 << 32, (1 << 53) - 1] {
+        assert!(cases.iter().any(|c| c.nonce == nonce), "nonce {nonce}");
+    }
+    assert!(cases.iter().any(|c| c.client_seed.is_empty()));
+    assert!(cases.iter().any(|c| c.client_seed.contains(':')));
+    assert!(cases.iter().any(|c| !c.client_seed.is_ascii()));
+    assert!(cases.iter().any(|c| c.client_seed.chars().any(|ch| ch as u32 > 0xFFFF)), "emoji");
+    assert!(cases.iter().any(|c| c.client_seed.len() > 136));
+    assert!(cases.iter().any(|c| c.server_seed.is_empty()));
+    assert!(cases.iter().any(|c| c.server_seed.parse::<Digest>().is_err() && !c.server_seed.is_empty()));
+    let rejected: Vec<&Case> = cases.iter().filter(|c| !c.rejected.is_empty()).collect();
+    assert!(rejected.len() >= 20, "{} rounds with rejected draws", rejected.len());
+    assert!(rejected.iter().filter(|c| c.rejected.iter().any(|r| r.draw == 0)).count() >= 3);
+    assert!(rejected.iter().any(|c| c.rejected.iter().any(|r| r.draw > 0)));
+    assert!(tagged("rejection") >= 20);
+}
