@@ -68,14 +68,11 @@ struct VerifyArgs {
 }
 
 fn parse_nonce(text: &str) -> Result<u64, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("nonce: must be an integer in 0..=18446744073709551615, got {text:?}"))
+    text.trim().parse().map_err(|_| format!("nonce: must be an integer in 0..=18446744073709551615, got {text:?}"))
 }
 
 fn parse_mines(text: &str) -> Result<MineCount, String> {
-    let number: i128 =
-        text.trim().parse().map_err(|_| format!("mines: must be an integer in 1..=24, got {text:?}"))?;
+    let number: i128 = text.trim().parse().map_err(|_| format!("mines: must be an integer in 1..=24, got {text:?}"))?;
     MineCount::try_from(number).map_err(|e| e.to_string())
 }
 
@@ -169,7 +166,8 @@ fn print_verdict(args: &VerifyArgs, verdict: &Verification) {
     println!();
     print!("{}", board::render(&verdict.placement, verdict.positions_check.map(|c| c.declared)));
     println!();
-    let verdict_line = match (verdict.is_ok(), verdict.commitment_check.is_some() || verdict.positions_check.is_some()) {
+    let verdict_line = match (verdict.is_ok(), verdict.commitment_check.is_some() || verdict.positions_check.is_some())
+    {
         (true, true) => "verdict: OK, every check given holds",
         (true, false) => "verdict: recomputed; give --commitment and --positions to check the operator's round",
         (false, _) => "verdict: MISMATCH, this is not the round the seeds determine",

@@ -115,7 +115,9 @@ pub fn mine_positions_batch(
     if let Nonces::Range { start, count } = nonces {
         let last_ok = count == 0 || start.checked_add(count as u64 - 1).is_some();
         if !last_ok {
-            return Err(Error::InvalidNonce { detail: format!("the range from {start} with {count} nonces passes 2^64 - 1") });
+            return Err(Error::InvalidNonce {
+                detail: format!("the range from {start} with {count} nonces passes 2^64 - 1"),
+            });
         }
     }
     if out.is_empty() {

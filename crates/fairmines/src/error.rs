@@ -92,13 +92,13 @@ impl fmt::Display for Error {
                 write!(f, "mines: must be an integer in 1..=24, got {got}")
             }
             Error::InvalidNonce { detail } => write!(f, "nonce: {detail}"),
-            Error::InvalidTile { argument, detail }
-            | Error::InvalidHex { argument, detail } => write!(f, "{argument}: {detail}"),
+            Error::InvalidTile { argument, detail } | Error::InvalidHex { argument, detail } => {
+                write!(f, "{argument}: {detail}")
+            }
             Error::InvalidUtf8 { argument } => write!(f, "{argument}: is not valid UTF-8"),
-            Error::StreamExhausted { words_read } => write!(
-                f,
-                "words: the word source ended after {words_read} words, before every mine was placed"
-            ),
+            Error::StreamExhausted { words_read } => {
+                write!(f, "words: the word source ended after {words_read} words, before every mine was placed")
+            }
             Error::Rng { detail } => write!(f, "the OS random number generator failed: {detail}"),
             Error::BufferSize { needed, got } => {
                 write!(f, "out: the output needs {needed} bytes, the buffer has {got}")

@@ -63,10 +63,7 @@ impl Drop for ServerSeed {
 
 impl fmt::Debug for ServerSeed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ServerSeed")
-            .field("commitment", &self.commitment)
-            .field("seed", &"<hidden>")
-            .finish()
+        f.debug_struct("ServerSeed").field("commitment", &self.commitment).field("seed", &"<hidden>").finish()
     }
 }
 

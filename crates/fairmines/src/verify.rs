@@ -95,12 +95,8 @@ pub fn verify(published: &Published<'_>) -> Verification {
         commitment: computed_commitment,
         signature,
         placement,
-        commitment_check: published
-            .commitment
-            .map(|declared| Check { expected: computed_commitment, declared }),
-        positions_check: published
-            .positions
-            .map(|declared| Check { expected: placement.positions(), declared }),
+        commitment_check: published.commitment.map(|declared| Check { expected: computed_commitment, declared }),
+        positions_check: published.positions.map(|declared| Check { expected: placement.positions(), declared }),
     }
 }
 

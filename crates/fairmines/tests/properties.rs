@@ -102,8 +102,8 @@ fn batch_errors_name_their_argument() {
     let mines = MineCount::new(3).unwrap();
     let err = mine_positions_batch("s", "c", Nonces::Range { start: 0, count: 2 }, mines, &mut [0u8; 5]).unwrap_err();
     assert_eq!((err.code(), err.argument()), (8, Some("out")));
-    let err = mine_positions_batch("s", "c", Nonces::Range { start: u64::MAX, count: 2 }, mines, &mut [0u8; 6])
-        .unwrap_err();
+    let err =
+        mine_positions_batch("s", "c", Nonces::Range { start: u64::MAX, count: 2 }, mines, &mut [0u8; 6]).unwrap_err();
     assert_eq!((err.code(), err.argument()), (2, Some("nonce")));
     // The last nonce of a range may be u64::MAX itself.
     let mut out = [0u8; 3];

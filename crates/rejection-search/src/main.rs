@@ -7,8 +7,8 @@
 //! rounds in all, and prints them as JSON (the format of `vectors/rejections.json`).
 
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::Instant;
 
@@ -88,9 +88,8 @@ fn main() -> ExitCode {
     let done = AtomicBool::new(false);
     let hits: Mutex<Vec<Hit>> = Mutex::new(Vec::new());
     let started = Instant::now();
-    let enough = |hits: &[Hit]| {
-        hits.iter().filter(|h| h.draw == 0).count() >= options.first_draw && hits.len() >= options.total
-    };
+    let enough =
+        |hits: &[Hit]| hits.iter().filter(|h| h.draw == 0).count() >= options.first_draw && hits.len() >= options.total;
     let workers = thread::available_parallelism().map_or(1, |n| n.get());
     // Chunks are handed out in order; the search stops only after every chunk below the one that
     // satisfied it is finished, so the result is the same on any number of cores.

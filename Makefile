@@ -1,0 +1,34 @@
+# fairmines: every build, test and tool, from a fresh machine.
+# `make verify` is the main job; `make test` builds everything and runs every suite in every language.
+
+SHELL := bash
+
+# The worked example of SPEC.md; override with `make verify ARGS="--server-seed … --client-seed … …"`.
+ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a \
+        --client-seed d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817 \
+        --nonce 1 --mines 3 \
+        --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
+        --positions 7,10,19
+
+.PHONY: verify test test-rust test-vectors vectors search-rejections
+
+verify:
+	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
+
+test: test-rust test-vectors
+	@echo "make test: every suite passed"
+
+test-rust:
+	bash scripts/test-rust.sh
+
+test-vectors:
+	bash scripts/check-vectors.sh
+
+# Rewrites vectors/vectors.json from the reference JavaScript.
+vectors:
+	cd vectors && npm ci --no-audit --no-fund --silent && node generate.js
+
+# Searches for rounds with rejected draws (minutes on 2 cores) and rewrites vectors/rejections.json.
+search-rejections:
+	cargo run --locked --release -p rejection-search > vectors/rejections.json.new
+	mv vectors/rejections.json.new vectors/rejections.json
