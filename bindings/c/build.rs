@@ -1,0 +1,41 @@
+//! Generates the C header into `$OUT_DIR/fairmines.h` with cbindgen (pinned `=0.29.4`).
+//!
+//! Nothing is written into the source tree: the test `header_is_up_to_date` compares this output with
+//! the checked-in `include/fairmines.h` (and replaces it when `FAIRMINES_BLESS_HEADER=1`).
+
+use std::env;
+use std::path::PathBuf;
+
+fn main() {
+    let manifest_dir = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let out_dir = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
+    println!("cargo:rerun-if-changed=cbindgen.toml");
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=build.rs");
+
+    // A SONAME, so programs linked against the installed libfairmines.so record its name, not its path.
+    if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libfairmines.so");
+    }
+
+    let mut config = cbindgen::Config::from_file(manifest_dir.join("cbindgen.toml")).expect("read cbindgen.toml");
+    // The version macros come from Cargo.toml, so the header cannot drift from the crate version.
+    let version = |part: &str| env::var(format!("CARGO_PKG_VERSION_{part}")).expect("CARGO_PKG_VERSION_*");
+    config.after_includes = Some(format!(
+        "\n/** The version of this header (the library's is fairmines_version()). */\n\
+         #define FAIRMINES_VERSION_MAJOR {}\n\
+         #define FAIRMINES_VERSION_MINOR {}\n\
+         #define FAIRMINES_VERSION_PATCH {}\n\
+         #define FAIRMINES_VERSION_STRING \"{}\"",
+        version("MAJOR"),
+        version("MINOR"),
+        version("PATCH"),
+        env::var("CARGO_PKG_VERSION").expect("CARGO_PKG_VERSION"),
+    ));
+    cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(manifest_dir.join("src/lib.rs"))
+        .generate()
+        .expect("cbindgen could not generate the header")
+        .write_to_file(out_dir.join("fairmines.h"));
+}

@@ -1,0 +1,87 @@
+// C++17 smoke test of the installed fairmines package (static library through find_package):
+// the worked example of SPEC.md, errors, and concurrent calls from several threads.
+#include <fairmines.h>
+
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const char *what) {
+    if (!ok) {
+        std::fprintf(stderr, "FAIL: %s (last error: %s)\n", what, fairmines_last_error());
+        ++failures;
+    }
+}
+
+// A small C++ wrapper: string_view in, std::array out, the status as the error.
+fairmines_status positions(std::string_view server, std::string_view client, std::uint64_t nonce, std::uint8_t mines,
+                           std::vector<std::uint8_t> &out) {
+    std::array<std::uint8_t, FAIRMINES_TILES> buf{};
+    fairmines_status status = fairmines_mine_positions(server.data(), server.size(), client.data(), client.size(),
+                                                       nonce, mines, buf.data(), buf.size());
+    if (status == FAIRMINES_OK) out.assign(buf.begin(), buf.begin() + mines);
+    return status;
+}
+
+constexpr std::string_view kServer = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+constexpr std::string_view kClient = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
+
+}  // namespace
+
+int main() {
+    static_assert(FAIRMINES_HEX_SIZE == 65, "hex buffers hold 64 characters and a NUL");
+    static_assert(std::is_enum_v<fairmines_status>, "in C++ the status is a real enum");
+
+    std::array<char, FAIRMINES_HEX_SIZE> hex{};
+    check(fairmines_commitment(kServer.data(), kServer.size(), hex.data()) == FAIRMINES_OK, "commitment");
+    check(std::string(hex.data()) == "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42",
+          "commitment value");
+
+    std::vector<std::uint8_t> mines;
+    check(positions(kServer, kClient, 1, 3, mines) == FAIRMINES_OK, "positions");
+    check((mines == std::vector<std::uint8_t>{7, 10, 19}), "positions value");
+
+    check(positions(kServer, kClient, 1, 0, mines) == FAIRMINES_INVALID_MINES, "mines 0");
+    check(std::string_view(fairmines_last_error()).rfind("mines:", 0) == 0, "message names mines");
+    check(std::string_view(fairmines_status_str(FAIRMINES_NULL_POINTER)).size() > 0, "status_str");
+    check(std::string(fairmines_version()) == FAIRMINES_VERSION_STRING, "version");
+
+    fairmines_verification v{};
+    const std::uint8_t declared[] = {19, 10, 7};
+    check(fairmines_verify(kServer.data(), kServer.size(), kClient.data(), kClient.size(), 1, 3, nullptr, 0, declared,
+                           3, &v) == FAIRMINES_OK && v.ok && v.positions_check == FAIRMINES_CHECK_PASSED,
+          "verify");
+
+    // Every thread computes its own rounds and keeps its own last error.
+    std::vector<std::thread> threads;
+    std::array<int, 4> thread_failures{};
+    for (int t = 0; t < 4; ++t) {
+        threads.emplace_back([t, &thread_failures] {
+            for (std::uint64_t nonce = 0; nonce < 200; ++nonce) {
+                std::vector<std::uint8_t> a, b;
+                std::uint8_t mines_count = static_cast<std::uint8_t>(1 + (nonce + t) % 24);
+                if (positions(kServer, kClient, nonce, mines_count, a) != FAIRMINES_OK ||
+                    positions(kServer, kClient, nonce, mines_count, b) != FAIRMINES_OK || a != b ||
+                    a.size() != mines_count)
+                    ++thread_failures[t];
+                if (fairmines_commitment(nullptr, 0, nullptr) != FAIRMINES_NULL_POINTER ||
+                    std::string_view(fairmines_last_error()) != "server_seed: is NULL")
+                    ++thread_failures[t];
+            }
+        });
+    }
+    for (auto &thread : threads) thread.join();
+    for (int f : thread_failures) check(f == 0, "threads");
+
+    std::printf("fairmines C++ smoke test: %s\n", failures == 0 ? "ok" : "FAILED");
+    return failures == 0 ? 0 : 1;
+}
