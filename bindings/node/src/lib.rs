@@ -1,0 +1,702 @@
+//! Node.js bindings of the `fairmines` core, built with napi-rs.
+//!
+//! This crate converts JavaScript values into the core's types and the core's errors into JavaScript
+//! errors; every computation is the core's. Conventions (see `node/README.md`):
+//!
+//! - strings are hashed as UTF-8; a string with a lone surrogate has no UTF-8 form and is rejected;
+//! - a nonce is a `number` that is a safe non-negative integer, or a `bigint` in 0..2^64;
+//! - `mines` is a `number` that is an integer in 1..=24 (3.9 is rejected, not truncated);
+//! - a value of the wrong JavaScript type throws a `TypeError` (`code: 'ERR_INVALID_ARG_TYPE'`);
+//!   a value of the right type the core rejects throws a `RangeError` whose `code` is the core's error
+//!   name (`FAIRMINES_INVALID_MINES`, …) and whose `errno` is the core's stable numeric code;
+//! - every export runs inside a panic boundary: a Rust panic becomes an `Error` with
+//!   `code: 'FAIRMINES_PANIC'`, never an abort.
+#![deny(unsafe_code)]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use fairmines::{MineCount, Nonces, Published};
+use napi::bindgen_prelude::{
+    Array, AsyncTask, BigInt, BigUint64Array, Either, Either3, Env, JsObjectValue, JsValue, Null, Object,
+    PropertyAttributes, Result, Status, Task, Uint8Array, Unknown, ValueType,
+};
+use napi::{JsRangeError, JsString, JsTypeError, Property};
+use napi_derive::napi;
+
+// ---------------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------------
+
+/// Which JavaScript error class a failure becomes.
+#[derive(Clone, Copy, Debug)]
+enum Class {
+    /// A value of the wrong JavaScript type.
+    Type,
+    /// A value of the right type outside what the core accepts.
+    Range,
+    /// Anything else (OS random generator failure, allocation failure, caught panic).
+    Plain,
+}
+
+/// A failure on its way to JavaScript. Built without touching the JS heap (it may be made on a
+/// libuv worker thread) and turned into an error object on the JS thread by [`Failure::into_napi`].
+#[derive(Debug)]
+struct Failure {
+    class: Class,
+    code: &'static str,
+    errno: Option<u32>,
+    argument: Option<&'static str>,
+    message: String,
+}
+
+/// The `code` string of a core error: its variant name, in the style of Node's error codes.
+fn core_code_name(code: u32) -> &'static str {
+    match code {
+        1 => "FAIRMINES_INVALID_MINES",
+        2 => "FAIRMINES_INVALID_NONCE",
+        3 => "FAIRMINES_INVALID_TILE",
+        4 => "FAIRMINES_INVALID_HEX",
+        5 => "FAIRMINES_INVALID_UTF8",
+        6 => "FAIRMINES_STREAM_EXHAUSTED",
+        7 => "FAIRMINES_RNG",
+        8 => "FAIRMINES_BUFFER_SIZE",
+        _ => "FAIRMINES_ERROR",
+    }
+}
+
+impl Failure {
+    /// A core error, unchanged: its message, its argument, its numeric code.
+    fn core(error: fairmines::Error) -> Self {
+        let class = match error {
+            fairmines::Error::Rng { .. } | fairmines::Error::StreamExhausted { .. } => Class::Plain,
+            _ => Class::Range,
+        };
+        Failure {
+            class,
+            code: core_code_name(error.code()),
+            errno: Some(error.code()),
+            argument: error.argument(),
+            message: error.to_string(),
+        }
+    }
+
+    /// A value the core would reject with `code`, detected while converting it (e.g. `mines: 3.9`,
+    /// which the core's integer types cannot even hold). `label` leads the message; it is the argument
+    /// or an element of it (`nonces[3]`).
+    fn range(code: u32, argument: &'static str, label: &str, detail: &str) -> Self {
+        Failure {
+            class: Class::Range,
+            code: core_code_name(code),
+            errno: Some(code),
+            argument: Some(argument),
+            message: format!("{label}: {detail}"),
+        }
+    }
+
+    /// A value of the wrong JavaScript type.
+    fn wrong_type(argument: &'static str, label: &str, expected: &str, got: &str) -> Self {
+        Failure {
+            class: Class::Type,
+            code: "ERR_INVALID_ARG_TYPE",
+            errno: None,
+            argument: Some(argument),
+            message: format!("{label}: must be {expected}, got {got}"),
+        }
+    }
+
+    fn plain(code: &'static str, message: String) -> Self {
+        Failure { class: Class::Plain, code, errno: None, argument: None, message }
+    }
+
+    fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic payload".to_owned());
+        Failure::plain("FAIRMINES_PANIC", format!("internal error in fairmines (a Rust panic was caught): {what}"))
+    }
+
+    /// The JavaScript error object, carried in a `napi::Error` that napi-rs throws (or rejects
+    /// with) verbatim.
+    fn into_napi(self, env: &Env) -> napi::Error {
+        match self.build(env) {
+            Ok(error) => error,
+            // Building the error object failed (e.g. the environment is shutting down): fall back to
+            // napi-rs's own plain error, which still carries the code and the message.
+            Err(_) => napi::Error::new(Status::GenericFailure, self.message),
+        }
+    }
+
+    fn build(&self, env: &Env) -> Result<napi::Error> {
+        let base = napi::Error::new(self.code, self.message.clone());
+        let value = match self.class {
+            Class::Type => JsTypeError::from(base).into_unknown(*env),
+            Class::Range => JsRangeError::from(base).into_unknown(*env),
+            Class::Plain => napi::JsError::from(base).into_unknown(*env),
+        };
+        let mut object = value.coerce_to_object()?;
+        if let Some(errno) = self.errno {
+            object.set_named_property("errno", errno)?;
+        }
+        if let Some(argument) = self.argument {
+            object.set_named_property("argument", argument)?;
+        }
+        Ok(napi::Error::from_unknown_without_coercion(value))
+    }
+}
+
+fn type_name(value: &Unknown<'_>) -> &'static str {
+    match value.get_type() {
+        Ok(ValueType::Undefined) => "undefined",
+        Ok(ValueType::Null) => "null",
+        Ok(ValueType::Boolean) => "boolean",
+        Ok(ValueType::Number) => "number",
+        Ok(ValueType::String) => "string",
+        Ok(ValueType::Symbol) => "symbol",
+        Ok(ValueType::Object) => "object",
+        Ok(ValueType::Function) => "function",
+        Ok(ValueType::BigInt) => "bigint",
+        _ => "a value of unknown type",
+    }
+}
+
+/// Runs `body` inside a panic boundary: a panic becomes a `FAIRMINES_PANIC` failure.
+fn contain<T>(body: impl FnOnce() -> Converted<T>) -> Converted<T> {
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| Err(Failure::from_panic(payload.as_ref())))
+}
+
+/// Runs `body` inside a panic boundary and turns its failure into a JavaScript error.
+fn guard<T>(env: &Env, body: impl FnOnce() -> Converted<T>) -> Result<T> {
+    contain(body).map_err(|failure| failure.into_napi(env))
+}
+
+type Converted<T> = std::result::Result<T, Failure>;
+
+// ---------------------------------------------------------------------------------------------------
+// Argument conversion
+// ---------------------------------------------------------------------------------------------------
+
+/// A JavaScript value typed as `string`, or anything else (reported as a `TypeError`).
+type StringArg<'env> = Either<JsString<'env>, Unknown<'env>>;
+/// A JavaScript value typed as `number` or `bigint`, or anything else.
+type NonceArg<'env> = Either3<f64, BigInt, Unknown<'env>>;
+/// A JavaScript value typed as `number`, or anything else.
+type NumberArg<'env> = Either<f64, Unknown<'env>>;
+
+/// JavaScript's spelling of a number in messages.
+fn js_number(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".to_owned()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Infinity".to_owned() } else { "-Infinity".to_owned() }
+    } else {
+        format!("{x}")
+    }
+}
+
+/// The string's UTF-8 text, as js-sha3 (and every other binding) hashes it.
+///
+/// A JavaScript string is UTF-16 and may hold a lone surrogate, which has no UTF-8 form: V8 would
+/// silently replace it with U+FFFD (and js-sha3 hashes something else again), so the round could not
+/// be reproduced anywhere. Such strings are rejected with the core's `InvalidUtf8` error.
+fn text(value: StringArg<'_>, argument: &'static str) -> Converted<String> {
+    let string = match value {
+        Either::A(string) => string,
+        Either::B(other) => return Err(Failure::wrong_type(argument, argument, "a string", type_name(&other))),
+    };
+    let internal = |e: napi::Error| Failure::plain("FAIRMINES_INTERNAL", format!("{argument}: {e}"));
+    let utf8 = string.into_utf8().map_err(internal)?.into_owned().map_err(internal)?;
+    if !utf8.contains('\u{FFFD}') {
+        return Ok(utf8);
+    }
+    // A U+FFFD may be real or a replaced lone surrogate: only the UTF-16 form tells.
+    let units = string.into_utf16().map_err(internal)?;
+    // `as_str` drops the terminating NUL napi writes and fails only on unpaired surrogates.
+    units.as_str().map_err(|_| Failure::core(fairmines::Error::InvalidUtf8 { argument }))
+}
+
+const NONCE_RULE: &str =
+    "must be a safe integer in 0..=9007199254740991 (2^53 - 1) or a bigint in 0..=18446744073709551615 (2^64 - 1)";
+
+/// A nonce: a safe non-negative integer `number`, or a `bigint` in 0..2^64. `label` names it in
+/// messages (`nonce`, `nonces[7]`).
+fn nonce(value: NonceArg<'_>, argument: &'static str, label: &str) -> Converted<u64> {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    match value {
+        Either3::A(x) => {
+            if x.is_finite() && x.fract() == 0.0 && (0.0..=MAX_SAFE).contains(&x) {
+                Ok(x as u64)
+            } else {
+                Err(Failure::range(2, argument, label, &format!("{NONCE_RULE}, got {}", js_number(x))))
+            }
+        }
+        Either3::B(big) => {
+            let magnitude_fits = big.words.iter().skip(1).all(|&w| w == 0);
+            let low = big.words.first().copied().unwrap_or(0);
+            let negative = big.sign_bit && big.words.iter().any(|&w| w != 0);
+            if magnitude_fits && !negative {
+                Ok(low)
+            } else {
+                let shown = if negative { "a negative bigint" } else { "a bigint of 2^64 or more" };
+                Err(Failure::range(2, argument, label, &format!("{NONCE_RULE}, got {shown}")))
+            }
+        }
+        Either3::C(other) => Err(Failure::wrong_type(argument, label, "a number or a bigint", type_name(&other))),
+    }
+}
+
+/// A mine count: a `number` that is an integer in 1..=24.
+fn mines(value: NumberArg<'_>) -> Converted<MineCount> {
+    match value {
+        Either::A(x) if x.is_finite() && x.fract() == 0.0 => {
+            // Saturating: anything this large is out of range anyway, and the message shows it.
+            MineCount::try_from(x as i128).map_err(Failure::core)
+        }
+        Either::A(x) => {
+            Err(Failure::range(1, "mines", "mines", &format!("must be an integer in 1..=24, got {}", js_number(x))))
+        }
+        Either::B(other) => Err(Failure::wrong_type("mines", "mines", "a number", type_name(&other))),
+    }
+}
+
+/// Owned nonces of a batch.
+fn nonce_list(value: Either3<BigUint64Array, Array<'_>, Unknown<'_>>) -> Converted<Vec<u64>> {
+    match value {
+        Either3::A(typed) => Ok(typed.to_vec()),
+        Either3::B(array) => {
+            let len = array.len();
+            let mut out = Vec::new();
+            out.try_reserve_exact(len as usize).map_err(|_| out_of_memory())?;
+            for i in 0..len {
+                let label = || format!("nonces[{i}]");
+                let element = array
+                    .get::<NonceArg<'_>>(i)
+                    .map_err(|e| Failure::plain("FAIRMINES_INTERNAL", format!("{}: {e}", label())))?;
+                let element = match element {
+                    Some(element) => element,
+                    None => return Err(Failure::range(2, "nonces", &label(), "is missing")),
+                };
+                out.push(nonce(element, "nonces", &label())?);
+            }
+            Ok(out)
+        }
+        Either3::C(other) => Err(Failure::wrong_type(
+            "nonces",
+            "nonces",
+            "a BigUint64Array or an array of numbers and bigints",
+            type_name(&other),
+        )),
+    }
+}
+
+fn out_of_memory() -> Failure {
+    Failure::plain("ERR_MEMORY_ALLOCATION_FAILED", "out: not enough memory for the result".to_owned())
+}
+
+/// The rows of a batch: `nonces.len() × mines` bytes of sorted 1-based positions.
+fn run_batch(server_seed: &str, client_seed: &str, nonces: &[u64], mines: MineCount) -> Converted<Vec<u8>> {
+    let size = nonces.len().checked_mul(usize::from(mines.get())).ok_or_else(out_of_memory)?;
+    let mut out = Vec::new();
+    out.try_reserve_exact(size).map_err(|_| out_of_memory())?;
+    out.resize(size, 0);
+    fairmines::mine_positions_batch(server_seed, client_seed, Nonces::List(nonces), mines, &mut out)
+        .map_err(Failure::core)?;
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Exports
+// ---------------------------------------------------------------------------------------------------
+
+/// The commitment to a server seed: SHA3-256 of its UTF-8 text, as 64 lowercase hex characters.
+///
+/// This is what the operator shows before play; once the seed is revealed, anyone can recompute it.
+///
+/// @param serverSeed - the server seed (any string; generated seeds are 64 hex characters)
+/// @throws {TypeError} `serverSeed` is not a string
+/// @throws {RangeError} `serverSeed` holds a lone surrogate (`code: 'FAIRMINES_INVALID_UTF8'`)
+#[napi(catch_unwind, ts_args_type = "serverSeed: string", ts_return_type = "string")]
+pub fn commitment(env: Env, server_seed: StringArg<'_>) -> Result<String> {
+    guard(&env, || Ok(fairmines::commitment(&text(server_seed, "serverSeed")?).to_string()))
+}
+
+/// The round signature: SHA3-256 of `serverSeed + ":" + clientSeed + ":" + nonce`, as 64 lowercase
+/// hex characters.
+///
+/// @param nonce - a safe non-negative integer `number` (≤ 2^53 − 1), or a `bigint` in 0..2^64 − 1
+/// @throws {TypeError} a seed is not a string, or `nonce` is neither a number nor a bigint
+/// @throws {RangeError} `nonce` is out of range or not an integer (`code: 'FAIRMINES_INVALID_NONCE'`)
+#[napi(
+    catch_unwind,
+    ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint",
+    ts_return_type = "string"
+)]
+pub fn round_signature(
+    env: Env,
+    server_seed: StringArg<'_>,
+    client_seed: StringArg<'_>,
+    nonce: NonceArg<'_>,
+) -> Result<String> {
+    guard(&env, || {
+        let server = text(server_seed, "serverSeed")?;
+        let client = text(client_seed, "clientSeed")?;
+        let nonce = self::nonce(nonce, "nonce", "nonce")?;
+        Ok(fairmines::round_signature(&server, &client, nonce).to_string())
+    })
+}
+
+/// The mine positions of a round: sorted, 1-based (1 = top-left, 5 = top-right, 25 = bottom-right).
+///
+/// @param mines - an integer in 1..=24
+/// @throws {TypeError} an argument has the wrong type
+/// @throws {RangeError} `nonce` or `mines` is out of range (`code: 'FAIRMINES_INVALID_NONCE'` /
+/// `'FAIRMINES_INVALID_MINES'`)
+#[napi(
+    catch_unwind,
+    ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number",
+    ts_return_type = "number[]"
+)]
+pub fn mine_positions(
+    env: Env,
+    server_seed: StringArg<'_>,
+    client_seed: StringArg<'_>,
+    nonce: NonceArg<'_>,
+    mines: NumberArg<'_>,
+) -> Result<Vec<u8>> {
+    guard(&env, || {
+        let (server, client, nonce, mines) = round_args(server_seed, client_seed, nonce, mines)?;
+        Ok(fairmines::placement(&server, &client, nonce, mines).positions().to_vec())
+    })
+}
+
+/// The tile indices of a round in the order they were drawn: 0-based, unsorted.
+///
+/// @throws {TypeError} an argument has the wrong type
+/// @throws {RangeError} `nonce` or `mines` is out of range
+#[napi(
+    catch_unwind,
+    ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number",
+    ts_return_type = "number[]"
+)]
+pub fn draw_order(
+    env: Env,
+    server_seed: StringArg<'_>,
+    client_seed: StringArg<'_>,
+    nonce: NonceArg<'_>,
+    mines: NumberArg<'_>,
+) -> Result<Vec<u8>> {
+    guard(&env, || {
+        let (server, client, nonce, mines) = round_args(server_seed, client_seed, nonce, mines)?;
+        Ok(fairmines::placement(&server, &client, nonce, mines).draw_order().to_vec())
+    })
+}
+
+fn round_args(
+    server_seed: StringArg<'_>,
+    client_seed: StringArg<'_>,
+    nonce: NonceArg<'_>,
+    mines: NumberArg<'_>,
+) -> Converted<(String, String, u64, MineCount)> {
+    Ok((
+        text(server_seed, "serverSeed")?,
+        text(client_seed, "clientSeed")?,
+        self::nonce(nonce, "nonce", "nonce")?,
+        self::mines(mines)?,
+    ))
+}
+
+/// What the operator published about a finished round: the input of {@link verify}.
+#[napi(object, object_from_js = false)]
+pub struct Round {
+    /// The revealed server seed.
+    pub server_seed: String,
+    /// The player's client seed.
+    pub client_seed: String,
+    /// The round's nonce: a safe non-negative integer or a bigint.
+    #[napi(ts_type = "number | bigint")]
+    pub nonce: f64,
+    /// The round's mine count, 1..=24.
+    pub mines: u32,
+    /// The declared mine positions (1-based); checked when given.
+    pub positions: Option<Vec<u32>>,
+    /// The commitment shown before play (64 hex characters, either case); checked when given.
+    pub commitment: Option<String>,
+}
+
+/// The verdict on a round: everything recomputed from the seeds, and each check that was asked for.
+#[napi(object, object_to_js = true)]
+pub struct Verification {
+    /// `true` when every check that was asked for holds (and when none was).
+    pub ok: bool,
+    /// SHA3-256 of the revealed server seed (lowercase hex).
+    pub commitment: String,
+    /// The recomputed round signature (lowercase hex).
+    pub signature: String,
+    /// The recomputed mine positions: sorted, 1-based.
+    pub positions: Vec<u8>,
+    /// The recomputed draw order: 0-based, unsorted.
+    pub draw_order: Vec<u8>,
+    /// Whether the given commitment matches; `null` when no commitment was given.
+    pub commitment_ok: Either<bool, Null>,
+    /// Whether the declared positions match (in any order); `null` when no positions were given.
+    pub positions_ok: Either<bool, Null>,
+}
+
+/// Recomputes a finished round from its seeds and checks it against what was published.
+///
+/// `commitment` and `positions` are optional: only what is given is checked. Declared positions may
+/// be in any order; duplicates make the check fail.
+///
+/// @throws {TypeError} `round` is not an object, or a field has the wrong type
+/// @throws {RangeError} `nonce`/`mines` out of range, `commitment` not 64 hex characters
+/// (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 of them
+/// (`'FAIRMINES_INVALID_TILE'`)
+#[napi(catch_unwind, ts_args_type = "round: Round", ts_return_type = "Verification")]
+pub fn verify(env: Env, round: Either<Object<'_>, Unknown<'_>>) -> Result<Verification> {
+    guard(&env, || {
+        let round = match round {
+            Either::A(object) => object,
+            Either::B(other) => return Err(Failure::wrong_type("round", "round", "an object", type_name(&other))),
+        };
+        let server = text(required(&round, "serverSeed", "a string")?, "serverSeed")?;
+        let client = text(required(&round, "clientSeed", "a string")?, "clientSeed")?;
+        let nonce = nonce(required(&round, "nonce", "a number or a bigint")?, "nonce", "nonce")?;
+        let mines = mines(required(&round, "mines", "a number")?)?.get();
+        let commitment = match round.get::<StringArg<'_>>("commitment").map_err(internal("commitment"))? {
+            None => None,
+            Some(Either::B(other)) if other.get_type().ok() == Some(ValueType::Null) => None,
+            Some(value) => Some(text(value, "commitment")?),
+        };
+        let positions = match round
+            .get::<Either3<Array<'_>, Null, Unknown<'_>>>("positions")
+            .map_err(internal("positions"))?
+        {
+            None | Some(Either3::B(_)) => None,
+            Some(Either3::A(array)) => Some(tile_list(&array)?),
+            Some(Either3::C(other)) => {
+                return Err(Failure::wrong_type("positions", "positions", "an array of numbers", type_name(&other)));
+            }
+        };
+        let published =
+            Published::parse(&server, &client, nonce, i128::from(mines), commitment.as_deref(), positions.as_deref())
+                .map_err(Failure::core)?;
+        let verdict = fairmines::verify(&published);
+        let flag = |check: Option<bool>| match check {
+            Some(ok) => Either::A(ok),
+            None => Either::B(Null),
+        };
+        Ok(Verification {
+            ok: verdict.is_ok(),
+            commitment: verdict.commitment.to_string(),
+            signature: verdict.signature.to_string(),
+            positions: verdict.placement.positions().to_vec(),
+            draw_order: verdict.placement.draw_order().to_vec(),
+            commitment_ok: flag(verdict.commitment_ok()),
+            positions_ok: flag(verdict.positions_ok()),
+        })
+    })
+}
+
+fn internal(argument: &'static str) -> impl Fn(napi::Error) -> Failure {
+    move |e| Failure::plain("FAIRMINES_INTERNAL", format!("{argument}: {e}"))
+}
+
+/// A required field of `round`; a missing (`undefined`) one is a `TypeError`.
+fn required<T>(round: &Object<'_>, name: &'static str, expected: &str) -> Converted<T>
+where
+    T: napi::bindgen_prelude::FromNapiValue,
+{
+    round.get::<T>(name).map_err(internal(name))?.ok_or_else(|| Failure::wrong_type(name, name, expected, "undefined"))
+}
+
+/// Declared positions: an array whose elements are integer numbers (range is the core's check).
+fn tile_list(array: &Array<'_>) -> Converted<Vec<i128>> {
+    let len = array.len();
+    let mut out = Vec::with_capacity(len.min(26) as usize);
+    for i in 0..len {
+        let label = format!("positions[{i}]");
+        match array.get::<NumberArg<'_>>(i).map_err(internal("positions"))? {
+            Some(Either::A(x)) if x.is_finite() && x.fract() == 0.0 => out.push(x as i128),
+            Some(Either::A(x)) => {
+                return Err(Failure::range(
+                    3,
+                    "positions",
+                    &label,
+                    &format!("must be an integer in 1..=25, got {}", js_number(x)),
+                ));
+            }
+            Some(Either::B(other)) => {
+                return Err(Failure::wrong_type("positions", &label, "a number", type_name(&other)));
+            }
+            None => return Err(Failure::range(3, "positions", &label, "is missing")),
+        }
+        if out.len() > 25 {
+            // The core rejects more than 25 tiles; stop reading a huge array early.
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// A fresh server seed from the operating system's CSPRNG (32 bytes as 64 lowercase hex
+/// characters), with its commitment.
+///
+/// Publish `commitment` before play and `serverSeed` only once the seed pair is rotated out.
+/// `console.log`/`util.inspect` of the result show the commitment only.
+///
+/// @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG'`)
+#[napi(catch_unwind, ts_return_type = "{ serverSeed: string, commitment: string }")]
+pub fn generate_server_seed(env: &Env) -> Result<Object<'_>> {
+    let seed = guard(env, || fairmines::ServerSeed::generate().map_err(Failure::core))?;
+    let commitment = seed.commitment().to_string();
+    let mut object = Object::new(env)?;
+    object.set_named_property("serverSeed", seed.reveal())?;
+    object.set_named_property("commitment", commitment.as_str())?;
+    // util.inspect (console.log) honours this symbol: show the commitment, hide the seed.
+    let shown = format!("{{ serverSeed: '<hidden>', commitment: '{commitment}' }}");
+    let inspect = env.create_function_from_closure::<(), _, _>("inspect", move |_| Ok(shown.clone()))?;
+    let key = env.symbol_for("nodejs.util.inspect.custom")?;
+    object.define_properties(&[Property::new()
+        .with_name(env, key)?
+        .with_value(&inspect)
+        .with_property_attributes(PropertyAttributes::Configurable)])?;
+    Ok(object)
+}
+
+/// The mine positions of many rounds of one seed pair, computed on every core (this call blocks the
+/// event loop until they are done; see {@link minePositionsBatchAsync}).
+///
+/// Returns `nonces.length × mines` bytes, row-major: row `i` holds the sorted 1-based positions of
+/// the round with `nonces[i]`.
+///
+/// @param nonces - a `BigUint64Array`, or an array of nonces (safe integers or bigints)
+/// @throws {TypeError} an argument has the wrong type
+/// @throws {RangeError} a nonce or `mines` is out of range (`argument: 'nonces'` names the array,
+/// the message names the element)
+#[napi(
+    catch_unwind,
+    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number",
+    ts_return_type = "Uint8Array"
+)]
+pub fn mine_positions_batch(
+    env: Env,
+    server_seed: StringArg<'_>,
+    client_seed: StringArg<'_>,
+    nonces: Either3<BigUint64Array, Array<'_>, Unknown<'_>>,
+    mines: NumberArg<'_>,
+) -> Result<Uint8Array> {
+    let rows = guard(&env, || {
+        let server = text(server_seed, "serverSeed")?;
+        let client = text(client_seed, "clientSeed")?;
+        let nonces = nonce_list(nonces)?;
+        let mines = self::mines(mines)?;
+        run_batch(&server, &client, &nonces, mines)
+    })?;
+    Ok(Uint8Array::new(rows))
+}
+
+/// The work of {@link minePositionsBatchAsync}: runs on the libuv thread pool.
+pub struct BatchTask {
+    input: Option<(String, String, Vec<u64>, MineCount)>,
+    failure: Option<Failure>,
+}
+
+impl Task for BatchTask {
+    type Output = Vec<u8>;
+    type JsValue = Uint8Array;
+
+    fn compute(&mut self) -> Result<Vec<u8>> {
+        let outcome = match &self.input {
+            Some((server, client, nonces, mines)) => contain(|| run_batch(server, client, nonces, *mines)),
+            None => return Err(napi::Error::from_reason("rejected before it started")),
+        };
+        outcome.map_err(|failure| {
+            self.failure = Some(failure);
+            napi::Error::from_reason("failed")
+        })
+    }
+
+    fn resolve(&mut self, _env: Env, rows: Vec<u8>) -> Result<Uint8Array> {
+        Ok(Uint8Array::new(rows))
+    }
+
+    fn reject(&mut self, env: Env, error: napi::Error) -> Result<Uint8Array> {
+        match self.failure.take() {
+            Some(failure) => Err(failure.into_napi(&env)),
+            None => Err(error),
+        }
+    }
+}
+
+/// {@link minePositionsBatch} as a Promise: the rounds are computed on the libuv thread pool (and
+/// from there on every core), so the event loop keeps running meanwhile. The nonces are copied when
+/// the call is made.
+///
+/// Bad arguments reject the Promise (with the same `TypeError`/`RangeError` as the sync form); the
+/// call itself never throws.
+#[napi(
+    catch_unwind,
+    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number",
+    ts_return_type = "Promise<Uint8Array>"
+)]
+pub fn mine_positions_batch_async(
+    server_seed: StringArg<'_>,
+    client_seed: StringArg<'_>,
+    nonces: Either3<BigUint64Array, Array<'_>, Unknown<'_>>,
+    mines: NumberArg<'_>,
+) -> AsyncTask<BatchTask> {
+    let input = contain(|| {
+        Ok((
+            text(server_seed, "serverSeed")?,
+            text(client_seed, "clientSeed")?,
+            nonce_list(nonces)?,
+            self::mines(mines)?,
+        ))
+    });
+    AsyncTask::new(match input {
+        Ok(input) => BatchTask { input: Some(input), failure: None },
+        Err(failure) => BatchTask { input: None, failure: Some(failure) },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_a_failure_not_an_abort() {
+        let failure = contain::<()>(|| panic!("boom {}", 7)).unwrap_err();
+        assert_eq!(failure.code, "FAIRMINES_PANIC");
+        assert!(failure.message.contains("boom 7"), "{}", failure.message);
+        let failure = contain::<()>(|| std::panic::panic_any(42_u8)).unwrap_err();
+        assert_eq!(failure.code, "FAIRMINES_PANIC");
+    }
+
+    #[test]
+    fn core_errors_keep_their_code_argument_and_message() {
+        let error = fairmines::MineCount::new(25).unwrap_err();
+        let failure = Failure::core(error.clone());
+        assert!(matches!(failure.class, Class::Range));
+        assert_eq!(failure.errno, Some(error.code()));
+        assert_eq!(failure.code, "FAIRMINES_INVALID_MINES");
+        assert_eq!(failure.argument, Some("mines"));
+        assert_eq!(failure.message, error.to_string());
+    }
+
+    #[test]
+    fn every_core_code_has_a_name() {
+        for code in 1..=8 {
+            assert_ne!(core_code_name(code), "FAIRMINES_ERROR", "code {code}");
+        }
+    }
+
+    #[test]
+    fn batches_match_single_rounds() {
+        let mines = MineCount::new(4).unwrap();
+        let rows = run_batch("s", "c", &[0, 5, u64::MAX], mines).unwrap();
+        for (row, nonce) in rows.chunks(4).zip([0, 5, u64::MAX]) {
+            assert_eq!(row, &*fairmines::mine_positions("s", "c", nonce, 4).unwrap());
+        }
+    }
+}
