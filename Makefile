@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-c test-node
+test: test-rust test-vectors test-c test-node test-uniffi
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -29,6 +29,9 @@ test-c:
 
 test-node:
 	bash scripts/test-node.sh
+
+test-uniffi:
+	bash scripts/test-uniffi.sh
 
 # Installs the C header, libraries, pkg-config file and CMake package: `make install-c PREFIX=/usr/local`.
 PREFIX ?= /usr/local

@@ -1,0 +1,271 @@
+//! Kotlin, Swift and Ruby bindings of [`fairmines`] through UniFFI proc-macros (no UDL).
+//!
+//! This crate converts types and errors and nothing else: every result comes from the core crate.
+//! The generated foreign code lives in `generated/` (see `scripts/test-uniffi.sh`, which builds this
+//! library, runs the pinned `uniffi-bindgen` on it and fails if the checked-in sources drifted).
+//!
+//! Conventions of the foreign API:
+//! - mine counts and tiles are `i32` (Kotlin `Int`, Swift `Int32`, Ruby `Integer`), so that 0, 25 and
+//!   negative numbers reach the core's range check and come back as `InvalidMines`/`InvalidTile`;
+//! - nonces are `u64` (Kotlin `ULong`, Swift `UInt64`);
+//! - digests (commitments, signatures) are 64 lowercase hex characters;
+//! - every error is a [`FairminesError`] (Kotlin `FairminesException`) whose message starts with the
+//!   name of the argument at fault. UniFFI catches Rust panics at the boundary (the core has none),
+//!   and the workspace never sets `panic = "abort"`, which would turn that into a crash.
+
+use std::fmt;
+use std::sync::Arc;
+
+use fairmines::{Error, MineCount, Published};
+
+uniffi::setup_scaffolding!("fairmines");
+
+/// Everything that can go wrong, one variant per error of the core (same names, same order as its
+/// stable codes 1..=8). The message starts with the name of the argument at fault.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Error)]
+#[uniffi(flat_error)]
+pub enum FairminesError {
+    /// The mine count is outside 1..=24 (code 1).
+    InvalidMines(String),
+    /// A nonce that is not an integer in 0..2^64 (code 2).
+    InvalidNonce(String),
+    /// A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3).
+    InvalidTile(String),
+    /// A commitment or signature that is not 64 hexadecimal characters (code 4).
+    InvalidHex(String),
+    /// A string that is not valid UTF-8 (code 5).
+    InvalidUtf8(String),
+    /// A finite word source ran out before every mine was placed (code 6).
+    StreamExhausted(String),
+    /// The operating system's random number generator failed (code 7).
+    Rng(String),
+    /// An output buffer of the wrong size (code 8).
+    BufferSize(String),
+    /// An error of a newer core that this binding does not know by name yet.
+    Other(String),
+}
+
+impl fmt::Display for FairminesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (FairminesError::InvalidMines(message)
+        | FairminesError::InvalidNonce(message)
+        | FairminesError::InvalidTile(message)
+        | FairminesError::InvalidHex(message)
+        | FairminesError::InvalidUtf8(message)
+        | FairminesError::StreamExhausted(message)
+        | FairminesError::Rng(message)
+        | FairminesError::BufferSize(message)
+        | FairminesError::Other(message)) = self;
+        f.write_str(message)
+    }
+}
+
+impl std::error::Error for FairminesError {}
+
+impl From<Error> for FairminesError {
+    fn from(error: Error) -> Self {
+        let message = error.to_string();
+        match error {
+            Error::InvalidMines { .. } => FairminesError::InvalidMines(message),
+            Error::InvalidNonce { .. } => FairminesError::InvalidNonce(message),
+            Error::InvalidTile { .. } => FairminesError::InvalidTile(message),
+            Error::InvalidHex { .. } => FairminesError::InvalidHex(message),
+            Error::InvalidUtf8 { .. } => FairminesError::InvalidUtf8(message),
+            Error::StreamExhausted { .. } => FairminesError::StreamExhausted(message),
+            Error::Rng { .. } => FairminesError::Rng(message),
+            Error::BufferSize { .. } => FairminesError::BufferSize(message),
+            _ => FairminesError::Other(message),
+        }
+    }
+}
+
+type Result<T, E = FairminesError> = std::result::Result<T, E>;
+
+fn tiles(tiles: &[u8]) -> Vec<i32> {
+    tiles.iter().map(|&t| i32::from(t)).collect()
+}
+
+/// The mine positions of a round: sorted, 1-based (1 = top-left, 5 = top-right, 25 = bottom-right).
+///
+/// Fails with `InvalidMines` when `mines` is outside 1..=24.
+#[uniffi::export]
+pub fn mine_positions(server_seed: &str, client_seed: &str, nonce: u64, mines: i32) -> Result<Vec<i32>> {
+    let mines = MineCount::try_from(mines)?;
+    Ok(tiles(&fairmines::placement(server_seed, client_seed, nonce, mines).positions()))
+}
+
+/// The tile indices of a round in the order they were drawn: 0-based, unsorted.
+///
+/// Fails with `InvalidMines` when `mines` is outside 1..=24.
+#[uniffi::export]
+pub fn draw_order(server_seed: &str, client_seed: &str, nonce: u64, mines: i32) -> Result<Vec<i32>> {
+    let mines = MineCount::try_from(mines)?;
+    Ok(tiles(&fairmines::placement(server_seed, client_seed, nonce, mines).draw_order()))
+}
+
+/// The round signature: lowercase hex of SHA3-256(`serverSeed:clientSeed:nonce`).
+#[uniffi::export]
+pub fn round_signature(server_seed: &str, client_seed: &str, nonce: u64) -> String {
+    fairmines::round_signature(server_seed, client_seed, nonce).to_string()
+}
+
+/// The commitment to a server seed, shown before play: lowercase hex of SHA3-256(seed text).
+#[uniffi::export]
+pub fn commitment(server_seed: &str) -> String {
+    fairmines::commitment(server_seed).to_string()
+}
+
+/// The verdict on a finished round: everything recomputed from the seeds, and each requested check.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct Verification {
+    /// SHA3-256 of the revealed server seed (lowercase hex).
+    pub commitment: String,
+    /// The recomputed round signature (lowercase hex).
+    pub signature: String,
+    /// The recomputed mine positions: sorted, 1-based.
+    pub positions: Vec<i32>,
+    /// The recomputed draw order: 0-based, unsorted.
+    pub draw_order: Vec<i32>,
+    /// Words of the SHAKE256 stream read: the mine count plus the rejected draws.
+    pub words_used: u32,
+    /// Whether the declared commitment matches; `null`/`nil` when none was given.
+    pub commitment_ok: Option<bool>,
+    /// Whether the declared positions match; `null`/`nil` when none were given.
+    pub positions_ok: Option<bool>,
+    /// True when every check that was asked for holds (and when none was).
+    pub ok: bool,
+}
+
+/// Recomputes a finished round from its seeds and checks it against what the operator published.
+///
+/// `commitment` (64 hex characters, either case) and `positions` (1-based, any order) are optional:
+/// a check is made only for what is given. Fails with `InvalidMines`, `InvalidHex` (argument
+/// `commitment`) or `InvalidTile` (argument `positions`) on malformed input; a mismatch is not an
+/// error but a `false` check.
+#[uniffi::export(default(commitment = None, positions = None))]
+pub fn verify(
+    server_seed: &str,
+    client_seed: &str,
+    nonce: u64,
+    mines: i32,
+    commitment: Option<String>,
+    positions: Option<Vec<i32>>,
+) -> Result<Verification> {
+    let positions: Option<Vec<i128>> = positions.map(|p| p.into_iter().map(i128::from).collect());
+    let published = Published::parse(
+        server_seed,
+        client_seed,
+        nonce,
+        i128::from(mines),
+        commitment.as_deref(),
+        positions.as_deref(),
+    )?;
+    let verdict = fairmines::verify(&published);
+    Ok(Verification {
+        commitment: verdict.commitment.to_string(),
+        signature: verdict.signature.to_string(),
+        positions: tiles(&verdict.placement.positions()),
+        draw_order: tiles(&verdict.placement.draw_order()),
+        words_used: verdict.placement.words_used(),
+        commitment_ok: verdict.commitment_ok(),
+        positions_ok: verdict.positions_ok(),
+        ok: verdict.is_ok(),
+    })
+}
+
+/// A fresh server seed: 32 bytes from the OS CSPRNG written as 64 lowercase hex characters.
+///
+/// Its string forms (`toString`, `description`, `to_s`, `inspect`) show the commitment only;
+/// the seed itself is reached only through `reveal()`. The Rust side wipes it when the object is freed.
+#[derive(uniffi::Object)]
+#[uniffi::export(Debug, Display)]
+pub struct ServerSeed(fairmines::ServerSeed);
+
+#[uniffi::export]
+impl ServerSeed {
+    /// The seed's text. Publish it only once its seed pair has been rotated out.
+    pub fn reveal(&self) -> String {
+        self.0.reveal().to_owned()
+    }
+
+    /// The commitment to publish before play: SHA3-256 of the seed's text (lowercase hex).
+    pub fn commitment(&self) -> String {
+        self.0.commitment().to_string()
+    }
+}
+
+impl fmt::Debug for ServerSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl fmt::Display for ServerSeed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ServerSeed(commitment={}, seed=<hidden>)", self.0.commitment())
+    }
+}
+
+/// A new server seed from the operating system's cryptographically secure generator.
+///
+/// Fails with `Rng` only if the OS generator fails.
+#[uniffi::export]
+pub fn generate_server_seed() -> Result<Arc<ServerSeed>> {
+    Ok(Arc::new(ServerSeed(fairmines::ServerSeed::generate()?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fairmines::Digest;
+
+    const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+    const CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
+
+    #[test]
+    fn worked_example() {
+        assert_eq!(mine_positions(SERVER, CLIENT, 1, 3).unwrap(), [7, 10, 19]);
+        assert_eq!(draw_order(SERVER, CLIENT, 1, 3).unwrap(), [9, 6, 18]);
+        assert_eq!(commitment(SERVER), "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42");
+        assert_eq!(
+            round_signature(SERVER, CLIENT, 1),
+            "90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac"
+        );
+        let hex: Digest = commitment(SERVER).parse().unwrap();
+        assert_eq!(hex.to_string(), commitment(SERVER));
+    }
+
+    #[test]
+    fn errors_mirror_the_core() {
+        for mines in [0, 25, -1, i32::MAX, i32::MIN] {
+            let err = mine_positions(SERVER, CLIENT, 1, mines).unwrap_err();
+            assert!(matches!(err, FairminesError::InvalidMines(_)), "{err:?}");
+            assert!(err.to_string().starts_with("mines: "), "{err}");
+        }
+        let err = verify(SERVER, CLIENT, 1, 3, Some("xyz".into()), None).unwrap_err();
+        assert!(matches!(err, FairminesError::InvalidHex(ref m) if m.starts_with("commitment: ")), "{err:?}");
+        let err = verify(SERVER, CLIENT, 1, 3, None, Some(vec![7, 26])).unwrap_err();
+        assert!(matches!(err, FairminesError::InvalidTile(ref m) if m.starts_with("positions: ")), "{err:?}");
+    }
+
+    #[test]
+    fn verify_reports_each_check() {
+        let good =
+            verify(SERVER, CLIENT, 1, 3, Some(commitment(SERVER).to_uppercase()), Some(vec![19, 7, 10])).unwrap();
+        assert_eq!((good.commitment_ok, good.positions_ok, good.ok), (Some(true), Some(true), true));
+        assert_eq!(good.words_used, 3);
+        let bad = verify(SERVER, CLIENT, 1, 3, None, Some(vec![7, 10, 20])).unwrap();
+        assert_eq!((bad.commitment_ok, bad.positions_ok, bad.ok), (None, Some(false), false));
+        assert_eq!(bad.positions, [7, 10, 19]);
+    }
+
+    #[test]
+    fn server_seed_text_stays_hidden() {
+        let seed = generate_server_seed().unwrap();
+        assert_eq!(seed.reveal().len(), 64);
+        assert_eq!(seed.commitment(), commitment(&seed.reveal()));
+        let shown = format!("{seed} {seed:?}");
+        assert!(!shown.contains(&seed.reveal()), "{shown}");
+        assert!(shown.contains(&seed.commitment()), "{shown}");
+    }
+}

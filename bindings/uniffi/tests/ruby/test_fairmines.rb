@@ -1,0 +1,130 @@
+# frozen_string_literal: true
+
+# Ruby tests of the UniFFI bindings of fairmines, on Debian's ruby and ruby-ffi.
+#
+# Run by scripts/test-uniffi.sh, which puts the generated fairmines.rb next to libfairmines_uniffi
+# in a staging directory and passes it as FAIRMINES_RUBY_DIR. FAIRMINES_VECTORS may name another
+# vector file of the same format; the default is vectors/vectors.json at the repository root.
+
+require 'json'
+require 'minitest/autorun'
+
+ruby_dir = ENV.fetch('FAIRMINES_RUBY_DIR') do
+  abort 'FAIRMINES_RUBY_DIR is not set: run scripts/test-uniffi.sh'
+end
+require File.join(ruby_dir, 'fairmines')
+
+VECTORS_PATH = ENV.fetch('FAIRMINES_VECTORS', File.expand_path('../../../../vectors/vectors.json', __dir__))
+VECTORS = JSON.parse(File.read(VECTORS_PATH, encoding: 'UTF-8'))
+
+SERVER = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a'
+CLIENT = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817'
+
+# One test per case of the vector file.
+class TestVectors < Minitest::Test
+  def test_the_vector_file_is_complete
+    assert_equal VECTORS['count'], VECTORS['cases'].length
+    assert_operator VECTORS['cases'].length, :>, 0
+    ids = VECTORS['cases'].map { |c| c['id'] }
+    assert_equal ids.uniq.length, ids.length, 'vector ids are not unique'
+  end
+
+  VECTORS['cases'].each do |c|
+    define_method("test_vector_#{c['id']}") do
+      server = c['server_seed']
+      client = c['client_seed']
+      nonce = c['nonce']
+      mines = c['mines']
+
+      assert_equal c['commitment'], Fairmines.commitment(server)
+      assert_equal c['signature'], Fairmines.round_signature(server, client, nonce)
+      assert_equal c['draw_order'], Fairmines.draw_order(server, client, nonce, mines)
+      assert_equal c['positions'], Fairmines.mine_positions(server, client, nonce, mines)
+
+      verdict = Fairmines.verify(server, client, nonce, mines, c['commitment'], c['positions'].reverse)
+      assert_equal true, verdict.commitment_ok
+      assert_equal true, verdict.positions_ok
+      assert_equal true, verdict.ok
+      assert_equal c['signature'], verdict.signature
+      assert_equal c['positions'], verdict.positions
+      assert_equal c['draw_order'], verdict.draw_order
+      assert_equal c['words_used'], verdict.words_used
+    end
+  end
+end
+
+# The API beyond the vectors: worked example, errors, seeds.
+class TestApi < Minitest::Test
+  def test_worked_example
+    assert_equal [7, 10, 19], Fairmines.mine_positions(SERVER, CLIENT, 1, 3)
+    assert_equal [9, 6, 18], Fairmines.draw_order(SERVER, CLIENT, 1, 3)
+    assert_equal 'f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42', Fairmines.commitment(SERVER)
+    assert_equal '90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac',
+                 Fairmines.round_signature(SERVER, CLIENT, 1)
+  end
+
+  def test_verify_reports_each_check
+    wrong = Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.round_signature(SERVER, CLIENT, 1), [7, 10, 20])
+    assert_equal false, wrong.commitment_ok
+    assert_equal false, wrong.positions_ok
+    assert_equal false, wrong.ok
+    assert_equal [7, 10, 19], wrong.positions
+
+    only = Fairmines.verify(SERVER, CLIENT, 1, 3)
+    assert_nil only.commitment_ok
+    assert_nil only.positions_ok
+    assert_equal true, only.ok
+    assert_equal true, Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.commitment(SERVER).upcase).commitment_ok
+  end
+
+  [0, 25, -1, 26, 2**31 - 1, -2**31].each do |mines|
+    define_method("test_mines_#{mines}_raises_invalid_mines") do
+      [
+        -> { Fairmines.mine_positions(SERVER, CLIENT, 1, mines) },
+        -> { Fairmines.draw_order(SERVER, CLIENT, 1, mines) },
+        -> { Fairmines.verify(SERVER, CLIENT, 1, mines) }
+      ].each do |call|
+        error = assert_raises(Fairmines::FairminesError::InvalidMines, &call)
+        assert_kind_of StandardError, error
+        assert error.message.start_with?('mines: '), error.message
+        assert error.message.end_with?("got #{mines}"), error.message
+      end
+    end
+  end
+
+  def test_integers_outside_the_ffi_types_raise_range_error
+    assert_raises(RangeError) { Fairmines.mine_positions(SERVER, CLIENT, 1, 2**31) }
+    assert_raises(RangeError) { Fairmines.mine_positions(SERVER, CLIENT, -1, 3) }
+    assert_raises(RangeError) { Fairmines.round_signature(SERVER, CLIENT, 2**64) }
+    assert_raises(TypeError) { Fairmines.mine_positions(SERVER, CLIENT, 1, '3') }
+  end
+
+  def test_malformed_published_values_name_the_argument
+    error = assert_raises(Fairmines::FairminesError::InvalidHex) { Fairmines.verify(SERVER, CLIENT, 1, 3, 'f5ec') }
+    assert error.message.start_with?('commitment: '), error.message
+    [[0], [26], [7, -3], [1] * 26].each do |bad|
+      error = assert_raises(Fairmines::FairminesError::InvalidTile) { Fairmines.verify(SERVER, CLIENT, 1, 3, nil, bad) }
+      assert error.message.start_with?('positions: '), error.message
+    end
+  end
+
+  def test_the_whole_u64_nonce_range
+    top = Fairmines.round_signature(SERVER, CLIENT, 2**64 - 1)
+    assert_match(/\A[0-9a-f]{64}\z/, top)
+    refute_equal top, Fairmines.round_signature(SERVER, CLIENT, 2**63 - 1)
+    assert_equal 3, Fairmines.mine_positions(SERVER, CLIENT, 2**64 - 1, 3).length
+  end
+
+  def test_generated_server_seeds_are_fresh_and_never_printed
+    seed = Fairmines.generate_server_seed
+    other = Fairmines.generate_server_seed
+    text = seed.reveal
+    assert_match(/\A[0-9a-f]{64}\z/, text)
+    refute_equal text, other.reveal
+    assert_equal Fairmines.commitment(text), seed.commitment
+    [seed.to_s, seed.inspect, "#{seed}", [seed].inspect].each do |shown|
+      refute_includes shown, text
+    end
+    assert_includes seed.to_s, seed.commitment
+  end
+end

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Tests the UniFFI bindings (bindings/uniffi): Kotlin on the JVM, Ruby, and the C header of the Swift
+# binding. Runs on a fresh Debian machine as root (installs ruby and ruby-ffi with apt-get only when
+# missing; Maven fetches the Kotlin compiler, JNA and JUnit once into ~/.m2).
+#
+#   scripts/test-uniffi.sh
+#
+# Environment: FAIRMINES_VECTORS=path  runs the Kotlin and Ruby suites on another vector file of the
+# format of vectors/README.md (default: vectors/vectors.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+target=${CARGO_TARGET_DIR:-$root/target}
+case "$target" in /*) ;; *) target="$root/$target" ;; esac
+vectors=${FAIRMINES_VECTORS:-$root/vectors/vectors.json}
+case "$vectors" in /*) ;; *) vectors="$root/$vectors" ;; esac
+export CARGO_TARGET_DIR="$target"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Rust unit tests of fairmines-uniffi"
+# The two packages together, as in generate.sh, so UniFFI is built once with one feature set.
+cargo test --quiet -p fairmines-uniffi -p fairmines-uniffi-bindgen
+
+step "Generate the Kotlin, Swift and Ruby sources and compare with the checked-in copies"
+generated="$target/uniffi-generated"
+bindings/uniffi/generate.sh "$generated"
+if ! diff -ru bindings/uniffi/generated "$generated"; then
+    echo "error: bindings/uniffi/generated is out of date; run bindings/uniffi/generate.sh and commit the result" >&2
+    exit 1
+fi
+lib="$target/debug/libfairmines_uniffi.so"
+[ "$(uname -s)" = Darwin ] && lib="$target/debug/libfairmines_uniffi.dylib"
+
+step "Swift: the generated C header compiles, matches the library's exports, and works from C"
+header=bindings/uniffi/generated/swift/fairminesFFI.h
+cc_flags=(-std=c11 -Wall -Wextra -Werror)
+# _Nullable/_Nonnull are Clang's nullability qualifiers; GCC does not know them.
+if ! cc --version 2>/dev/null | grep -qi clang; then cc_flags+=(-D_Nullable= -D_Nonnull=); fi
+cc "${cc_flags[@]}" -fsyntax-only -x c -include "$header" /dev/null
+declared=$(grep -oE '\b(uniffi|ffi)_fairmines_uniffi_[A-Za-z0-9_]+\(' "$header" | tr -d '(' | sort -u)
+exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -E '^(uniffi|ffi)_fairmines_uniffi_' | sort -u)
+if [ "$declared" != "$exported" ]; then
+    echo "error: the functions declared in $header differ from those exported by $lib:" >&2
+    diff <(echo "$declared") <(echo "$exported") >&2 || true
+    exit 1
+fi
+echo "header: $(echo "$declared" | wc -l) functions declared, all exported by the library"
+mkdir -p "$target/uniffi-c"
+cc "${cc_flags[@]}" -I "$(dirname "$header")" bindings/uniffi/tests/c/ffi_smoke.c \
+    -L "$(dirname "$lib")" -lfairmines_uniffi -Wl,-rpath,"$(dirname "$lib")" -o "$target/uniffi-c/ffi_smoke"
+"$target/uniffi-c/ffi_smoke"
+
+step "Ruby"
+if ! command -v ruby >/dev/null || ! ruby -e 'require "ffi"; require "minitest"' 2>/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq ruby ruby-ffi >/dev/null
+fi
+ruby_dir="$target/uniffi-ruby"
+rm -rf "$ruby_dir"
+mkdir -p "$ruby_dir"
+# As a gem would ship it: fairmines.rb with the library beside it (uniffi.toml's cdylib_path).
+cp bindings/uniffi/generated/ruby/fairmines.rb "$lib" "$ruby_dir/"
+FAIRMINES_RUBY_DIR="$ruby_dir" FAIRMINES_VECTORS="$vectors" ruby bindings/uniffi/tests/ruby/test_fairmines.rb
+# The README example, beside fairmines.rb as a user would have it; its output must match its comments.
+cp bindings/uniffi/tests/ruby/example.rb "$ruby_dir/"
+expected=$(sed -n 's/.*# => \(.*\)$/\1/p; s/^ *puts e.message *# \(.*\)$/\1/p' bindings/uniffi/tests/ruby/example.rb)
+actual=$(ruby "$ruby_dir/example.rb")
+if [ "$actual" != "$expected" ]; then
+    printf 'error: README example printed\n%s\nexpected\n%s\n' "$actual" "$expected" >&2
+    exit 1
+fi
+echo "README example: output as documented"
+
+step "Kotlin (JVM, Maven)"
+# All versions are pinned in the pom: after the first run Maven finds everything in ~/.m2 and needs
+# no network (`mvn -o` works too).
+mvn -B -ntp -f bindings/uniffi/tests/kotlin/pom.xml test \
+    -Dfairmines.lib.dir="$(dirname "$lib")" -Dfairmines.vectors.file="$vectors"
+
+step "uniffi: all suites passed"
