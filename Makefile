@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi test-python install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-c test-node test-uniffi
+test: test-rust test-vectors test-python test-node test-c test-uniffi
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -23,6 +23,9 @@ test-rust:
 
 test-vectors:
 	bash scripts/check-vectors.sh
+
+test-python:
+	bash scripts/test-python.sh
 
 test-c:
 	bash scripts/test-c.sh

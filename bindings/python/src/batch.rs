@@ -1,0 +1,160 @@
+//! `mine_positions_batch`: many rounds of one seed pair into a numpy array, without the GIL.
+
+use fairmines::{MineCount, Nonces};
+use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyImportError, PyMemoryError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyRange;
+
+use crate::args;
+use crate::errors::{to_py, wrong_type};
+
+const EXPECTED: &str = "a range, a sequence of int or a numpy integer array";
+
+/// The nonces of a batch, owned: a range stays a range, everything else is copied into a list.
+enum Owned {
+    Range { start: u64, count: usize },
+    List(Vec<u64>),
+}
+
+impl Owned {
+    fn as_nonces(&self) -> Nonces<'_> {
+        match self {
+            Owned::Range { start, count } => Nonces::Range { start: *start, count: *count },
+            Owned::List(list) => Nonces::List(list),
+        }
+    }
+}
+
+fn too_big(count: impl std::fmt::Display, mines: u8) -> PyErr {
+    PyMemoryError::new_err(format!(
+        "nonces: {count} rounds of {mines} mines do not fit in memory as one array; split the batch"
+    ))
+}
+
+/// An empty list with room for `count` nonces; running out of memory is a `MemoryError`, not an abort.
+fn room_for(count: usize, mines: u8) -> PyResult<Vec<u64>> {
+    let mut list = Vec::new();
+    list.try_reserve_exact(count).map_err(|_| too_big(count, mines))?;
+    Ok(list)
+}
+
+/// numpy is only needed here: import it now, with a clear message when it is missing.
+pub(crate) fn require_numpy(py: Python<'_>) -> PyResult<()> {
+    py.import("numpy").map(drop).map_err(|cause| {
+        let err = PyImportError::new_err(
+            "fairmines.mine_positions_batch needs numpy, which could not be imported \
+             (pip install numpy); every other function works without it",
+        );
+        err.set_cause(py, Some(cause));
+        err
+    })
+}
+
+fn from_range(range: &Bound<'_, PyRange>, mines: u8) -> PyResult<Option<Owned>> {
+    let step = range.getattr("step")?;
+    if !step.eq(1)? {
+        return Ok(None);
+    }
+    let (start, stop) = (range.getattr("start")?, range.getattr("stop")?);
+    if stop.le(&start)? {
+        return Ok(Some(Owned::Range { start: 0, count: 0 }));
+    }
+    let first = args::nonce(&start, "nonces[0]")?;
+    let last = args::nonce(&stop.sub(1)?, "nonces[-1]")?;
+    let count = u128::from(last - first) + 1;
+    let count = usize::try_from(count).map_err(|_| too_big(count, mines))?;
+    Ok(Some(Owned::Range { start: first, count }))
+}
+
+fn from_ndarray(array: &Bound<'_, PyUntypedArray>, mines: u8) -> PyResult<Option<Owned>> {
+    if array.ndim() != 1 {
+        return Err(PyValueError::new_err(format!(
+            "nonces: must be a one-dimensional array, got {} dimensions",
+            array.ndim()
+        )));
+    }
+    let kind = array.dtype().kind();
+    let list = match kind {
+        b'u' => {
+            let converted = array.call_method1("astype", ("uint64",))?;
+            let view: PyReadonlyArray1<'_, u64> = converted.extract()?;
+            let mut list = room_for(view.len(), mines)?;
+            list.extend(view.as_array().iter().copied());
+            list
+        }
+        b'i' => {
+            let converted = array.call_method1("astype", ("int64",))?;
+            let view: PyReadonlyArray1<'_, i64> = converted.extract()?;
+            let view = view.as_array();
+            let mut list = room_for(view.len(), mines)?;
+            for (index, &value) in view.iter().enumerate() {
+                match u64::try_from(value) {
+                    Ok(value) => list.push(value),
+                    // The same error (kind and message) as for any negative nonce.
+                    Err(_) => {
+                        return Err(args::invalid_nonce(array.py(), &format!("nonces[{index}]"), &value.to_string()));
+                    }
+                }
+            }
+            list
+        }
+        // Python ints in an object array: read one by one like any sequence.
+        b'O' => return Ok(None),
+        _ => {
+            let dtype = array.dtype().str().map_or_else(|_| "?".to_owned(), |s| s.to_string());
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "nonces: must be an array of integers, not of dtype {dtype}"
+            )));
+        }
+    };
+    Ok(Some(Owned::List(list)))
+}
+
+fn from_iterable(obj: &Bound<'_, PyAny>, mines: u8) -> PyResult<Owned> {
+    args::reject_text(obj, "nonces", EXPECTED)?;
+    let items = obj.try_iter().map_err(|_| wrong_type("nonces", EXPECTED, obj))?;
+    let mut list = room_for(obj.len().unwrap_or(0), mines)?;
+    for (index, item) in items.enumerate() {
+        if list.len() == list.capacity() {
+            list.try_reserve(list.len().max(64)).map_err(|_| too_big(list.len(), mines))?;
+        }
+        list.push(args::nonce(&item?, &format!("nonces[{index}]"))?);
+    }
+    Ok(Owned::List(list))
+}
+
+fn owned_nonces(obj: &Bound<'_, PyAny>, mines: u8) -> PyResult<Owned> {
+    let fast = if let Ok(range) = obj.cast::<PyRange>() {
+        from_range(range, mines)?
+    } else if let Ok(array) = obj.cast::<PyUntypedArray>() {
+        from_ndarray(array, mines)?
+    } else {
+        None
+    };
+    // Stepped ranges, object arrays and every other iterable: item by item.
+    fast.map_or_else(|| from_iterable(obj, mines), Ok)
+}
+
+/// The whole of `mine_positions_batch` after argument parsing.
+pub(crate) fn run<'py>(
+    py: Python<'py>,
+    server_seed: &str,
+    client_seed: &str,
+    nonces: &Bound<'py, PyAny>,
+    mines: MineCount,
+) -> PyResult<Bound<'py, PyAny>> {
+    let row = usize::from(mines.get());
+    let owned = owned_nonces(nonces, mines.get())?;
+    let rounds = owned.as_nonces().len();
+    let size = rounds.checked_mul(row).ok_or_else(|| too_big(rounds, mines.get()))?;
+    let mut out: Vec<u8> = Vec::new();
+    out.try_reserve_exact(size).map_err(|_| too_big(rounds, mines.get()))?;
+    out.resize(size, 0);
+    // The hashing runs on every core with the GIL released; nothing Python is touched inside.
+    let nonces = owned.as_nonces();
+    py.detach(|| fairmines::mine_positions_batch(server_seed, client_seed, nonces, mines, &mut out))
+        .map_err(|err| to_py(py, &err))?;
+    let flat = PyArray1::from_vec(py, out);
+    Ok(flat.reshape([rounds, row])?.into_any())
+}

@@ -1,0 +1,311 @@
+//! `fairmines._native`: the Python face of the `fairmines` crate.
+//!
+//! Thin by design: each function converts its arguments (`args`), calls the core, and converts the
+//! result or the core's error (`errors`, the one place where errors are mapped). No logic of the
+//! algorithm lives here. Hand-written code has no `unsafe`; panics cannot cross into Python (pyo3
+//! turns them into exceptions), and the core promises none.
+
+mod args;
+mod batch;
+mod errors;
+
+use pyo3::prelude::*;
+
+/// Provably fair Mines (Cloudbet): commitments, round signatures, mine placement and verification.
+///
+/// Import from `fairmines`, not from this module.
+#[pymodule]
+mod _native {
+    use std::fmt::Write as _;
+
+    use pyo3::exceptions::PyTypeError;
+    use pyo3::prelude::*;
+    use pyo3::types::{PyList, PyTuple};
+
+    use crate::args;
+    use crate::batch;
+    use crate::errors::to_py;
+
+    #[pymodule_init]
+    fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
+        module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        crate::errors::register(module)
+    }
+
+    fn tiles_list<'py>(py: Python<'py>, tiles: &[u8]) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, tiles)
+    }
+
+    /// The commitment shown before play: lowercase hex of SHA3-256 of the server seed's UTF-8 text.
+    ///
+    /// The seed's text is hashed (for a generated seed, its 64 hex characters), not the bytes it encodes.
+    #[pyfunction]
+    fn commitment(server_seed: &Bound<'_, PyAny>) -> PyResult<String> {
+        let server_seed = args::text(server_seed, "server_seed")?;
+        Ok(fairmines::commitment(&server_seed).to_string())
+    }
+
+    /// The round signature: lowercase hex of SHA3-256(``server_seed:client_seed:nonce``).
+    ///
+    /// ``nonce`` is an integer in 0..2**64; it is written in decimal.
+    #[pyfunction]
+    fn round_signature(
+        server_seed: &Bound<'_, PyAny>,
+        client_seed: &Bound<'_, PyAny>,
+        nonce: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let server_seed = args::text(server_seed, "server_seed")?;
+        let client_seed = args::text(client_seed, "client_seed")?;
+        let nonce = args::nonce(nonce, "nonce")?;
+        Ok(fairmines::round_signature(&server_seed, &client_seed, nonce).to_string())
+    }
+
+    /// The mine positions of a round: sorted, 1-based (1 = top-left, 5 = top-right, 25 = bottom-right).
+    ///
+    /// ``mines`` is 1..24. Raises ``InvalidMinesError``/``InvalidNonceError`` (both ``ValueError``) for
+    /// values out of range and ``TypeError`` for arguments of the wrong type.
+    #[pyfunction]
+    fn mine_positions<'py>(
+        server_seed: &Bound<'py, PyAny>,
+        client_seed: &Bound<'py, PyAny>,
+        nonce: &Bound<'py, PyAny>,
+        mines: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = server_seed.py();
+        let (server_seed, client_seed) =
+            (args::text(server_seed, "server_seed")?, args::text(client_seed, "client_seed")?);
+        let (nonce, mines) = (args::nonce(nonce, "nonce")?, args::mines(mines)?);
+        tiles_list(py, &fairmines::placement(&server_seed, &client_seed, nonce, mines).positions())
+    }
+
+    /// The tile indices of a round in the order they were drawn: 0-based, unsorted.
+    #[pyfunction]
+    fn draw_order<'py>(
+        server_seed: &Bound<'py, PyAny>,
+        client_seed: &Bound<'py, PyAny>,
+        nonce: &Bound<'py, PyAny>,
+        mines: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let py = server_seed.py();
+        let (server_seed, client_seed) =
+            (args::text(server_seed, "server_seed")?, args::text(client_seed, "client_seed")?);
+        let (nonce, mines) = (args::nonce(nonce, "nonce")?, args::mines(mines)?);
+        tiles_list(py, &fairmines::placement(&server_seed, &client_seed, nonce, mines).draw_order())
+    }
+
+    /// Recomputes a finished round from its seeds and checks what the operator published.
+    ///
+    /// ``positions`` (the declared mine positions, 1-based, any order) and ``commitment`` (64 hex
+    /// characters, either case) are optional: only what is given is checked. The result is true when
+    /// every requested check holds; its repr says what differs.
+    #[pyfunction]
+    #[pyo3(signature = (server_seed, client_seed, nonce, mines, positions=None, commitment=None))]
+    fn verify(
+        server_seed: &Bound<'_, PyAny>,
+        client_seed: &Bound<'_, PyAny>,
+        nonce: &Bound<'_, PyAny>,
+        mines: &Bound<'_, PyAny>,
+        positions: Option<&Bound<'_, PyAny>>,
+        commitment: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Verification> {
+        let server_seed = args::text(server_seed, "server_seed")?;
+        let client_seed = args::text(client_seed, "client_seed")?;
+        let published = fairmines::Published {
+            server_seed: &server_seed,
+            client_seed: &client_seed,
+            nonce: args::nonce(nonce, "nonce")?,
+            mines: args::mines(mines)?,
+            commitment: commitment.filter(|c| !c.is_none()).map(args::commitment).transpose()?,
+            positions: positions.filter(|p| !p.is_none()).map(args::positions).transpose()?,
+        };
+        Ok(Verification { inner: fairmines::verify(&published), nonce: published.nonce, mines: published.mines.get() })
+    }
+
+    /// A fresh server seed: 32 bytes from the operating system's CSPRNG as 64 lowercase hex characters.
+    ///
+    /// Publish ``seed.commitment`` before play; ``seed.reveal()`` only once the seed pair is rotated out.
+    #[pyfunction]
+    fn generate_server_seed(py: Python<'_>) -> PyResult<ServerSeed> {
+        fairmines::ServerSeed::generate().map(ServerSeed).map_err(|err| to_py(py, &err))
+    }
+
+    /// The sorted 1-based mine positions of many rounds of one seed pair, as a numpy array.
+    ///
+    /// ``nonces`` is a ``range``, a sequence of ints or a one-dimensional numpy integer array. Returns a
+    /// ``uint8`` array of shape ``(len(nonces), mines)``: row ``i`` is ``mine_positions(..., nonces[i],
+    /// mines)``. Runs on every core with the GIL released. Needs numpy (``ImportError`` without it).
+    #[pyfunction]
+    fn mine_positions_batch<'py>(
+        server_seed: &Bound<'py, PyAny>,
+        client_seed: &Bound<'py, PyAny>,
+        nonces: &Bound<'py, PyAny>,
+        mines: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = server_seed.py();
+        let server_seed = args::text(server_seed, "server_seed")?;
+        let client_seed = args::text(client_seed, "client_seed")?;
+        let mines = args::mines(mines)?;
+        batch::require_numpy(py)?;
+        batch::run(py, &server_seed, &client_seed, nonces, mines)
+    }
+
+    /// The result of ``verify``: everything recomputed from the seeds, and each requested check.
+    ///
+    /// True (``bool(v)``, ``v.ok``) when every check that was asked for holds. A check that was not
+    /// asked for (no ``positions`` or no ``commitment`` given) is ``None``.
+    #[pyclass(module = "fairmines", frozen, eq)]
+    #[derive(PartialEq)]
+    struct Verification {
+        inner: fairmines::Verification,
+        nonce: u64,
+        mines: u8,
+    }
+
+    #[pymethods]
+    impl Verification {
+        /// SHA3-256 of the revealed server seed (lowercase hex).
+        #[getter]
+        fn commitment(&self) -> String {
+            self.inner.commitment.to_string()
+        }
+
+        /// The recomputed round signature (lowercase hex).
+        #[getter]
+        fn signature(&self) -> String {
+            self.inner.signature.to_string()
+        }
+
+        /// The recomputed mine positions: sorted, 1-based.
+        #[getter]
+        fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            PyTuple::new(py, &*self.inner.placement.positions())
+        }
+
+        /// The recomputed draw order: 0-based, unsorted.
+        #[getter]
+        fn draw_order<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            PyTuple::new(py, &*self.inner.placement.draw_order())
+        }
+
+        /// Words read from the SHAKE256 stream: the mine count plus the rejected draws.
+        #[getter]
+        fn words_used(&self) -> u32 {
+            self.inner.placement.words_used()
+        }
+
+        /// The round's nonce.
+        #[getter]
+        fn nonce(&self) -> u64 {
+            self.nonce
+        }
+
+        /// The round's mine count.
+        #[getter]
+        fn mines(&self) -> u8 {
+            self.mines
+        }
+
+        /// The commitment that was checked (lowercase hex), or None.
+        #[getter]
+        fn declared_commitment(&self) -> Option<String> {
+            self.inner.commitment_check.map(|check| check.declared.to_string())
+        }
+
+        /// The positions that were checked (sorted), or None.
+        #[getter]
+        fn declared_positions<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+            self.inner.positions_check.map(|check| PyTuple::new(py, &*check.declared)).transpose()
+        }
+
+        /// Whether the commitment matches the seed; None if no commitment was given.
+        #[getter]
+        fn commitment_ok(&self) -> Option<bool> {
+            self.inner.commitment_ok()
+        }
+
+        /// Whether the declared positions are the recomputed ones; None if none were given.
+        #[getter]
+        fn positions_ok(&self) -> Option<bool> {
+            self.inner.positions_ok()
+        }
+
+        /// True when every check that was asked for holds (and when none was).
+        #[getter]
+        fn ok(&self) -> bool {
+            self.inner.is_ok()
+        }
+
+        fn __bool__(&self) -> bool {
+            self.inner.is_ok()
+        }
+
+        fn __repr__(&self) -> String {
+            let v = &self.inner;
+            let mut out = format!("<Verification {}:", if v.is_ok() { "ok" } else { "FAILED" });
+            let mut checked = false;
+            if let Some(check) = v.commitment_check {
+                checked = true;
+                if check.ok() {
+                    let _ = write!(out, " commitment matches;");
+                } else {
+                    let _ =
+                        write!(out, " commitment differs (expected {}, declared {});", check.expected, check.declared);
+                }
+            }
+            if let Some(check) = v.positions_check {
+                checked = true;
+                if check.ok() {
+                    let _ = write!(out, " positions match;");
+                } else {
+                    let _ = write!(
+                        out,
+                        " positions differ (expected {:?}, declared {:?});",
+                        &*check.expected, &*check.declared
+                    );
+                }
+            }
+            if !checked {
+                out.push_str(" nothing declared to check;");
+            }
+            let _ = write!(out, " nonce {}, {} mines at {:?}>", self.nonce, self.mines, &*v.placement.positions());
+            out
+        }
+    }
+
+    /// A server seed from ``generate_server_seed()``. Its repr and str show the commitment only.
+    ///
+    /// ``reveal()`` (or ``.hex``) gives the 64 hex characters; publish them only once the seed pair
+    /// has been rotated out. The seed cannot be pickled or copied (that would write it out).
+    #[pyclass(module = "fairmines", frozen)]
+    struct ServerSeed(fairmines::ServerSeed);
+
+    #[pymethods]
+    impl ServerSeed {
+        /// The seed's 64 lowercase hex characters: the text players verify rounds with.
+        fn reveal(&self) -> &str {
+            self.0.reveal()
+        }
+
+        /// The seed's 64 lowercase hex characters (same as ``reveal()``).
+        #[getter]
+        fn hex(&self) -> &str {
+            self.0.reveal()
+        }
+
+        /// The commitment to publish before play: SHA3-256 of the seed's text (lowercase hex).
+        #[getter]
+        fn commitment(&self) -> String {
+            self.0.commitment().to_string()
+        }
+
+        fn __repr__(&self) -> String {
+            format!("ServerSeed(commitment='{}', seed=<hidden>)", self.0.commitment())
+        }
+
+        fn __reduce__(&self) -> PyResult<()> {
+            Err(PyTypeError::new_err(
+                "ServerSeed cannot be pickled or copied: that would write out the secret seed; use reveal()",
+            ))
+        }
+    }
+}

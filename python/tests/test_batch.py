@@ -1,0 +1,122 @@
+"""mine_positions_batch: the vectors in every accepted form of `nonces`, big batches, the GIL."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+import pytest
+
+import fairmines
+from conftest import CASES, WORKED
+
+
+def _groups() -> dict[tuple[str, str, int], list[dict[str, Any]]]:
+    groups: dict[tuple[str, str, int], list[dict[str, Any]]] = defaultdict(list)
+    for case in CASES:
+        groups[(case["server_seed"], case["client_seed"], case["mines"])].append(case)
+    return groups
+
+
+GROUPS = _groups()
+
+
+@pytest.mark.parametrize("form", ["list", "tuple", "uint64", "int64", "object-array", "generator"])
+def test_every_vector_through_the_batch(form: str) -> None:
+    checked = 0
+    for (server, client, mines), cases in GROUPS.items():
+        nonces = [case["nonce"] for case in cases]
+        arg: Any = {
+            "list": nonces,
+            "tuple": tuple(nonces),
+            "uint64": np.array(nonces, dtype=np.uint64),
+            "int64": np.array(nonces, dtype=np.int64),
+            "object-array": np.array(nonces, dtype=object),
+            "generator": (n for n in nonces),
+        }[form]
+        out = fairmines.mine_positions_batch(server, client, arg, mines)
+        assert out.dtype == np.uint8 and out.shape == (len(cases), mines)
+        assert out.tolist() == [case["positions"] for case in cases]
+        checked += len(cases)
+    assert checked == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_every_vector_as_a_range(case: dict[str, Any]) -> None:
+    server, client, nonce, mines = case["server_seed"], case["client_seed"], case["nonce"], case["mines"]
+    start = max(0, nonce - 2)
+    out = fairmines.mine_positions_batch(server, client, range(start, nonce + 3), mines)
+    assert out.shape == (nonce + 3 - start, mines)
+    assert out[nonce - start].tolist() == case["positions"]
+    for row, n in zip(out, range(start, nonce + 3)):
+        assert row.tolist() == fairmines.mine_positions(server, client, n, mines)
+
+
+def test_a_batch_spread_over_threads_equals_single_rounds() -> None:
+    # More than 2 x 2048 rounds, so the core splits the work over threads (on a multi-core machine).
+    w = WORKED
+    out = fairmines.mine_positions_batch(w["server_seed"], w["client_seed"], range(10_000), 24)
+    assert out.shape == (10_000, 24)
+    for n in list(range(0, 10_000, 97)) + [4095, 4096, 4097, 9999]:
+        assert out[n].tolist() == fairmines.mine_positions(w["server_seed"], w["client_seed"], n, 24)
+    # Unordered nonces as a list, including the largest one.
+    nonces = [2**64 - 1, 5, 2**53 + 1, 0, 5]
+    listed = fairmines.mine_positions_batch("s", "c", nonces, 7)
+    assert listed.tolist() == [fairmines.mine_positions("s", "c", n, 7) for n in nonces]
+
+
+def test_ranges_with_steps_and_at_the_top_of_u64() -> None:
+    top = fairmines.mine_positions_batch("s", "c", range(2**64 - 3, 2**64), 4)
+    assert top.tolist() == [fairmines.mine_positions("s", "c", n, 4) for n in range(2**64 - 3, 2**64)]
+    for r in [range(10, 0, -3), range(0, 30, 7), range(5, 5), range(7, 3)]:
+        out = fairmines.mine_positions_batch("s", "c", r, 2)
+        assert out.shape == (len(r), 2)
+        assert out.tolist() == [fairmines.mine_positions("s", "c", n, 2) for n in r]
+
+
+def test_empty_batches_have_the_right_shape() -> None:
+    empties: list[Any] = [[], range(0), np.array([], dtype=np.uint64)]
+    for empty in empties:
+        out = fairmines.mine_positions_batch("s", "c", empty, 5)
+        assert out.shape == (0, 5) and out.dtype == np.uint8
+
+
+def test_other_integer_dtypes_and_strided_arrays() -> None:
+    base = np.arange(40, dtype=np.int64)
+    expected = [fairmines.mine_positions("s", "c", int(n), 3) for n in base[::3]]
+    assert fairmines.mine_positions_batch("s", "c", base[::3], 3).tolist() == expected
+    for dtype in (np.uint8, np.int16, np.uint32, np.int32):
+        assert fairmines.mine_positions_batch("s", "c", base[::3].astype(dtype), 3).tolist() == expected
+
+
+def test_the_result_is_an_ordinary_writable_array() -> None:
+    out = fairmines.mine_positions_batch("s", "c", range(3), 2)
+    assert out.flags.c_contiguous and out.flags.writeable
+    out[0, 0] = 0  # owned by the caller, no aliasing of anything else
+    assert fairmines.mine_positions_batch("s", "c", range(3), 2)[0, 0] != 0
+
+
+def test_the_batch_releases_the_gil() -> None:
+    """While a long batch runs in one thread, another Python thread keeps running."""
+    w = WORKED
+    timing: dict[str, float] = {}
+
+    def batch() -> None:
+        start = time.perf_counter()
+        fairmines.mine_positions_batch(w["server_seed"], w["client_seed"], range(600_000), 24)
+        timing["batch"] = time.perf_counter() - start
+
+    thread = threading.Thread(target=batch)
+    # Timed from before the start: the new thread may run (and call the batch) before start() returns.
+    longest_gap, last = 0.0, time.perf_counter()
+    thread.start()
+    while thread.is_alive():
+        now = time.perf_counter()
+        longest_gap, last = max(longest_gap, now - last), now
+    thread.join()
+    # Holding the GIL, the batch would freeze this loop for its whole duration.
+    assert timing["batch"] > 0.1, "batch too short to tell"
+    assert longest_gap < timing["batch"] / 2, (longest_gap, timing["batch"])

@@ -1,0 +1,106 @@
+"""The installed package: where it comes from, what it exports, numpy only on demand."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import fairmines
+from conftest import REPO_ROOT
+
+
+def run(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT / "python" / "tests",  # not python/, whose fairmines/ has no extension module
+        timeout=120,
+    )
+
+
+def test_the_installed_package_is_tested() -> None:
+    package = Path(fairmines.__file__).parent
+    assert "site-packages" in package.parts, package
+    assert (package / "py.typed").is_file() and (package / "_native.pyi").is_file()
+    native = fairmines._native.__file__
+    assert native is not None and native.endswith(".abi3.so"), native
+
+
+def test_exports_match_the_stub() -> None:
+    stub = ast.parse((REPO_ROOT / "python" / "fairmines" / "_native.pyi").read_text(encoding="utf-8"))
+    names = {node.name for node in stub.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    names |= {t.id for node in stub.body if isinstance(node, ast.AnnAssign) for t in [node.target] if isinstance(t, ast.Name)}
+    assert names == set(fairmines.__all__)
+    public = {name for name in dir(fairmines._native) if not name.startswith("_")} | {"__version__"}
+    assert public == set(fairmines.__all__)
+
+
+def test_everything_has_a_docstring() -> None:
+    for name in fairmines.__all__:
+        obj = getattr(fairmines, name)
+        if name != "__version__":
+            assert inspect.getdoc(obj), name
+    for cls in (fairmines.Verification, fairmines.ServerSeed):
+        for attr, value in vars(cls).items():
+            if not attr.startswith("_"):
+                assert inspect.getdoc(value), f"{cls.__name__}.{attr}"
+    assert inspect.signature(fairmines.verify).parameters["positions"].default is None
+
+
+def test_version_is_the_distribution_version() -> None:
+    from importlib.metadata import version
+
+    assert fairmines.__version__ == version("fairmines")
+
+
+def test_importing_does_not_import_numpy() -> None:
+    result = run(
+        """
+        import sys
+        import fairmines
+        assert fairmines.mine_positions("s", "c", 1, 3)
+        assert "numpy" not in sys.modules, "numpy was imported"
+        """
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_without_numpy_only_the_batch_fails_with_a_clear_import_error() -> None:
+    result = run(
+        """
+        import sys
+        sys.modules["numpy"] = None  # as if numpy were not installed
+        import fairmines
+        assert fairmines.mine_positions("s", "c", 1, 3) == list(fairmines.verify("s", "c", 1, 3).positions)
+        try:
+            fairmines.mine_positions_batch("s", "c", range(3), 3)
+        except ImportError as err:
+            print(err)
+        else:
+            raise SystemExit("no ImportError")
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "mine_positions_batch needs numpy" in result.stdout
+    assert "pip install numpy" in result.stdout
+
+
+def test_the_typing_usage_file_runs() -> None:
+    import typing_usage
+
+    typing_usage.main()
+
+
+def test_the_readme_example_runs() -> None:
+    readme = (REPO_ROOT / "python" / "README.md").read_text(encoding="utf-8")
+    blocks = [block.split("```", 1)[0] for block in readme.split("```python\n")[1:]]
+    assert blocks, "no python example in the README"
+    for block in blocks:
+        result = run(block)
+        assert result.returncode == 0, result.stderr
+        assert "ServerSeed(commitment=" in result.stdout and "positions differ" in result.stdout

@@ -1,0 +1,82 @@
+"""Typical use of the package, checked by `mypy --strict` (scripts/test-python.sh) and run by pytest.
+
+`assert_type` pins what the stubs promise; each `type: ignore[...]` marks a call the stubs must
+reject (mypy's strict mode reports an ignore that is no longer needed, so a stub too loose fails).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+import fairmines
+
+if sys.version_info >= (3, 11):
+    from typing import assert_type
+else:  # pragma: no cover - the test venv runs 3.11+
+
+    def assert_type(value: Any, _type: Any) -> Any:
+        return value
+
+
+SERVER = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a"
+CLIENT = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817"
+
+
+def check_round(server_seed: str, client_seed: str, nonce: int, mines: int, shown: list[int]) -> bool:
+    verdict = fairmines.verify(server_seed, client_seed, nonce, mines, positions=shown)
+    assert_type(verdict, fairmines.Verification)
+    assert_type(verdict.positions_ok, "bool | None")
+    assert_type(verdict.commitment_ok, "bool | None")
+    assert_type(verdict.positions, "tuple[int, ...]")
+    assert_type(verdict.declared_positions, "tuple[int, ...] | None")
+    assert_type(verdict.declared_commitment, "str | None")
+    assert_type(verdict.words_used, int)
+    return bool(verdict) and verdict.ok
+
+
+def main() -> None:
+    assert_type(fairmines.commitment(SERVER), str)
+    assert_type(fairmines.round_signature(SERVER, CLIENT, 1), str)
+    positions = fairmines.mine_positions(SERVER, CLIENT, 1, 3)
+    assert_type(positions, "list[int]")
+    assert_type(fairmines.draw_order(SERVER, CLIENT, np.uint64(1), 3), "list[int]")
+    assert check_round(SERVER, CLIENT, 1, 3, positions)
+
+    seed = fairmines.generate_server_seed()
+    assert_type(seed, fairmines.ServerSeed)
+    assert_type(seed.reveal(), str)
+    assert_type(seed.hex, str)
+    assert_type(seed.commitment, str)
+
+    board = fairmines.mine_positions_batch(SERVER, CLIENT, range(100), 3)
+    assert_type(board, "npt.NDArray[np.uint8]")
+    fairmines.mine_positions_batch(SERVER, CLIENT, [1, 2, 3], 3)
+    fairmines.mine_positions_batch(SERVER, CLIENT, np.arange(10, dtype=np.uint64), 3)
+
+    try:
+        fairmines.mine_positions(SERVER, CLIENT, -1, 3)
+    except fairmines.FairminesError as err:
+        assert_type(err.code, int)
+        assert_type(err.argument, "str | None")
+        assert isinstance(err, ValueError)
+
+    # What the stubs must reject (the calls raise TypeError at run time as well).
+    for bad in (
+        lambda: fairmines.commitment(b"seed"),  # type: ignore[arg-type]
+        lambda: fairmines.mine_positions(SERVER, CLIENT, 1.0, 3),  # type: ignore[arg-type]
+        lambda: fairmines.verify(SERVER, CLIENT, 1, 3, commitment=5),  # type: ignore[arg-type]
+    ):
+        try:
+            bad()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError("no TypeError")
+
+
+if __name__ == "__main__":
+    main()
