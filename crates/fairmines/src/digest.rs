@@ -93,6 +93,19 @@ impl core::hash::Hash for Digest {
     }
 }
 
+impl serde::Serialize for Digest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.to_hex().as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Digest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        Digest::parse_hex(&text, "digest").map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Digest {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self, Error> {

@@ -54,6 +54,39 @@ pub enum Error {
         /// The bytes given.
         got: usize,
     },
+    /// A tile of the round was revealed before. Code 9.
+    TileAlreadyRevealed {
+        /// The tile, 1-based.
+        tile: u8,
+    },
+    /// The round has ended (a mine was hit, or it was cashed out): no more moves. Code 10.
+    RoundFinished,
+    /// Cash-out before any safe pick. Code 11.
+    NothingToCashOut,
+    /// A return-to-player factor that is not a fraction in (0, 1]. Code 12.
+    InvalidRtp {
+        /// What was wrong, in words.
+        detail: String,
+    },
+    /// A number of safe picks the round cannot have. Code 13.
+    InvalidPicks {
+        /// What was wrong, in words.
+        detail: String,
+    },
+    /// A number that does not parse. Code 14.
+    InvalidNumber {
+        /// The argument at fault.
+        argument: &'static str,
+        /// What was wrong, in words.
+        detail: String,
+    },
+    /// Saved state (a seed pair or a round record) that does not parse or does not hold together. Code 15.
+    InvalidState {
+        /// The argument at fault, e.g. `state` or `record`.
+        argument: &'static str,
+        /// What was wrong, in words.
+        detail: String,
+    },
 }
 
 impl Error {
@@ -68,6 +101,13 @@ impl Error {
             Error::StreamExhausted { .. } => 6,
             Error::Rng { .. } => 7,
             Error::BufferSize { .. } => 8,
+            Error::TileAlreadyRevealed { .. } => 9,
+            Error::RoundFinished => 10,
+            Error::NothingToCashOut => 11,
+            Error::InvalidRtp { .. } => 12,
+            Error::InvalidPicks { .. } => 13,
+            Error::InvalidNumber { .. } => 14,
+            Error::InvalidState { .. } => 15,
         }
     }
 
@@ -80,7 +120,11 @@ impl Error {
             | Error::InvalidHex { argument, .. }
             | Error::InvalidUtf8 { argument } => Some(argument),
             Error::BufferSize { .. } => Some("out"),
-            Error::StreamExhausted { .. } | Error::Rng { .. } => None,
+            Error::TileAlreadyRevealed { .. } => Some("tile"),
+            Error::InvalidRtp { .. } => Some("rtp"),
+            Error::InvalidPicks { .. } => Some("safe_picks"),
+            Error::InvalidNumber { argument, .. } | Error::InvalidState { argument, .. } => Some(argument),
+            Error::StreamExhausted { .. } | Error::Rng { .. } | Error::RoundFinished | Error::NothingToCashOut => None,
         }
     }
 }
@@ -102,6 +146,14 @@ impl fmt::Display for Error {
             Error::Rng { detail } => write!(f, "the OS random number generator failed: {detail}"),
             Error::BufferSize { needed, got } => {
                 write!(f, "out: the output needs {needed} bytes, the buffer has {got}")
+            }
+            Error::TileAlreadyRevealed { tile } => write!(f, "tile: tile {tile} was already revealed in this round"),
+            Error::RoundFinished => f.write_str("the round has finished: no more reveals or cash-outs"),
+            Error::NothingToCashOut => f.write_str("cash-out needs at least one safe pick first"),
+            Error::InvalidRtp { detail } => write!(f, "rtp: {detail}"),
+            Error::InvalidPicks { detail } => write!(f, "safe_picks: {detail}"),
+            Error::InvalidNumber { argument, detail } | Error::InvalidState { argument, detail } => {
+                write!(f, "{argument}: {detail}")
             }
         }
     }

@@ -13,6 +13,9 @@
 //! 4. [`place_mines`]: partial Fisher–Yates with rejection sampling over the 25 tiles;
 //! 5. [`verify`]: all of the above against what the operator published.
 //!
+//! On top of it, the game as an operator runs it ([`SeedPair`], [`Round`], [`verify_round`]) and exact
+//! payouts ([`multiplier`], [`payout_table`]) with the return-to-player factor as a parameter.
+//!
 //! ```
 //! let positions = fairmines::mine_positions(
 //!     "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a",
@@ -31,7 +34,9 @@
 mod batch;
 mod digest;
 mod error;
+mod game;
 mod hashing;
+mod payout;
 mod placement;
 mod seed;
 mod verify;
@@ -39,7 +44,11 @@ mod verify;
 pub use batch::{Nonces, RoundHasher, mine_positions_batch};
 pub use digest::{Digest, Hex};
 pub use error::Error;
+pub use game::{
+    Outcome, PublicSeedPair, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification, SeedPair, verify_round,
+};
 pub use hashing::{WordStream, commitment, round_signature};
+pub use payout::{Ratio, Rtp, TableEntry, max_safe_picks, multiplier, payout_table};
 pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, place_mines_observed};
 pub use seed::ServerSeed;
 pub use verify::{Check, Published, Verification, verify};

@@ -43,6 +43,19 @@ impl ServerSeed {
         seed
     }
 
+    /// A seed from its text, as stored by the operator: exactly 64 lowercase hex characters.
+    pub fn from_hex(text: &str) -> Result<Self, Error> {
+        let bytes = Digest::parse_hex(text, "server_seed")?;
+        let seed = Self::from_bytes(bytes.as_bytes());
+        if seed.reveal() != text {
+            return Err(Error::InvalidHex {
+                argument: "server_seed",
+                detail: "must be lowercase hex, as generated".to_owned(),
+            });
+        }
+        Ok(seed)
+    }
+
     /// The seed's text. Publish it only once its seed pair has been rotated out.
     pub fn reveal(&self) -> &str {
         // Only ASCII hex digits are ever stored, so this never fails.

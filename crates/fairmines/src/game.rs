@@ -1,0 +1,406 @@
+//! The game as an operator runs it: seed pairs, rounds, reveals and cash-outs, and the replay of a
+//! finished round by the player once the server seed is revealed.
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Digest, Error, MineCount, Placement, Ratio, Rtp, ServerSeed, TILES, Tiles, commitment, multiplier, placement,
+};
+
+/// The public side of a seed pair: what the player sees while it is active.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublicSeedPair {
+    /// SHA3-256 of the (secret) server seed.
+    pub commitment: Digest,
+    /// The player's client seed.
+    pub client_seed: String,
+    /// The nonce of the next round.
+    pub nonce: u64,
+}
+
+/// A seed pair that has been rotated out: its server seed may now be published.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevealedSeedPair {
+    /// The server seed, now public.
+    pub server_seed: String,
+    /// Its commitment, as shown before play.
+    pub commitment: Digest,
+    /// The client seed it was used with.
+    pub client_seed: String,
+    /// How many rounds it played (nonces 0 .. rounds).
+    pub rounds: u64,
+}
+
+/// The operator's state of one player's seed pair: a secret server seed with its public commitment, the
+/// player's client seed and the nonce of the next round.
+///
+/// ```
+/// use fairmines::{MineCount, Reveal, Rtp, SeedPair, ServerSeed};
+/// // An operator would use SeedPair::new(client_seed); a known seed lets the example find a safe tile.
+/// let server_seed = ServerSeed::from_bytes(&[7; 32]);
+/// let mines = fairmines::mine_positions(server_seed.reveal(), "player seed", 0, 3)?;
+/// let safe = (1..=25).find(|t| !mines.contains(t)).unwrap();
+///
+/// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0);
+/// let commitment = pair.public().commitment;        // published before play
+/// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
+/// assert_eq!(pair.public().nonce, 1);                // each round uses the nonce, then increments it
+/// assert!(matches!(round.reveal(i64::from(safe))?, Reveal::Safe { safe_picks: 1, .. }));
+/// round.cash_out()?;
+/// let record = round.record().unwrap();
+/// let revealed = pair.rotate(None)?;                 // the old server seed may now be published
+/// assert_eq!(revealed.commitment, commitment);
+/// assert!(fairmines::verify_round(&record, &revealed.server_seed)?.is_ok());
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+pub struct SeedPair {
+    server_seed: ServerSeed,
+    client_seed: String,
+    nonce: u64,
+}
+
+/// The full state of a seed pair as the operator stores it. Contains the secret server seed.
+#[derive(Serialize, Deserialize)]
+struct SeedPairState {
+    server_seed: String,
+    commitment: Digest,
+    client_seed: String,
+    nonce: u64,
+}
+
+impl SeedPair {
+    /// A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
+    pub fn new(client_seed: &str) -> Result<Self, Error> {
+        Ok(SeedPair { server_seed: ServerSeed::generate()?, client_seed: client_seed.to_owned(), nonce: 0 })
+    }
+
+    /// A pair from parts the operator already has.
+    pub fn from_parts(server_seed: ServerSeed, client_seed: &str, nonce: u64) -> Self {
+        SeedPair { server_seed, client_seed: client_seed.to_owned(), nonce }
+    }
+
+    /// What the player may see now.
+    pub fn public(&self) -> PublicSeedPair {
+        PublicSeedPair {
+            commitment: self.server_seed.commitment(),
+            client_seed: self.client_seed.clone(),
+            nonce: self.nonce,
+        }
+    }
+
+    /// Starts a round with the current nonce, then increments the nonce. The grid is fixed now, before any pick.
+    pub fn start_round(&mut self, mines: MineCount, rtp: Rtp) -> Result<Round, Error> {
+        let next = self.nonce.checked_add(1).ok_or_else(|| Error::InvalidNonce {
+            detail: "this seed pair has used every nonce; rotate it".to_owned(),
+        })?;
+        let round = Round {
+            commitment: self.server_seed.commitment(),
+            client_seed: self.client_seed.clone(),
+            nonce: self.nonce,
+            mines,
+            rtp,
+            placement: placement(self.server_seed.reveal(), &self.client_seed, self.nonce, mines),
+            picks: Vec::new(),
+            status: Status::InPlay,
+        };
+        self.nonce = next;
+        Ok(round)
+    }
+
+    /// Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
+    /// seed if one is given. Returns the old pair with its server seed, which may now be published.
+    pub fn rotate(&mut self, client_seed: Option<&str>) -> Result<RevealedSeedPair, Error> {
+        let fresh = ServerSeed::generate()?;
+        let old = core::mem::replace(&mut self.server_seed, fresh);
+        let revealed = RevealedSeedPair {
+            server_seed: old.reveal().to_owned(),
+            commitment: old.commitment(),
+            client_seed: self.client_seed.clone(),
+            rounds: self.nonce,
+        };
+        if let Some(client_seed) = client_seed {
+            self.client_seed = client_seed.to_owned();
+        }
+        self.nonce = 0;
+        Ok(revealed)
+    }
+
+    /// A new client seed always starts a new pair: the same as `rotate(Some(client_seed))`.
+    pub fn set_client_seed(&mut self, client_seed: &str) -> Result<RevealedSeedPair, Error> {
+        self.rotate(Some(client_seed))
+    }
+
+    /// The full state as JSON, for the operator's own storage. It contains the secret server seed.
+    pub fn to_state_json(&self) -> String {
+        let state = SeedPairState {
+            server_seed: self.server_seed.reveal().to_owned(),
+            commitment: self.server_seed.commitment(),
+            client_seed: self.client_seed.clone(),
+            nonce: self.nonce,
+        };
+        serde_json::to_string(&state).unwrap_or_default()
+    }
+
+    /// Restores a pair from [`SeedPair::to_state_json`], checking that the commitment belongs to the seed.
+    pub fn from_state_json(json: &str) -> Result<Self, Error> {
+        let bad = |detail: String| Error::InvalidState { argument: "state", detail };
+        let state: SeedPairState = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        let server_seed = ServerSeed::from_hex(&state.server_seed).map_err(|e| bad(e.to_string()))?;
+        if server_seed.commitment() != state.commitment {
+            return Err(bad("the commitment is not SHA3-256 of the server seed".to_owned()));
+        }
+        Ok(SeedPair { server_seed, client_seed: state.client_seed, nonce: state.nonce })
+    }
+}
+
+impl fmt::Debug for SeedPair {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SeedPair")
+            .field("server_seed", &self.server_seed)
+            .field("client_seed", &self.client_seed)
+            .field("nonce", &self.nonce)
+            .finish()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    InPlay,
+    Finished(Outcome),
+}
+
+/// How a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// A mine was revealed: the stake is lost.
+    Lost,
+    /// The player cashed out (or revealed every safe tile) and is paid the multiplier.
+    CashedOut,
+}
+
+/// What a reveal found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reveal {
+    /// A safe tile; the multiplier a cash-out would now pay.
+    Safe {
+        /// Safe picks so far.
+        safe_picks: u8,
+        /// The multiplier reached.
+        multiplier: Ratio,
+    },
+    /// A mine: the round is lost.
+    Mine,
+}
+
+/// One round in play. The grid is fixed when the round starts; each pick is checked against it.
+pub struct Round {
+    commitment: Digest,
+    client_seed: String,
+    nonce: u64,
+    mines: MineCount,
+    rtp: Rtp,
+    placement: Placement,
+    picks: Vec<u8>,
+    status: Status,
+}
+
+impl Round {
+    /// Reveals 1-based `tile`. Errors: a tile outside 1..=25, a tile revealed before, a finished round.
+    pub fn reveal(&mut self, tile: i64) -> Result<Reveal, Error> {
+        if self.status != Status::InPlay {
+            return Err(Error::RoundFinished);
+        }
+        let tile = u8::try_from(tile)
+            .ok()
+            .filter(|t| (1..=TILES).contains(t))
+            .ok_or_else(|| Error::InvalidTile { argument: "tile", detail: format!("must be in 1..=25, got {tile}") })?;
+        if self.picks.contains(&tile) {
+            return Err(Error::TileAlreadyRevealed { tile });
+        }
+        self.picks.push(tile);
+        if self.placement.is_mine(tile) {
+            self.status = Status::Finished(Outcome::Lost);
+            return Ok(Reveal::Mine);
+        }
+        let safe_picks = self.picks.len() as u8;
+        let multiplier = multiplier(self.mines, safe_picks, self.rtp)?;
+        if safe_picks == TILES - self.mines.get() {
+            // Every safe tile is open: nothing is left to risk, so the round pays out.
+            self.status = Status::Finished(Outcome::CashedOut);
+        }
+        Ok(Reveal::Safe { safe_picks, multiplier })
+    }
+
+    /// Ends the round and returns the multiplier to pay. Needs at least one safe pick.
+    pub fn cash_out(&mut self) -> Result<Ratio, Error> {
+        if self.status != Status::InPlay {
+            return Err(Error::RoundFinished);
+        }
+        let safe_picks = self.picks.len() as u8;
+        if safe_picks == 0 {
+            return Err(Error::NothingToCashOut);
+        }
+        self.status = Status::Finished(Outcome::CashedOut);
+        multiplier(self.mines, safe_picks, self.rtp)
+    }
+
+    /// The public record, once the round has finished; `None` while it is in play.
+    pub fn record(&self) -> Option<RoundRecord> {
+        let Status::Finished(outcome) = self.status else { return None };
+        let safe_picks = self.picks.len() as u8;
+        Some(RoundRecord {
+            commitment: self.commitment,
+            client_seed: self.client_seed.clone(),
+            nonce: self.nonce,
+            mines: self.mines.get(),
+            rtp: self.rtp,
+            picks: self.picks.clone(),
+            outcome,
+            multiplier: match outcome {
+                Outcome::CashedOut => multiplier(self.mines, safe_picks, self.rtp).ok(),
+                Outcome::Lost => None,
+            },
+        })
+    }
+
+    /// The mine positions, once the round has finished (the player sees the grid at the end).
+    pub fn mine_positions(&self) -> Option<Tiles> {
+        matches!(self.status, Status::Finished(_)).then(|| self.placement.positions())
+    }
+
+    /// The tiles picked so far, in order.
+    pub fn picks(&self) -> &[u8] {
+        &self.picks
+    }
+
+    /// The nonce this round used.
+    pub fn nonce(&self) -> u64 {
+        self.nonce
+    }
+
+    /// The mine count.
+    pub fn mines(&self) -> MineCount {
+        self.mines
+    }
+
+    /// Whether the round has ended.
+    pub fn is_finished(&self) -> bool {
+        self.status != Status::InPlay
+    }
+}
+
+impl fmt::Debug for Round {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The grid stays hidden while the round is in play.
+        f.debug_struct("Round")
+            .field("commitment", &self.commitment)
+            .field("nonce", &self.nonce)
+            .field("mines", &self.mines.get())
+            .field("picks", &self.picks)
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The public record of a finished round, as the operator publishes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundRecord {
+    /// The commitment of the seed pair, shown before play.
+    pub commitment: Digest,
+    /// The client seed.
+    pub client_seed: String,
+    /// The round's nonce.
+    pub nonce: u64,
+    /// The mine count.
+    pub mines: u8,
+    /// The return-to-player factor the multipliers were computed with.
+    pub rtp: Rtp,
+    /// The tiles picked, in order (1-based).
+    pub picks: Vec<u8>,
+    /// How the round ended.
+    pub outcome: Outcome,
+    /// The multiplier paid (`None` when lost), exact.
+    pub multiplier: Option<Ratio>,
+}
+
+/// The replay of a finished round against its revealed server seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundVerification {
+    /// SHA3-256 of the revealed seed equals the record's commitment.
+    pub commitment_ok: bool,
+    /// Where the mines were (sorted, 1-based).
+    pub mine_positions: Tiles,
+    /// The outcome the picks lead to.
+    pub expected_outcome: Outcome,
+    /// The multiplier the picks lead to (`None` when lost).
+    pub expected_multiplier: Option<Ratio>,
+    /// Each way the record differs from the replay, in words; empty when it holds.
+    pub differences: Vec<String>,
+}
+
+impl RoundVerification {
+    /// True when the record is exactly what the seeds and picks give.
+    pub fn is_ok(&self) -> bool {
+        self.differences.is_empty()
+    }
+}
+
+/// Replays a finished round from its record and the server seed revealed after rotation, and says what
+/// differs, if anything does. Errors only for records that cannot describe a round (mine count, tiles).
+pub fn verify_round(record: &RoundRecord, server_seed: &str) -> Result<RoundVerification, Error> {
+    let mines = MineCount::try_from(record.mines)?;
+    Tiles::declared(record.picks.iter().copied(), "picks")?;
+    let grid = placement(server_seed, &record.client_seed, record.nonce, mines);
+    let mut differences = Vec::new();
+    let commitment_ok = commitment(server_seed) == record.commitment;
+    if !commitment_ok {
+        differences.push(format!(
+            "commitment: the record says {}, the revealed server seed gives {}",
+            record.commitment,
+            commitment(server_seed)
+        ));
+    }
+    let mut seen = Vec::with_capacity(record.picks.len());
+    let mut hit_at = None;
+    for (i, &tile) in record.picks.iter().enumerate() {
+        if seen.contains(&tile) {
+            differences.push(format!("picks: pick {} (tile {tile}) repeats an earlier pick", i + 1));
+        }
+        seen.push(tile);
+        if let Some(mine_pick) = hit_at {
+            differences.push(format!("picks: pick {} (tile {tile}) comes after the mine of pick {mine_pick}", i + 1));
+        } else if grid.is_mine(tile) {
+            hit_at = Some(i + 1);
+        }
+    }
+    let safe_picks = hit_at.map_or(record.picks.len(), |at| at - 1) as u8;
+    let expected_outcome = if hit_at.is_some() { Outcome::Lost } else { Outcome::CashedOut };
+    let expected_multiplier = match expected_outcome {
+        Outcome::CashedOut => multiplier(mines, safe_picks, record.rtp).ok(),
+        Outcome::Lost => None,
+    };
+    if expected_outcome == Outcome::CashedOut && safe_picks == 0 {
+        differences.push("picks: a cash-out needs at least one safe pick".to_owned());
+    }
+    if record.outcome != expected_outcome {
+        differences.push(format!("outcome: the record says {:?}, the picks give {expected_outcome:?}", record.outcome));
+    }
+    if record.multiplier != expected_multiplier {
+        let show = |m: Option<Ratio>| m.map_or("none".to_owned(), |m| m.to_string());
+        differences.push(format!(
+            "multiplier: the record says {}, the picks give {}",
+            show(record.multiplier),
+            show(expected_multiplier)
+        ));
+    }
+    Ok(RoundVerification {
+        commitment_ok,
+        mine_positions: grid.positions(),
+        expected_outcome,
+        expected_multiplier,
+        differences,
+    })
+}

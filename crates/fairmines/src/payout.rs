@@ -1,0 +1,299 @@
+//! Payouts: the fair multiplier C(25, k) / C(25 − m, k) after k safe picks with m mines, scaled by the
+//! operator's return-to-player factor, in exact rational arithmetic.
+//!
+//! The operator's own RTP factor is not published with the algorithm, so it is always a parameter here;
+//! nothing claims a default for any operator.
+
+use core::fmt;
+use core::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::{Error, MineCount, TILES};
+
+/// A non-negative exact fraction in lowest terms.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ratio {
+    num: u128,
+    den: u128,
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Ratio {
+    /// `num / den` in lowest terms; `None` when `den` is 0.
+    pub fn new(num: u128, den: u128) -> Option<Self> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num, den).max(1);
+        Some(Ratio { num: num / g, den: den / g })
+    }
+
+    /// The numerator, in lowest terms.
+    pub const fn numer(&self) -> u128 {
+        self.num
+    }
+
+    /// The denominator, in lowest terms (never 0).
+    pub const fn denom(&self) -> u128 {
+        self.den
+    }
+
+    /// The product, or `None` on overflow (which the game's numbers never reach).
+    pub fn checked_mul(self, other: Ratio) -> Option<Ratio> {
+        // Cross-reduce first so the products stay small.
+        let g1 = gcd(self.num, other.den).max(1);
+        let g2 = gcd(other.num, self.den).max(1);
+        Ratio::new((self.num / g1).checked_mul(other.num / g2)?, (self.den / g2).checked_mul(other.den / g1)?)
+    }
+
+    /// The nearest `f64`, for display and statistics only.
+    pub fn to_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
+    /// The decimal shown to users: the value rounded **down** (toward zero) to `places` decimal places,
+    /// so a displayed multiplier never promises more than the exact one. `places` is capped at 18.
+    ///
+    /// ```
+    /// let m = fairmines::Ratio::new(2475, 100).unwrap();
+    /// assert_eq!(m.to_decimal(2), "24.75");
+    /// assert_eq!(fairmines::Ratio::new(2, 3).unwrap().to_decimal(2), "0.66");
+    /// assert_eq!(fairmines::Ratio::new(5, 1).unwrap().to_decimal(0), "5");
+    /// ```
+    pub fn to_decimal(self, places: u32) -> String {
+        let places = places.min(18);
+        let scale = 10u128.pow(places);
+        let whole = self.num / self.den;
+        let frac = (self.num % self.den).saturating_mul(scale) / self.den;
+        if places == 0 { whole.to_string() } else { format!("{whole}.{frac:0width$}", width = places as usize) }
+    }
+}
+
+impl fmt::Display for Ratio {
+    /// `num/den`, or just `num` for a whole number.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 { write!(f, "{}", self.num) } else { write!(f, "{}/{}", self.num, self.den) }
+    }
+}
+
+impl fmt::Debug for Ratio {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Ratio({self})")
+    }
+}
+
+impl FromStr for Ratio {
+    type Err = Error;
+    /// Parses `num/den`, a whole number, or a decimal such as `0.99` (exactly: 99/100).
+    fn from_str(text: &str) -> Result<Self, Error> {
+        let bad = || Error::InvalidNumber {
+            argument: "ratio",
+            detail: format!("{text:?} is not a fraction like 99/100 or a decimal like 0.99"),
+        };
+        let text_t = text.trim();
+        let parsed = if let Some((num, den)) = text_t.split_once('/') {
+            Ratio::new(num.trim().parse().map_err(|_| bad())?, den.trim().parse().map_err(|_| bad())?)
+        } else if let Some((whole, frac)) = text_t.split_once('.') {
+            if frac.is_empty() || frac.len() > 30 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(bad());
+            }
+            let whole: u128 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| bad())? };
+            let scale = 10u128.pow(frac.len() as u32);
+            let frac: u128 = frac.parse().map_err(|_| bad())?;
+            whole.checked_mul(scale).and_then(|w| w.checked_add(frac)).and_then(|num| Ratio::new(num, scale))
+        } else {
+            Ratio::new(text_t.parse().map_err(|_| bad())?, 1)
+        };
+        parsed.ok_or_else(bad)
+    }
+}
+
+impl Serialize for Ratio {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Ratio {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The return-to-player factor: a fraction in (0, 1], e.g. `Rtp::parse("0.99")`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(try_from = "Ratio", into = "Ratio")]
+pub struct Rtp(Ratio);
+
+impl Rtp {
+    /// Checks that `factor` is above 0 and at most 1.
+    pub fn new(factor: Ratio) -> Result<Self, Error> {
+        if factor.num == 0 || factor.num > factor.den {
+            return Err(Error::InvalidRtp { detail: format!("must be above 0 and at most 1, got {factor}") });
+        }
+        Ok(Rtp(factor))
+    }
+
+    /// Parses `0.99`, `99/100` or `1`.
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let factor: Ratio = text.parse().map_err(|_| Error::InvalidRtp {
+            detail: format!("{text:?} is not a fraction like 99/100 or a decimal like 0.99"),
+        })?;
+        Rtp::new(factor)
+    }
+
+    /// The factor.
+    pub const fn factor(self) -> Ratio {
+        self.0
+    }
+}
+
+impl TryFrom<Ratio> for Rtp {
+    type Error = Error;
+    fn try_from(factor: Ratio) -> Result<Self, Error> {
+        Rtp::new(factor)
+    }
+}
+
+impl From<Rtp> for Ratio {
+    fn from(rtp: Rtp) -> Ratio {
+        rtp.0
+    }
+}
+
+impl fmt::Display for Rtp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// C(n, k), exactly.
+fn binomial(n: u8, k: u8) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let (n, k) = (u128::from(n), u128::from(k.min(n - k)));
+    // Each partial product C(n, i) is a whole number, so the division is exact at every step.
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// The most safe picks a round with `mines` mines allows.
+pub fn max_safe_picks(mines: MineCount) -> u8 {
+    TILES - mines.get()
+}
+
+/// The multiplier after `safe_picks` safe picks: C(25, k) / C(25 − m, k) × RTP, exactly.
+/// `safe_picks` must be in 1..=25 − mines.
+///
+/// ```
+/// use fairmines::{multiplier, MineCount, Rtp};
+/// let m = multiplier(MineCount::new(3)?, 1, Rtp::parse("0.99")?)?;
+/// assert_eq!(m, fairmines::Ratio::new(9, 8).unwrap()); // 25/22 × 99/100 = 1.125
+/// assert_eq!(m.to_decimal(2), "1.12");
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+pub fn multiplier(mines: MineCount, safe_picks: u8, rtp: Rtp) -> Result<Ratio, Error> {
+    let max = max_safe_picks(mines);
+    if !(1..=max).contains(&safe_picks) {
+        return Err(Error::InvalidPicks {
+            detail: format!("must be in 1..={max} with {} mines, got {safe_picks}", mines.get()),
+        });
+    }
+    let fair = Ratio::new(binomial(TILES, safe_picks), binomial(max, safe_picks));
+    fair.and_then(|f| f.checked_mul(rtp.0))
+        .ok_or_else(|| Error::InvalidPicks { detail: "the multiplier does not fit in 128 bits".to_owned() })
+}
+
+/// One entry of the payout table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct TableEntry {
+    /// Mines in the round.
+    pub mines: u8,
+    /// Safe picks made.
+    pub safe_picks: u8,
+    /// The exact multiplier.
+    pub multiplier: Ratio,
+}
+
+/// The whole table: every mine count 1..=24 and every number of safe picks 1..=25 − mines.
+pub fn payout_table(rtp: Rtp) -> Vec<TableEntry> {
+    let mut table = Vec::new();
+    for m in MineCount::MIN..=MineCount::MAX {
+        let Ok(mines) = MineCount::new(u32::from(m)) else { continue };
+        for k in 1..=max_safe_picks(mines) {
+            if let Ok(multiplier) = multiplier(mines, k, rtp) {
+                table.push(TableEntry { mines: m, safe_picks: k, multiplier });
+            }
+        }
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(25, 0), 1);
+        assert_eq!(binomial(25, 1), 25);
+        assert_eq!(binomial(25, 12), 5_200_300);
+        assert_eq!(binomial(25, 25), 1);
+        assert_eq!(binomial(5, 3), 10);
+    }
+
+    /// The chance of surviving k picks, computed pick by pick, independently of the binomials.
+    fn survival(mines: u8, picks: u8) -> Ratio {
+        (0..picks).fold(Ratio::new(1, 1).unwrap(), |p, i| {
+            p.checked_mul(Ratio::new(u128::from(TILES - mines - i), u128::from(TILES - i)).unwrap()).unwrap()
+        })
+    }
+
+    #[test]
+    fn every_fixed_pick_strategy_returns_exactly_the_rtp() {
+        for rtp in ["0.99", "0.97", "1", "987/1000", "0.5"] {
+            let rtp = Rtp::parse(rtp).unwrap();
+            let table = payout_table(rtp);
+            assert_eq!(table.len(), (1..=24).map(|m| 25 - m).sum::<usize>());
+            for entry in table {
+                let expected = survival(entry.mines, entry.safe_picks).checked_mul(entry.multiplier).unwrap();
+                assert_eq!(expected, rtp.factor(), "{entry:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn known_multipliers() {
+        let one = Rtp::parse("1").unwrap();
+        let m = |mines: u32, k| multiplier(MineCount::new(mines).unwrap(), k, one).unwrap();
+        assert_eq!(m(1, 1), Ratio::new(25, 24).unwrap());
+        assert_eq!(m(24, 1), Ratio::new(25, 1).unwrap());
+        assert_eq!(m(3, 22), Ratio::new(2300, 1).unwrap()); // C(25,22) / C(22,22)
+        assert!(multiplier(MineCount::new(3).unwrap(), 23, one).is_err());
+        assert!(multiplier(MineCount::new(3).unwrap(), 0, one).is_err());
+    }
+
+    #[test]
+    fn parsing_and_rounding() {
+        assert_eq!("0.99".parse::<Ratio>().unwrap(), Ratio::new(99, 100).unwrap());
+        assert_eq!("198/200".parse::<Ratio>().unwrap().to_string(), "99/100");
+        assert_eq!(".5".parse::<Ratio>().unwrap(), Ratio::new(1, 2).unwrap());
+        for bad in ["", "x", "1/0", "0.", "-1", "1.2.3", "1/-2"] {
+            assert!(bad.parse::<Ratio>().is_err(), "{bad}");
+        }
+        assert!(Rtp::parse("0").is_err());
+        assert!(Rtp::parse("1.01").is_err());
+        assert_eq!(Rtp::parse("abc").unwrap_err().argument(), Some("rtp"));
+        assert_eq!(Ratio::new(1, 3).unwrap().to_decimal(4), "0.3333");
+        assert_eq!(Ratio::new(2, 1).unwrap().to_decimal(2), "2.00");
+        assert_eq!(Ratio::new(199, 100).unwrap().to_decimal(1), "1.9");
+    }
+}

@@ -1,0 +1,173 @@
+//! Seed pairs, rounds, reveals, cash-outs and their replay.
+
+use fairmines::{
+    Error, MineCount, Outcome, Reveal, Rtp, SeedPair, ServerSeed, mine_positions, multiplier, verify_round,
+};
+
+const CLIENT: &str = "player seed";
+
+fn known_pair() -> (String, SeedPair) {
+    let seed = ServerSeed::from_bytes(&[0x42; 32]);
+    let text = seed.reveal().to_owned();
+    (text, SeedPair::from_parts(seed, CLIENT, 0))
+}
+
+fn rtp() -> Rtp {
+    Rtp::parse("0.99").unwrap()
+}
+
+fn safe_tiles(server: &str, nonce: u64, mines: u32) -> Vec<i64> {
+    let grid = mine_positions(server, CLIENT, nonce, mines).unwrap();
+    (1..=25).filter(|t| !grid.contains(t)).map(i64::from).collect()
+}
+
+#[test]
+fn rounds_use_the_nonce_then_increment_it_and_fix_the_grid_at_the_start() {
+    let (server, mut pair) = known_pair();
+    for nonce in 0..5 {
+        assert_eq!(pair.public().nonce, nonce);
+        let mut round = pair.start_round(MineCount::new(5).unwrap(), rtp()).unwrap();
+        assert_eq!(round.nonce(), nonce);
+        assert_eq!(round.mine_positions(), None, "the grid stays hidden while in play");
+        let mine = mine_positions(&server, CLIENT, nonce, 5).unwrap()[0];
+        assert_eq!(round.reveal(i64::from(mine)).unwrap(), Reveal::Mine);
+        assert_eq!(&*round.mine_positions().unwrap(), &*mine_positions(&server, CLIENT, nonce, 5).unwrap());
+    }
+}
+
+#[test]
+fn safe_reveals_climb_the_multiplier_and_cash_out_pays_it() {
+    let (server, mut pair) = known_pair();
+    let mines = MineCount::new(3).unwrap();
+    let mut round = pair.start_round(mines, rtp()).unwrap();
+    let safe = safe_tiles(&server, 0, 3);
+    for (k, &tile) in safe.iter().take(4).enumerate() {
+        let k = k as u8 + 1;
+        assert_eq!(
+            round.reveal(tile).unwrap(),
+            Reveal::Safe { safe_picks: k, multiplier: multiplier(mines, k, rtp()).unwrap() }
+        );
+    }
+    assert_eq!(round.cash_out().unwrap(), multiplier(mines, 4, rtp()).unwrap());
+    let record = round.record().unwrap();
+    assert_eq!(record.outcome, Outcome::CashedOut);
+    assert_eq!(record.picks, safe[..4].iter().map(|&t| t as u8).collect::<Vec<_>>());
+    let verdict = verify_round(&record, &server).unwrap();
+    assert!(verdict.is_ok(), "{verdict:?}");
+    assert_eq!(verdict.expected_multiplier, record.multiplier);
+}
+
+#[test]
+fn revealing_every_safe_tile_ends_the_round_paid() {
+    let (server, mut pair) = known_pair();
+    let mut round = pair.start_round(MineCount::new(20).unwrap(), rtp()).unwrap();
+    for tile in safe_tiles(&server, 0, 20) {
+        round.reveal(tile).unwrap();
+    }
+    assert!(round.is_finished());
+    let record = round.record().unwrap();
+    assert_eq!(record.outcome, Outcome::CashedOut);
+    assert_eq!(record.multiplier, Some(multiplier(MineCount::new(20).unwrap(), 5, rtp()).unwrap()));
+    assert!(verify_round(&record, &server).unwrap().is_ok());
+}
+
+#[test]
+fn invalid_moves_are_typed_errors() {
+    let (server, mut pair) = known_pair();
+    let mut round = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap();
+    assert_eq!(round.cash_out().unwrap_err(), Error::NothingToCashOut);
+    for bad in [0, 26, -1, 300] {
+        let err = round.reveal(bad).unwrap_err();
+        assert_eq!((err.code(), err.argument()), (3, Some("tile")), "{bad}");
+    }
+    let safe = safe_tiles(&server, 0, 3)[0];
+    round.reveal(safe).unwrap();
+    assert_eq!(round.reveal(safe).unwrap_err(), Error::TileAlreadyRevealed { tile: safe as u8 });
+    round.cash_out().unwrap();
+    assert_eq!(round.reveal(safe + 1).unwrap_err(), Error::RoundFinished);
+    assert_eq!(round.cash_out().unwrap_err(), Error::RoundFinished);
+    assert_eq!(Error::RoundFinished.code(), 10);
+}
+
+#[test]
+fn a_tampered_record_is_caught_with_what_differs() {
+    let (server, mut pair) = known_pair();
+    let mut round = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap();
+    let safe = safe_tiles(&server, 0, 3);
+    round.reveal(safe[0]).unwrap();
+    round.reveal(safe[1]).unwrap();
+    round.cash_out().unwrap();
+    let record = round.record().unwrap();
+
+    let mine = mine_positions(&server, CLIENT, 0, 3).unwrap()[0];
+    let mut lost = record.clone();
+    lost.picks[1] = mine; // the record claims a cash-out, but the second pick was a mine
+    let verdict = verify_round(&lost, &server).unwrap();
+    assert_eq!(verdict.expected_outcome, Outcome::Lost);
+    assert!(verdict.differences.iter().any(|d| d.starts_with("outcome:")), "{verdict:?}");
+
+    let mut richer = record.clone();
+    richer.multiplier = Some(multiplier(MineCount::new(3).unwrap(), 3, rtp()).unwrap());
+    assert!(verify_round(&richer, &server).unwrap().differences[0].starts_with("multiplier:"));
+
+    let other_seed = ServerSeed::from_bytes(&[1; 32]);
+    let verdict = verify_round(&record, other_seed.reveal()).unwrap();
+    assert!(!verdict.commitment_ok);
+
+    let mut bad_mines = record.clone();
+    bad_mines.mines = 0;
+    assert_eq!(verify_round(&bad_mines, &server).unwrap_err().code(), 1);
+}
+
+#[test]
+fn rotation_reveals_the_old_seed_and_starts_afresh() {
+    let (server, mut pair) = known_pair();
+    let before = pair.public();
+    pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
+    let revealed = pair.rotate(None).unwrap();
+    assert_eq!(revealed.server_seed, server);
+    assert_eq!(revealed.commitment, before.commitment);
+    assert_eq!(revealed.rounds, 1);
+    let after = pair.public();
+    assert_ne!(after.commitment, before.commitment);
+    assert_eq!((after.nonce, after.client_seed.as_str()), (0, CLIENT));
+
+    let revealed = pair.set_client_seed("new seed").unwrap();
+    assert_eq!(revealed.commitment, after.commitment);
+    assert_eq!(pair.public().client_seed, "new seed");
+    assert_ne!(pair.public().commitment, after.commitment);
+}
+
+#[test]
+fn state_and_public_json_round_trip_and_the_public_part_holds_no_secret() {
+    let (server, mut pair) = known_pair();
+    pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
+    let state = pair.to_state_json();
+    let restored = SeedPair::from_state_json(&state).unwrap();
+    assert_eq!(restored.public(), pair.public());
+    assert_eq!(restored.to_state_json(), state);
+
+    let public = serde_json::to_string(&pair.public()).unwrap();
+    assert!(!public.contains(&server));
+    assert!(!format!("{pair:?}").contains(&server));
+    assert_eq!(serde_json::from_str::<fairmines::PublicSeedPair>(&public).unwrap(), pair.public());
+
+    let forged = state.replace(&server, &"0".repeat(64));
+    assert_eq!(SeedPair::from_state_json(&forged).unwrap_err().argument(), Some("state"));
+    assert_eq!(SeedPair::from_state_json("{").unwrap_err().code(), 15);
+}
+
+#[test]
+fn records_round_trip_through_json() {
+    let (server, mut pair) = known_pair();
+    let mut round = pair.start_round(MineCount::new(2).unwrap(), rtp()).unwrap();
+    round.reveal(safe_tiles(&server, 0, 2)[0]).unwrap();
+    round.cash_out().unwrap();
+    let record = round.record().unwrap();
+    let json = serde_json::to_string(&record).unwrap();
+    assert!(json.contains("\"outcome\":\"cashed_out\""), "{json}");
+    assert!(json.contains("\"rtp\":\"99/100\""), "{json}");
+    let back: fairmines::RoundRecord = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, record);
+    assert!(serde_json::from_str::<fairmines::RoundRecord>(&json.replace("99/100", "2")).is_err());
+}
