@@ -1,12 +1,13 @@
 //! `fairmines`: verify a provably fair Mines round from the command line.
 
 mod board;
+mod game;
 mod selftest;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use fairmines::{Digest, MineCount, Published, ServerSeed, Tiles, Verification, verify};
+use fairmines::{Digest, MineCount, Published, Rtp, ServerSeed, Tiles, Verification, verify};
 use serde_json::json;
 
 /// Exit status when every check that was asked for holds.
@@ -30,6 +31,36 @@ enum Command {
     Verify(VerifyArgs),
     /// Make a new server seed (32 bytes from the OS CSPRNG) and its commitment.
     Seed {
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play a round in the terminal: the commitment first, then your picks, then the reveal and its verification.
+    Play {
+        /// The number of mines: an integer in 1..=24.
+        #[arg(long, value_parser = parse_mines, allow_hyphen_values = true)]
+        mines: MineCount,
+        /// The return-to-player factor, e.g. 0.99 or 99/100 (no operator's factor is assumed).
+        #[arg(long, value_parser = parse_rtp)]
+        rtp: Rtp,
+        /// Your client seed (a random one if not given).
+        #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+        client_seed: Option<String>,
+        /// Decimal places shown for multipliers (always rounded down).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=18))]
+        places: u32,
+    },
+    /// The multiplier table for a return-to-player factor: every mine count and number of safe picks.
+    Table {
+        /// The return-to-player factor, e.g. 0.99 or 99/100 (no operator's factor is assumed).
+        #[arg(long, value_parser = parse_rtp)]
+        rtp: Rtp,
+        /// Only this mine count.
+        #[arg(long, value_parser = parse_mines, allow_hyphen_values = true)]
+        mines: Option<MineCount>,
+        /// Decimal places shown (always rounded down; the exact fraction is shown beside it).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=18))]
+        places: u32,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -76,6 +107,10 @@ fn parse_mines(text: &str) -> Result<MineCount, String> {
     MineCount::try_from(number).map_err(|e| e.to_string())
 }
 
+fn parse_rtp(text: &str) -> Result<Rtp, String> {
+    Rtp::parse(text).map_err(|e| e.to_string())
+}
+
 fn parse_commitment(text: &str) -> Result<Digest, String> {
     Digest::parse_hex(text.trim(), "commitment").map_err(|e| e.to_string())
 }
@@ -96,6 +131,8 @@ fn main() -> ExitCode {
     ExitCode::from(match cli.command {
         Command::Verify(args) => run_verify(&args),
         Command::Seed { json } => run_seed(json),
+        Command::Play { mines, rtp, client_seed, places } => game::play(mines, rtp, client_seed, places),
+        Command::Table { rtp, mines, places, json } => game::table(rtp, mines, places, json),
         Command::Selftest { json } => selftest::run(json),
     })
 }

@@ -125,3 +125,62 @@ fn help_is_there_for_every_command() {
         assert!(stdout(&out).contains("Usage:"), "{args:?}");
     }
 }
+
+fn play(input: &str, extra: &[&str]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairmines"))
+        .args(["play", "--mines", "3", "--rtp", "0.99"])
+        .args(extra)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn play_shows_the_commitment_first_then_reveals_and_verifies() {
+    // Every tile in order: the round ends on a mine whatever the seed.
+    let input: String = (1..=25).map(|t| format!("{t}\n")).collect();
+    let out = play(&format!("c\n0\nx\n{input}"), &["--client-seed", "me"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let commitment_at = text.find("commitment ").unwrap();
+    let seed_at = text.find("\nserver seed ").unwrap() + 1;
+    assert!(commitment_at < text.find("pick a tile").unwrap() && text.find("pick a tile").unwrap() < seed_at);
+    assert!(text.contains("cash-out needs at least one safe pick"), "{text}");
+    assert!(text.contains("tile: must be in 1..=25, got 0"), "{text}");
+    assert!(text.contains("MINE, the round is lost"), "{text}");
+    assert!(text.contains("verified:"), "{text}");
+    // The revealed seed hashes to the commitment shown first.
+    let commitment = text[commitment_at..].split_whitespace().nth(1).unwrap();
+    let seed = text[seed_at..].split_whitespace().nth(2).unwrap();
+    assert_eq!(fairmines::commitment(seed).to_string(), commitment);
+}
+
+#[test]
+fn play_cashes_out_at_the_end_of_input() {
+    // Tile 1 and 2 may be mines; either way the round ends and verifies.
+    let out = play("1\n", &[]);
+    assert!(matches!(out.status.code(), Some(0)), "{}", stderr(&out));
+    assert!(stdout(&out).contains("verified:"));
+    assert_eq!(play("", &[]).status.code(), Some(2), "no pick at all");
+}
+
+#[test]
+fn table_gives_exact_multipliers_rounded_down() {
+    let out = fairmines(&["table", "--rtp", "0.99", "--mines", "24", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["table"], serde_json::json!([{"mines": 24, "safe_picks": 1, "multiplier": "24.75", "exact": "99/4"}]));
+    let all: serde_json::Value =
+        serde_json::from_slice(&fairmines(&["table", "--rtp", "99/100", "--json"]).stdout).unwrap();
+    assert_eq!(all["table"].as_array().unwrap().len(), 300);
+    for bad in ["0", "1.5", "x"] {
+        let out = fairmines(&["table", "--rtp", bad]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains("rtp:"), "{bad}");
+    }
+}
