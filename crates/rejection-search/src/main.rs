@@ -102,6 +102,13 @@ fn main() -> ExitCode {
                     let found: Vec<Hit> = (from..from.saturating_add(CHUNK))
                         .filter_map(|nonce| first_rejection(&rounds, nonce))
                         .collect();
+                    for hit in &found {
+                        // Shown as found, so that an interrupted search still yields its rounds.
+                        eprintln!(
+                            "found nonce {} (first rejected draw {}, P = {})",
+                            hit.nonce, hit.draw, hit.available
+                        );
+                    }
                     let mut all = hits.lock().unwrap_or_else(|e| e.into_inner());
                     all.extend(found);
                     let mut finished = finished_below.lock().unwrap_or_else(|e| e.into_inner());
