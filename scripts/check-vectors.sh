@@ -11,4 +11,4 @@ if ! diff -q vectors.json "$fresh" >/dev/null; then
     echo "vectors/vectors.json is out of date: run 'make vectors' and commit the result" >&2
     exit 1
 fi
-echo "vectors: vectors/vectors.json matches a fresh generation ($(grep -c '"id":' vectors.json) cases)"
+echo "vectors: vectors/vectors.json matches a fresh generation ($(node -p "require('./vectors.json').count") cases)"
