@@ -3,7 +3,7 @@
 use sha3::digest::{ExtendableOutput, Update, XofReader};
 use sha3::{Sha3_256, Shake256, Shake256Reader};
 
-use crate::Digest;
+use crate::{Digest, RoundHasher};
 
 /// SHA3-256 of the server seed's UTF-8 bytes: the commitment shown to the player before play.
 ///
@@ -36,14 +36,7 @@ pub fn commitment(server_seed: &str) -> Digest {
 /// );
 /// ```
 pub fn round_signature(server_seed: &str, client_seed: &str, nonce: u64) -> Digest {
-    let mut digits = [0u8; 20];
-    let mut hasher = Sha3_256::default();
-    hasher.update(server_seed.as_bytes());
-    hasher.update(b":");
-    hasher.update(client_seed.as_bytes());
-    hasher.update(b":");
-    hasher.update(decimal(nonce, &mut digits));
-    finish(hasher)
+    RoundHasher::new(server_seed, client_seed).signature(nonce)
 }
 
 pub(crate) fn finish(hasher: Sha3_256) -> Digest {
