@@ -34,26 +34,19 @@ pub fn table(rtp: Rtp, mines: Option<MineCount>, places: u32, as_json: bool) -> 
     EXIT_OK
 }
 
-/// The board as the player sees it: picked tiles, and at the end the mines.
+/// The board as the player sees it: tile numbers, picked tiles, and at the end the mines.
 fn board(picks: &[u8], mines: Option<&[u8]>) -> String {
-    let mut out = String::new();
-    for row in 0..5u8 {
-        out.push_str("   ");
-        for col in 1..=5u8 {
-            let tile = row * 5 + col;
-            let is_mine = mines.is_some_and(|m| m.contains(&tile));
-            let mark = match (picks.contains(&tile), is_mine) {
-                (true, true) => " X".to_owned(),
-                (true, false) => " o".to_owned(),
-                (false, true) => " *".to_owned(),
-                (false, false) if mines.is_some() => " .".to_owned(),
-                (false, false) => format!("{tile:>3}")[1..].to_owned(),
-            };
-            out.push_str(&format!("{mark:>3}"));
+    let mark = |tile: u8| {
+        let is_mine = mines.is_some_and(|m| m.contains(&tile));
+        match (picks.contains(&tile), is_mine) {
+            (true, true) => "X".to_owned(),
+            (true, false) => "o".to_owned(),
+            (false, true) => "*".to_owned(),
+            (false, false) if mines.is_some() => ".".to_owned(),
+            (false, false) => tile.to_string(),
         }
-        out.push('\n');
-    }
-    out
+    };
+    crate::board::grid(3, mark, |_| String::new())
 }
 
 /// A round in the terminal: the commitment first, picks typed by the player, then the reveal of the
