@@ -9,7 +9,7 @@ use sha3::Sha3_256;
 use sha3::digest::Update;
 
 use crate::hashing::{decimal, finish};
-use crate::{Digest, Error, MineCount, Placement, WordStream, placement};
+use crate::{Digest, Error, MineCount, Placement, placement_for_signature};
 
 /// Computes round signatures of one seed pair, hashing `server_seed:client_seed:` only once.
 ///
@@ -43,7 +43,7 @@ impl RoundHasher {
 
     /// The placement of the round with `nonce`.
     pub fn placement(&self, nonce: u64, mines: MineCount) -> Placement {
-        placement::place_from_stream(WordStream::new(&self.signature(nonce)), mines)
+        placement_for_signature(&self.signature(nonce), mines)
     }
 }
 
