@@ -111,6 +111,28 @@ impl Error {
         }
     }
 
+    /// A stable name for this kind of error, in SCREAMING_SNAKE_CASE (`INVALID_MINES`, …): what bindings
+    /// use for error codes (`FAIRMINES_INVALID_MINES` in Node and C), one-to-one with [`Error::code`].
+    pub const fn name(&self) -> &'static str {
+        match self {
+            Error::InvalidMines { .. } => "INVALID_MINES",
+            Error::InvalidNonce { .. } => "INVALID_NONCE",
+            Error::InvalidTile { .. } => "INVALID_TILE",
+            Error::InvalidHex { .. } => "INVALID_HEX",
+            Error::InvalidUtf8 { .. } => "INVALID_UTF8",
+            Error::StreamExhausted { .. } => "STREAM_EXHAUSTED",
+            Error::Rng { .. } => "RNG",
+            Error::BufferSize { .. } => "BUFFER_SIZE",
+            Error::TileAlreadyRevealed { .. } => "TILE_ALREADY_REVEALED",
+            Error::RoundFinished => "ROUND_FINISHED",
+            Error::NothingToCashOut => "NOTHING_TO_CASH_OUT",
+            Error::InvalidRtp { .. } => "INVALID_RTP",
+            Error::InvalidPicks { .. } => "INVALID_PICKS",
+            Error::InvalidNumber { .. } => "INVALID_NUMBER",
+            Error::InvalidState { .. } => "INVALID_STATE",
+        }
+    }
+
     /// The name of the argument at fault, where there is one.
     pub const fn argument(&self) -> Option<&'static str> {
         match self {

@@ -20,6 +20,18 @@ pub struct PublicSeedPair {
     pub nonce: u64,
 }
 
+impl PublicSeedPair {
+    /// As JSON: `{"commitment": hex, "client_seed": …, "nonce": n}`.
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Parses [`PublicSeedPair::to_json`]'s form.
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        from_json(json, "public")
+    }
+}
+
 /// A seed pair that has been rotated out: its server seed may now be published.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevealedSeedPair {
@@ -31,6 +43,27 @@ pub struct RevealedSeedPair {
     pub client_seed: String,
     /// How many rounds it played (nonces 0 .. rounds).
     pub rounds: u64,
+}
+
+impl RevealedSeedPair {
+    /// As JSON: `{"server_seed": …, "commitment": hex, "client_seed": …, "rounds": n}`.
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Parses [`RevealedSeedPair::to_json`]'s form.
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        from_json(json, "revealed")
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> String {
+    // These types hold only strings, numbers and digests: serializing them cannot fail.
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -> Result<T, Error> {
+    serde_json::from_str(json).map_err(|e| Error::InvalidState { argument, detail: e.to_string() })
 }
 
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment, the
@@ -140,13 +173,13 @@ impl SeedPair {
             client_seed: self.client_seed.clone(),
             nonce: self.nonce,
         };
-        serde_json::to_string(&state).unwrap_or_default()
+        to_json(&state)
     }
 
     /// Restores a pair from [`SeedPair::to_state_json`], checking that the commitment belongs to the seed.
     pub fn from_state_json(json: &str) -> Result<Self, Error> {
         let bad = |detail: String| Error::InvalidState { argument: "state", detail };
-        let state: SeedPairState = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+        let state: SeedPairState = from_json(json, "state")?;
         let server_seed = ServerSeed::from_hex(&state.server_seed).map_err(|e| bad(e.to_string()))?;
         if server_seed.commitment() != state.commitment {
             return Err(bad("the commitment is not SHA3-256 of the server seed".to_owned()));
@@ -179,6 +212,16 @@ pub enum Outcome {
     Lost,
     /// The player cashed out (or revealed every safe tile) and is paid the multiplier.
     CashedOut,
+}
+
+impl Outcome {
+    /// `"lost"` or `"cashed_out"`, as in the JSON record.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Lost => "lost",
+            Outcome::CashedOut => "cashed_out",
+        }
+    }
 }
 
 /// What a reveal found.
@@ -250,7 +293,6 @@ impl Round {
     /// The public record, once the round has finished; `None` while it is in play.
     pub fn record(&self) -> Option<RoundRecord> {
         let Status::Finished(outcome) = self.status else { return None };
-        let safe_picks = self.picks.len() as u8;
         Some(RoundRecord {
             commitment: self.commitment,
             client_seed: self.client_seed.clone(),
@@ -259,10 +301,7 @@ impl Round {
             rtp: self.rtp,
             picks: self.picks.clone(),
             outcome,
-            multiplier: match outcome {
-                Outcome::CashedOut => multiplier(self.mines, safe_picks, self.rtp).ok(),
-                Outcome::Lost => None,
-            },
+            multiplier: self.multiplier(),
         })
     }
 
@@ -289,6 +328,43 @@ impl Round {
     /// Whether the round has ended.
     pub fn is_finished(&self) -> bool {
         self.status != Status::InPlay
+    }
+
+    /// How the round ended; `None` while it is in play.
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.status {
+            Status::InPlay => None,
+            Status::Finished(outcome) => Some(outcome),
+        }
+    }
+
+    /// Safe tiles revealed so far.
+    pub fn safe_picks(&self) -> u8 {
+        let picks = self.picks.len() as u8;
+        if self.status == Status::Finished(Outcome::Lost) { picks - 1 } else { picks }
+    }
+
+    /// What a cash-out pays now (or paid): `None` before the first safe pick and after a mine.
+    pub fn multiplier(&self) -> Option<Ratio> {
+        if self.status == Status::Finished(Outcome::Lost) {
+            return None;
+        }
+        multiplier(self.mines, self.safe_picks(), self.rtp).ok()
+    }
+
+    /// The commitment of the seed pair the round was played with.
+    pub fn commitment(&self) -> Digest {
+        self.commitment
+    }
+
+    /// The client seed.
+    pub fn client_seed(&self) -> &str {
+        &self.client_seed
+    }
+
+    /// The return-to-player factor of the multipliers.
+    pub fn rtp(&self) -> Rtp {
+        self.rtp
     }
 }
 
@@ -324,6 +400,20 @@ pub struct RoundRecord {
     pub outcome: Outcome,
     /// The multiplier paid (`None` when lost), exact.
     pub multiplier: Option<Ratio>,
+}
+
+impl RoundRecord {
+    /// As JSON, the form operators publish: digests in hex, ratios as `"num/den"` strings, e.g.
+    /// `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,"rtp":"99/100","picks":[7,2],
+    /// "outcome":"cashed_out","multiplier":"1287/1000"}`.
+    pub fn to_json(&self) -> String {
+        to_json(self)
+    }
+
+    /// Parses [`RoundRecord::to_json`]'s form; [`Error::InvalidState`] (argument `record`) when it does not.
+    pub fn from_json(json: &str) -> Result<Self, Error> {
+        from_json(json, "record")
+    }
 }
 
 /// The replay of a finished round against its revealed server seed.

@@ -171,3 +171,37 @@ fn records_round_trip_through_json() {
     assert_eq!(back, record);
     assert!(serde_json::from_str::<fairmines::RoundRecord>(&json.replace("99/100", "2")).is_err());
 }
+
+#[test]
+fn records_and_public_pairs_round_trip_through_json() {
+    let (server, mut pair) = known_pair();
+    let public = pair.public();
+    assert_eq!(fairmines::PublicSeedPair::from_json(&public.to_json()).unwrap(), public);
+    let mut round = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap();
+    let safe = safe_tiles(&server, 0, 3);
+    round.reveal(safe[0]).unwrap();
+    assert_eq!(round.safe_picks(), 1);
+    assert_eq!(round.multiplier(), Some(multiplier(MineCount::new(3).unwrap(), 1, rtp()).unwrap()));
+    assert_eq!(round.outcome(), None);
+    round.cash_out().unwrap();
+    assert_eq!(round.outcome(), Some(Outcome::CashedOut));
+    let record = round.record().unwrap();
+    let json = record.to_json();
+    assert!(json.contains(r#""outcome":"cashed_out""#), "{json}");
+    assert!(json.contains(r#""rtp":"99/100""#), "{json}");
+    assert_eq!(fairmines::RoundRecord::from_json(&json).unwrap(), record);
+    let revealed = pair.rotate(None).unwrap();
+    assert_eq!(fairmines::RevealedSeedPair::from_json(&revealed.to_json()).unwrap(), revealed);
+    let bad = fairmines::RoundRecord::from_json(r#"{"nonce": -1}"#).unwrap_err();
+    assert_eq!((bad.code(), bad.name(), bad.argument()), (15, "INVALID_STATE", Some("record")));
+}
+
+#[test]
+fn a_lost_round_has_no_multiplier() {
+    let (server, mut pair) = known_pair();
+    let mut round = pair.start_round(MineCount::new(24).unwrap(), rtp()).unwrap();
+    let mine = mine_positions(&server, CLIENT, 0, 24).unwrap()[0];
+    assert_eq!(round.reveal(i64::from(mine)).unwrap(), Reveal::Mine);
+    assert_eq!((round.safe_picks(), round.multiplier(), round.outcome()), (0, None, Some(Outcome::Lost)));
+    assert_eq!(round.record().unwrap().multiplier, None);
+}
