@@ -40,12 +40,26 @@ if ! cc --version 2>/dev/null | grep -qi clang; then cc_flags+=(-D_Nullable= -D_
 cc "${cc_flags[@]}" -fsyntax-only -x c -include "$header" /dev/null
 declared=$(grep -oE '\b(uniffi|ffi)_fairmines_uniffi_[A-Za-z0-9_]+\(' "$header" | tr -d '(' | sort -u)
 exported=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -E '^(uniffi|ffi)_fairmines_uniffi_' | sort -u)
-if [ "$declared" != "$exported" ]; then
-    echo "error: the functions declared in $header differ from those exported by $lib:" >&2
-    diff <(echo "$declared") <(echo "$exported") >&2 || true
+# UniFFI 0.32 exports a checksum for every method of a record (RoundRecord.toJson, Ratio.toDecimal, …) but its
+# bindings neither declare nor check those: such a checksum, and only such, may be exported without being
+# declared, as long as the method itself is declared.
+unchecked=0
+while read -r symbol; do
+    [ -n "$symbol" ] || continue
+    method=${symbol/_checksum_method_/_fn_method_}
+    if [ "$method" = "$symbol" ] || ! grep -qx "$method" <<<"$declared"; then
+        echo "error: $lib exports $symbol, which $header does not declare" >&2
+        exit 1
+    fi
+    unchecked=$((unchecked + 1))
+done < <(comm -13 <(echo "$declared") <(echo "$exported"))
+missing=$(comm -23 <(echo "$declared") <(echo "$exported"))
+if [ -n "$missing" ]; then
+    printf 'error: %s declares functions that %s does not export:\n%s\n' "$header" "$lib" "$missing" >&2
     exit 1
 fi
-echo "header: $(echo "$declared" | wc -l) functions declared, all exported by the library"
+echo "header: $(echo "$declared" | wc -l) functions declared, all exported by the library;" \
+    "$unchecked record-method checksums exported and not used by the bindings"
 mkdir -p "$target/uniffi-c"
 cc "${cc_flags[@]}" -I "$(dirname "$header")" bindings/uniffi/tests/c/ffi_smoke.c \
     -L "$(dirname "$lib")" -lfairmines_uniffi -Wl,-rpath,"$(dirname "$lib")" -o "$target/uniffi-c/ffi_smoke"
@@ -62,7 +76,9 @@ rm -rf "$ruby_dir"
 mkdir -p "$ruby_dir"
 # As a gem would ship it: fairmines.rb with the library beside it (uniffi.toml's cdylib_path).
 cp bindings/uniffi/generated/ruby/fairmines.rb "$lib" "$ruby_dir/"
-FAIRMINES_RUBY_DIR="$ruby_dir" FAIRMINES_VECTORS="$vectors" ruby bindings/uniffi/tests/ruby/test_fairmines.rb
+for suite in test_fairmines test_game; do
+    FAIRMINES_RUBY_DIR="$ruby_dir" FAIRMINES_VECTORS="$vectors" ruby "bindings/uniffi/tests/ruby/$suite.rb"
+done
 # The README example, beside fairmines.rb as a user would have it; its output must match its comments.
 cp bindings/uniffi/tests/ruby/example.rb "$ruby_dir/"
 expected=$(sed -n 's/.*# => \(.*\)$/\1/p; s/^ *puts e.message *# \(.*\)$/\1/p' bindings/uniffi/tests/ruby/example.rb)

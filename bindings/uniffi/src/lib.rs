@@ -9,9 +9,12 @@
 //!   negative numbers reach the core's range check and come back as `InvalidMines`/`InvalidTile`;
 //! - nonces are `u64` (Kotlin `ULong`, Swift `UInt64`);
 //! - digests (commitments, signatures) are 64 lowercase hex characters;
-//! - every error is a [`FairminesError`] (Kotlin `FairminesException`) whose message starts with the
-//!   name of the argument at fault. UniFFI catches Rust panics at the boundary (the core has none),
-//!   and the workspace never sets `panic = "abort"`, which would turn that into a crash.
+//! - every error is a [`FairminesError`] (Kotlin `FairminesException`) with the core's stable `code`,
+//!   `name`, `argument` and message (which starts with the name of the argument at fault; the field is
+//!   `reason` in Kotlin, see `uniffi.toml`). UniFFI catches Rust panics at the boundary (the core has none),
+//!   and the workspace never sets `panic = "abort"`, which would turn that into a crash;
+//! - the game (`SeedPair`, `Round`, records, payouts) is in [`game`]: objects hold their core value behind a
+//!   mutex, exact ratios are records of decimal strings.
 
 use std::fmt;
 use std::sync::Arc;
@@ -20,64 +23,114 @@ use fairmines::{Error, MineCount, Published};
 
 uniffi::setup_scaffolding!("fairmines");
 
-/// Everything that can go wrong, one variant per error of the core (same names, same order as its
-/// stable codes 1..=8). The message starts with the name of the argument at fault.
-#[derive(Debug, Clone, PartialEq, Eq, uniffi::Error)]
-#[uniffi(flat_error)]
-pub enum FairminesError {
-    /// The mine count is outside 1..=24 (code 1).
-    InvalidMines(String),
-    /// A nonce that is not an integer in 0..2^64 (code 2).
-    InvalidNonce(String),
-    /// A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3).
-    InvalidTile(String),
-    /// A commitment or signature that is not 64 hexadecimal characters (code 4).
-    InvalidHex(String),
+pub mod game;
+pub use game::{
+    Outcome, PublicSeedPair, Ratio, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification, SeedPair,
+    TableEntry, max_safe_picks, multiplier, payout_table, public_seed_pair_from_json, ratio_to_decimal,
+    revealed_seed_pair_from_json, round_record_from_json, verify_round,
+};
+
+/// Defines [`FairminesError`]: one variant per error of the core, and `Other`, each with the same four fields.
+macro_rules! fairmines_error {
+    ($($(#[doc = $doc:literal])* $variant:ident,)*) => {
+        /// Everything that can go wrong: one variant per error of the core (same names, in the order of its
+        /// stable codes 1..=15), plus `Other` for a variant a newer core may add. Every variant carries the
+        /// core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
+        #[derive(Debug, Clone, PartialEq, Eq, uniffi::Error)]
+        pub enum FairminesError {
+            $(
+                $(#[doc = $doc])*
+                $variant {
+                    /// The core's stable numeric code (1..=15), the same in every binding.
+                    code: u32,
+                    /// The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+                    name: String,
+                    /// The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+                    argument: Option<String>,
+                    /// The core's message, which starts with the argument at fault when there is one.
+                    message: String,
+                },
+            )*
+            /// An error of a newer core that this binding does not know by name yet (code and name are the core's).
+            Other {
+                /// The core's stable numeric code.
+                code: u32,
+                /// The core's stable name in SCREAMING_SNAKE_CASE.
+                name: String,
+                /// The argument at fault; null/nil when there is none.
+                argument: Option<String>,
+                /// The core's message.
+                message: String,
+            },
+        }
+
+        impl FairminesError {
+            /// The core's stable code, name, argument and message, whatever the variant.
+            pub fn parts(&self) -> (u32, &str, Option<&str>, &str) {
+                match self {
+                    $(FairminesError::$variant { code, name, argument, message })|*
+                    | FairminesError::Other { code, name, argument, message } => {
+                        (*code, name, argument.as_deref(), message)
+                    }
+                }
+            }
+        }
+
+        impl From<Error> for FairminesError {
+            fn from(error: Error) -> Self {
+                let code = error.code();
+                let name = error.name().to_owned();
+                let argument = error.argument().map(str::to_owned);
+                let message = error.to_string();
+                match error {
+                    $(Error::$variant { .. } => FairminesError::$variant { code, name, argument, message },)*
+                    _ => FairminesError::Other { code, name, argument, message },
+                }
+            }
+        }
+    };
+}
+
+fairmines_error! {
+    /// The mine count is outside 1..=24 (code 1, argument `mines`).
+    InvalidMines,
+    /// A nonce that is not an integer in 0..2^64 (code 2, argument `nonce`).
+    InvalidNonce,
+    /// A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3, e.g. `tile`, `positions`).
+    InvalidTile,
+    /// A digest or server seed that is not 64 hexadecimal characters (code 4, e.g. `commitment`, `server_seed`).
+    InvalidHex,
     /// A string that is not valid UTF-8 (code 5).
-    InvalidUtf8(String),
+    InvalidUtf8,
     /// A finite word source ran out before every mine was placed (code 6).
-    StreamExhausted(String),
+    StreamExhausted,
     /// The operating system's random number generator failed (code 7).
-    Rng(String),
+    Rng,
     /// An output buffer of the wrong size (code 8).
-    BufferSize(String),
-    /// An error of a newer core that this binding does not know by name yet.
-    Other(String),
+    BufferSize,
+    /// A tile of the round was revealed before (code 9, argument `tile`).
+    TileAlreadyRevealed,
+    /// A reveal or cash-out on a round that has ended (code 10).
+    RoundFinished,
+    /// A cash-out before any safe pick (code 11).
+    NothingToCashOut,
+    /// A return-to-player factor that is not a fraction in (0, 1] (code 12, argument `rtp`).
+    InvalidRtp,
+    /// A number of safe picks the round cannot have (code 13, argument `safe_picks`).
+    InvalidPicks,
+    /// A number that does not parse (code 14, e.g. `numerator`).
+    InvalidNumber,
+    /// Saved state or a record that does not parse or does not hold together (code 15, e.g. `state`, `record`).
+    InvalidState,
 }
 
 impl fmt::Display for FairminesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (FairminesError::InvalidMines(message)
-        | FairminesError::InvalidNonce(message)
-        | FairminesError::InvalidTile(message)
-        | FairminesError::InvalidHex(message)
-        | FairminesError::InvalidUtf8(message)
-        | FairminesError::StreamExhausted(message)
-        | FairminesError::Rng(message)
-        | FairminesError::BufferSize(message)
-        | FairminesError::Other(message)) = self;
-        f.write_str(message)
+        f.write_str(self.parts().3)
     }
 }
 
 impl std::error::Error for FairminesError {}
-
-impl From<Error> for FairminesError {
-    fn from(error: Error) -> Self {
-        let message = error.to_string();
-        match error {
-            Error::InvalidMines { .. } => FairminesError::InvalidMines(message),
-            Error::InvalidNonce { .. } => FairminesError::InvalidNonce(message),
-            Error::InvalidTile { .. } => FairminesError::InvalidTile(message),
-            Error::InvalidHex { .. } => FairminesError::InvalidHex(message),
-            Error::InvalidUtf8 { .. } => FairminesError::InvalidUtf8(message),
-            Error::StreamExhausted { .. } => FairminesError::StreamExhausted(message),
-            Error::Rng { .. } => FairminesError::Rng(message),
-            Error::BufferSize { .. } => FairminesError::BufferSize(message),
-            _ => FairminesError::Other(message),
-        }
-    }
-}
 
 type Result<T, E = FairminesError> = std::result::Result<T, E>;
 
@@ -239,13 +292,50 @@ mod tests {
     fn errors_mirror_the_core() {
         for mines in [0, 25, -1, i32::MAX, i32::MIN] {
             let err = mine_positions(SERVER, CLIENT, 1, mines).unwrap_err();
-            assert!(matches!(err, FairminesError::InvalidMines(_)), "{err:?}");
+            assert!(matches!(err, FairminesError::InvalidMines { code: 1, .. }), "{err:?}");
+            assert_eq!(err.parts().1, "INVALID_MINES");
+            assert_eq!(err.parts().2, Some("mines"));
             assert!(err.to_string().starts_with("mines: "), "{err}");
         }
         let err = verify(SERVER, CLIENT, 1, 3, Some("xyz".into()), None).unwrap_err();
-        assert!(matches!(err, FairminesError::InvalidHex(ref m) if m.starts_with("commitment: ")), "{err:?}");
+        assert!(
+            matches!(err, FairminesError::InvalidHex { code: 4, ref message, .. } if message.starts_with("commitment: "))
+        );
+        assert_eq!(err.parts().2, Some("commitment"));
         let err = verify(SERVER, CLIENT, 1, 3, None, Some(vec![7, 26])).unwrap_err();
-        assert!(matches!(err, FairminesError::InvalidTile(ref m) if m.starts_with("positions: ")), "{err:?}");
+        assert!(
+            matches!(err, FairminesError::InvalidTile { code: 3, ref message, .. } if message.starts_with("positions: "))
+        );
+    }
+
+    #[test]
+    fn every_core_error_keeps_its_code_name_and_argument() {
+        let errors = [
+            Error::InvalidMines { got: 0 },
+            Error::InvalidNonce { detail: "x".into() },
+            Error::InvalidTile { argument: "tile", detail: "x".into() },
+            Error::InvalidHex { argument: "commitment", detail: "x".into() },
+            Error::InvalidUtf8 { argument: "client_seed" },
+            Error::StreamExhausted { words_read: 2 },
+            Error::Rng { detail: "x".into() },
+            Error::BufferSize { needed: 3, got: 2 },
+            Error::TileAlreadyRevealed { tile: 7 },
+            Error::RoundFinished,
+            Error::NothingToCashOut,
+            Error::InvalidRtp { detail: "x".into() },
+            Error::InvalidPicks { detail: "x".into() },
+            Error::InvalidNumber { argument: "ratio", detail: "x".into() },
+            Error::InvalidState { argument: "state", detail: "x".into() },
+        ];
+        for (i, core) in errors.into_iter().enumerate() {
+            let ours = FairminesError::from(core.clone());
+            assert_eq!(ours.parts(), (core.code(), core.name(), core.argument(), core.to_string().as_str()));
+            assert_eq!(core.code() as usize, i + 1);
+            // The variant is the core's namesake (`Debug` starts with the variant name in both), never `Other`.
+            let (theirs, mine) = (format!("{core:?}"), format!("{ours:?}"));
+            let variant = mine.split(' ').next().unwrap();
+            assert!(theirs.starts_with(variant) && variant != "Other", "{theirs} vs {mine}");
+        }
     }
 
     #[test]

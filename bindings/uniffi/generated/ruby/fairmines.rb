@@ -155,6 +155,162 @@ end
     end
   end
 
+  # The Record type PublicSeedPair.
+
+  def self.check_lower_TypePublicSeedPair(v)
+    
+    
+    
+  end
+
+  def self.alloc_from_TypePublicSeedPair(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypePublicSeedPair(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypePublicSeedPair
+    consumeWithStream do |stream|
+      return stream.read_TypePublicSeedPair
+    end
+  end
+
+  # The Record type Ratio.
+
+  def self.check_lower_TypeRatio(v)
+    
+    
+    
+  end
+
+  def self.alloc_from_TypeRatio(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeRatio(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeRatio
+    consumeWithStream do |stream|
+      return stream.read_TypeRatio
+    end
+  end
+
+  # The Record type Reveal.
+
+  def self.check_lower_TypeReveal(v)
+    
+    
+    RustBuffer.check_lower_OptionalTypeRatio(v.multiplier)
+  end
+
+  def self.alloc_from_TypeReveal(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeReveal(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeReveal
+    consumeWithStream do |stream|
+      return stream.read_TypeReveal
+    end
+  end
+
+  # The Record type RevealedSeedPair.
+
+  def self.check_lower_TypeRevealedSeedPair(v)
+    
+    
+    
+    
+  end
+
+  def self.alloc_from_TypeRevealedSeedPair(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeRevealedSeedPair(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeRevealedSeedPair
+    consumeWithStream do |stream|
+      return stream.read_TypeRevealedSeedPair
+    end
+  end
+
+  # The Record type RoundRecord.
+
+  def self.check_lower_TypeRoundRecord(v)
+    
+    
+    
+    
+    RustBuffer.check_lower_TypeRatio(v.rtp)
+    RustBuffer.check_lower_Sequencei32(v.picks)
+    RustBuffer.check_lower_TypeOutcome(v.outcome)
+    RustBuffer.check_lower_OptionalTypeRatio(v.multiplier)
+  end
+
+  def self.alloc_from_TypeRoundRecord(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeRoundRecord(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeRoundRecord
+    consumeWithStream do |stream|
+      return stream.read_TypeRoundRecord
+    end
+  end
+
+  # The Record type RoundVerification.
+
+  def self.check_lower_TypeRoundVerification(v)
+    
+    
+    RustBuffer.check_lower_Sequencei32(v.mine_positions)
+    RustBuffer.check_lower_TypeOutcome(v.expected_outcome)
+    RustBuffer.check_lower_OptionalTypeRatio(v.expected_multiplier)
+    RustBuffer.check_lower_Sequencestring(v.differences)
+  end
+
+  def self.alloc_from_TypeRoundVerification(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeRoundVerification(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeRoundVerification
+    consumeWithStream do |stream|
+      return stream.read_TypeRoundVerification
+    end
+  end
+
+  # The Record type TableEntry.
+
+  def self.check_lower_TypeTableEntry(v)
+    
+    
+    RustBuffer.check_lower_TypeRatio(v.multiplier)
+  end
+
+  def self.alloc_from_TypeTableEntry(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeTableEntry(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeTableEntry
+    consumeWithStream do |stream|
+      return stream.read_TypeTableEntry
+    end
+  end
+
   # The Record type Verification.
 
   def self.check_lower_TypeVerification(v)
@@ -193,6 +349,25 @@ end
   def consume_into_TypeFairminesError
     consumeWithStream do |stream|
       return stream.read_TypeFairminesError
+    end
+  end
+  
+
+  # The Enum type Outcome.
+
+  def self.check_lower_TypeOutcome(v)
+  end
+
+  def self.alloc_from_TypeOutcome(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeOutcome(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeOutcome
+    consumeWithStream do |stream|
+      return stream.read_TypeOutcome
     end
   end
   
@@ -239,6 +414,69 @@ end
     end
   end
 
+  # The Optional<T> type for TypeRatio.
+
+  def self.check_lower_OptionalTypeRatio(v)
+    if !v.nil?
+      RustBuffer.check_lower_TypeRatio(v)
+    end
+  end
+
+  def self.alloc_from_OptionalTypeRatio(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_OptionalTypeRatio(v)
+      return builder.finalize()
+    end
+  end
+
+  def consume_into_OptionalTypeRatio
+    consumeWithStream do |stream|
+      return stream.read_OptionalTypeRatio
+    end
+  end
+
+  # The Optional<T> type for TypeRoundRecord.
+
+  def self.check_lower_OptionalTypeRoundRecord(v)
+    if !v.nil?
+      RustBuffer.check_lower_TypeRoundRecord(v)
+    end
+  end
+
+  def self.alloc_from_OptionalTypeRoundRecord(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_OptionalTypeRoundRecord(v)
+      return builder.finalize()
+    end
+  end
+
+  def consume_into_OptionalTypeRoundRecord
+    consumeWithStream do |stream|
+      return stream.read_OptionalTypeRoundRecord
+    end
+  end
+
+  # The Optional<T> type for TypeOutcome.
+
+  def self.check_lower_OptionalTypeOutcome(v)
+    if !v.nil?
+      RustBuffer.check_lower_TypeOutcome(v)
+    end
+  end
+
+  def self.alloc_from_OptionalTypeOutcome(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_OptionalTypeOutcome(v)
+      return builder.finalize()
+    end
+  end
+
+  def consume_into_OptionalTypeOutcome
+    consumeWithStream do |stream|
+      return stream.read_OptionalTypeOutcome
+    end
+  end
+
   # The Optional<T> type for Sequencei32.
 
   def self.check_lower_OptionalSequencei32(v)
@@ -278,6 +516,48 @@ end
   def consume_into_Sequencei32
     consumeWithStream do |stream|
       return stream.read_Sequencei32
+    end
+  end
+
+  # The Sequence<T> type for string.
+
+  def self.check_lower_Sequencestring(v)
+    v.each do |item|
+      
+    end
+  end
+
+  def self.alloc_from_Sequencestring(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_Sequencestring(v)
+      return builder.finalize()
+    end
+  end
+
+  def consume_into_Sequencestring
+    consumeWithStream do |stream|
+      return stream.read_Sequencestring
+    end
+  end
+
+  # The Sequence<T> type for TypeTableEntry.
+
+  def self.check_lower_SequenceTypeTableEntry(v)
+    v.each do |item|
+      RustBuffer.check_lower_TypeTableEntry(item)
+    end
+  end
+
+  def self.alloc_from_SequenceTypeTableEntry(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_SequenceTypeTableEntry(v)
+      return builder.finalize()
+    end
+  end
+
+  def consume_into_SequenceTypeTableEntry
+    consumeWithStream do |stream|
+      return stream.read_SequenceTypeTableEntry
     end
   end
 
@@ -356,11 +636,104 @@ class RustBufferStream
     read(size).force_encoding(Encoding::UTF_8)
   end
 
+  # The Object type Round.
+
+  def read_TypeRound
+    handle = unpack_from 8, 'Q>'
+    return Round.uniffi_lift(handle)
+  end
+
+  # The Object type SeedPair.
+
+  def read_TypeSeedPair
+    handle = unpack_from 8, 'Q>'
+    return SeedPair.uniffi_lift(handle)
+  end
+
   # The Object type ServerSeed.
 
   def read_TypeServerSeed
     handle = unpack_from 8, 'Q>'
     return ServerSeed.uniffi_lift(handle)
+  end
+
+  # The Record type PublicSeedPair.
+
+  def read_TypePublicSeedPair
+    PublicSeedPair.new(
+      commitment: read_string,
+      client_seed: read_string,
+      nonce: read_u64
+    )
+  end
+
+  # The Record type Ratio.
+
+  def read_TypeRatio
+    Ratio.new(
+      numerator: read_string,
+      denominator: read_string,
+      decimal: read_string
+    )
+  end
+
+  # The Record type Reveal.
+
+  def read_TypeReveal
+    Reveal.new(
+      safe: read_bool,
+      safe_picks: read_i32,
+      multiplier: read_OptionalTypeRatio
+    )
+  end
+
+  # The Record type RevealedSeedPair.
+
+  def read_TypeRevealedSeedPair
+    RevealedSeedPair.new(
+      server_seed: read_string,
+      commitment: read_string,
+      client_seed: read_string,
+      rounds: read_u64
+    )
+  end
+
+  # The Record type RoundRecord.
+
+  def read_TypeRoundRecord
+    RoundRecord.new(
+      commitment: read_string,
+      client_seed: read_string,
+      nonce: read_u64,
+      mines: read_i32,
+      rtp: read_TypeRatio,
+      picks: read_Sequencei32,
+      outcome: read_TypeOutcome,
+      multiplier: read_OptionalTypeRatio
+    )
+  end
+
+  # The Record type RoundVerification.
+
+  def read_TypeRoundVerification
+    RoundVerification.new(
+      ok: read_bool,
+      commitment_ok: read_bool,
+      mine_positions: read_Sequencei32,
+      expected_outcome: read_TypeOutcome,
+      expected_multiplier: read_OptionalTypeRatio,
+      differences: read_Sequencestring
+    )
+  end
+
+  # The Record type TableEntry.
+
+  def read_TypeTableEntry
+    TableEntry.new(
+      mines: read_i32,
+      safe_picks: read_i32,
+      multiplier: read_TypeRatio
+    )
   end
 
   # The Record type Verification.
@@ -388,53 +761,155 @@ class RustBufferStream
     variant = unpack_from 4, 'l>'
     
     if variant == 1
-      return FairminesError::InvalidMines.new(
-        read_string()
-      )
+        return FairminesError::InvalidMines.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 2
-      return FairminesError::InvalidNonce.new(
-        read_string()
-      )
+        return FairminesError::InvalidNonce.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 3
-      return FairminesError::InvalidTile.new(
-        read_string()
-      )
+        return FairminesError::InvalidTile.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 4
-      return FairminesError::InvalidHex.new(
-        read_string()
-      )
+        return FairminesError::InvalidHex.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 5
-      return FairminesError::InvalidUtf8.new(
-        read_string()
-      )
+        return FairminesError::InvalidUtf8.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 6
-      return FairminesError::StreamExhausted.new(
-        read_string()
-      )
+        return FairminesError::StreamExhausted.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 7
-      return FairminesError::Rng.new(
-        read_string()
-      )
+        return FairminesError::Rng.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 8
-      return FairminesError::BufferSize.new(
-        read_string()
-      )
+        return FairminesError::BufferSize.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
     if variant == 9
-      return FairminesError::Other.new(
-        read_string()
-      )
+        return FairminesError::TileAlreadyRevealed.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 10
+        return FairminesError::RoundFinished.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 11
+        return FairminesError::NothingToCashOut.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 12
+        return FairminesError::InvalidRtp.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 13
+        return FairminesError::InvalidPicks.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 14
+        return FairminesError::InvalidNumber.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 15
+        return FairminesError::InvalidState.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 16
+        return FairminesError::Other.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
     end
 
     raise InternalError, 'Unexpected variant tag for TypeFairminesError'
   end
+  
+
+  
+  
+  # The Enum type Outcome.
+
+  def read_TypeOutcome
+    variant = unpack_from 4, 'l>'
+    
+    if variant == 1
+      return Outcome::LOST
+    end
+    if variant == 2
+      return Outcome::CASHED_OUT
+    end
+
+    raise InternalError, 'Unexpected variant tag for TypeOutcome'
+  end
+
   
 
   
@@ -468,6 +943,51 @@ class RustBufferStream
   end
 
   
+  # The Optional<T> type for TypeRatio.
+
+  def read_OptionalTypeRatio
+    flag = unpack_from 1, 'c'
+
+    if flag == 0
+      return nil
+    elsif flag == 1
+      return read_TypeRatio
+    else
+      raise InternalError, 'Unexpected flag byte for OptionalTypeRatio'
+    end
+  end
+
+  
+  # The Optional<T> type for TypeRoundRecord.
+
+  def read_OptionalTypeRoundRecord
+    flag = unpack_from 1, 'c'
+
+    if flag == 0
+      return nil
+    elsif flag == 1
+      return read_TypeRoundRecord
+    else
+      raise InternalError, 'Unexpected flag byte for OptionalTypeRoundRecord'
+    end
+  end
+
+  
+  # The Optional<T> type for TypeOutcome.
+
+  def read_OptionalTypeOutcome
+    flag = unpack_from 1, 'c'
+
+    if flag == 0
+      return nil
+    elsif flag == 1
+      return read_TypeOutcome
+    else
+      raise InternalError, 'Unexpected flag byte for OptionalTypeOutcome'
+    end
+  end
+
+  
   # The Optional<T> type for Sequencei32.
 
   def read_OptionalSequencei32
@@ -493,6 +1013,38 @@ class RustBufferStream
 
     count.times do
       items.append read_i32
+    end
+
+    items
+  end
+
+  # The Sequence<T> type for string.
+
+  def read_Sequencestring
+    count = unpack_from 4, 'l>'
+
+    raise InternalError, 'Unexpected negative sequence length' if count.negative?
+
+    items = []
+
+    count.times do
+      items.append read_string
+    end
+
+    items
+  end
+
+  # The Sequence<T> type for TypeTableEntry.
+
+  def read_SequenceTypeTableEntry
+    count = unpack_from 4, 'l>'
+
+    raise InternalError, 'Unexpected negative sequence length' if count.negative?
+
+    items = []
+
+    count.times do
+      items.append read_TypeTableEntry
     end
 
     items
@@ -569,11 +1121,90 @@ class RustBufferBuilder
     write v
   end
 
+  # The Object type Round.
+
+  def write_TypeRound(obj)
+    handle = Round.uniffi_lower obj
+    pack_into(8, 'Q>', handle)
+  end
+
+  # The Object type SeedPair.
+
+  def write_TypeSeedPair(obj)
+    handle = SeedPair.uniffi_lower obj
+    pack_into(8, 'Q>', handle)
+  end
+
   # The Object type ServerSeed.
 
   def write_TypeServerSeed(obj)
     handle = ServerSeed.uniffi_lower obj
     pack_into(8, 'Q>', handle)
+  end
+
+  # The Record type PublicSeedPair.
+
+  def write_TypePublicSeedPair(v)
+    self.write_string(v.commitment)
+    self.write_string(v.client_seed)
+    self.write_u64(v.nonce)
+  end
+
+  # The Record type Ratio.
+
+  def write_TypeRatio(v)
+    self.write_string(v.numerator)
+    self.write_string(v.denominator)
+    self.write_string(v.decimal)
+  end
+
+  # The Record type Reveal.
+
+  def write_TypeReveal(v)
+    self.write_bool(v.safe)
+    self.write_i32(v.safe_picks)
+    self.write_OptionalTypeRatio(v.multiplier)
+  end
+
+  # The Record type RevealedSeedPair.
+
+  def write_TypeRevealedSeedPair(v)
+    self.write_string(v.server_seed)
+    self.write_string(v.commitment)
+    self.write_string(v.client_seed)
+    self.write_u64(v.rounds)
+  end
+
+  # The Record type RoundRecord.
+
+  def write_TypeRoundRecord(v)
+    self.write_string(v.commitment)
+    self.write_string(v.client_seed)
+    self.write_u64(v.nonce)
+    self.write_i32(v.mines)
+    self.write_TypeRatio(v.rtp)
+    self.write_Sequencei32(v.picks)
+    self.write_TypeOutcome(v.outcome)
+    self.write_OptionalTypeRatio(v.multiplier)
+  end
+
+  # The Record type RoundVerification.
+
+  def write_TypeRoundVerification(v)
+    self.write_bool(v.ok)
+    self.write_bool(v.commitment_ok)
+    self.write_Sequencei32(v.mine_positions)
+    self.write_TypeOutcome(v.expected_outcome)
+    self.write_OptionalTypeRatio(v.expected_multiplier)
+    self.write_Sequencestring(v.differences)
+  end
+
+  # The Record type TableEntry.
+
+  def write_TypeTableEntry(v)
+    self.write_i32(v.mines)
+    self.write_i32(v.safe_picks)
+    self.write_TypeRatio(v.multiplier)
   end
 
   # The Record type Verification.
@@ -594,41 +1225,145 @@ class RustBufferBuilder
   def write_TypeFairminesError(v)
     if v.is_a?(FairminesError::InvalidMines)
       pack_into 4, 'l>', 1
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::InvalidNonce)
       pack_into 4, 'l>', 2
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::InvalidTile)
       pack_into 4, 'l>', 3
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::InvalidHex)
       pack_into 4, 'l>', 4
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::InvalidUtf8)
       pack_into 4, 'l>', 5
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::StreamExhausted)
       pack_into 4, 'l>', 6
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::Rng)
       pack_into 4, 'l>', 7
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::BufferSize)
       pack_into 4, 'l>', 8
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::TileAlreadyRevealed)
+      pack_into 4, 'l>', 9
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::RoundFinished)
+      pack_into 4, 'l>', 10
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::NothingToCashOut)
+      pack_into 4, 'l>', 11
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::InvalidRtp)
+      pack_into 4, 'l>', 12
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::InvalidPicks)
+      pack_into 4, 'l>', 13
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::InvalidNumber)
+      pack_into 4, 'l>', 14
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::InvalidState)
+      pack_into 4, 'l>', 15
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
     if v.is_a?(FairminesError::Other)
-      pack_into 4, 'l>', 9
+      pack_into 4, 'l>', 16
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
       return
     end
   end
+  
+
+  # The Enum type Outcome.
+
+  def write_TypeOutcome(v)
+    if v == Outcome::LOST
+      pack_into(4, 'l>', 1)
+    end
+    if v == Outcome::CASHED_OUT
+      pack_into(4, 'l>', 2)
+    end
+ end
   
 
   # The Optional<T> type for bool.
@@ -653,6 +1388,39 @@ class RustBufferBuilder
     end
   end
 
+  # The Optional<T> type for TypeRatio.
+
+  def write_OptionalTypeRatio(v)
+    if v.nil?
+      pack_into(1, 'c', 0)
+    else
+      pack_into(1, 'c', 1)
+      self.write_TypeRatio(v)
+    end
+  end
+
+  # The Optional<T> type for TypeRoundRecord.
+
+  def write_OptionalTypeRoundRecord(v)
+    if v.nil?
+      pack_into(1, 'c', 0)
+    else
+      pack_into(1, 'c', 1)
+      self.write_TypeRoundRecord(v)
+    end
+  end
+
+  # The Optional<T> type for TypeOutcome.
+
+  def write_OptionalTypeOutcome(v)
+    if v.nil?
+      pack_into(1, 'c', 0)
+    else
+      pack_into(1, 'c', 1)
+      self.write_TypeOutcome(v)
+    end
+  end
+
   # The Optional<T> type for Sequencei32.
 
   def write_OptionalSequencei32(v)
@@ -671,6 +1439,26 @@ class RustBufferBuilder
 
     items.each do |item|
       self.write_i32(item)
+    end
+  end
+
+  # The Sequence<T> type for string.
+
+  def write_Sequencestring(items)
+    pack_into(4, 'l>', items.size)
+
+    items.each do |item|
+      self.write_string(item)
+    end
+  end
+
+  # The Sequence<T> type for TypeTableEntry.
+
+  def write_SequenceTypeTableEntry(items)
+    pack_into(4, 'l>', items.size)
+
+    items.each do |item|
+      self.write_TypeTableEntry(item)
     end
   end
 
@@ -721,18 +1509,378 @@ CALL_ERROR = 1
 CALL_PANIC = 2
 
 
-class FairminesError
-    InvalidMines = Class.new StandardError
-    InvalidNonce = Class.new StandardError
-    InvalidTile = Class.new StandardError
-    InvalidHex = Class.new StandardError
-    InvalidUtf8 = Class.new StandardError
-    StreamExhausted = Class.new StandardError
-    Rng = Class.new StandardError
-    BufferSize = Class.new StandardError
-    Other = Class.new StandardError
+module FairminesError
+  class InvalidMines < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidNonce < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidTile < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidHex < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidUtf8 < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class StreamExhausted < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class Rng < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class BufferSize < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class TileAlreadyRevealed < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class RoundFinished < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class NothingToCashOut < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidRtp < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidPicks < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidNumber < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class InvalidState < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class Other < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
 
 end
+
 
 
 # Map error modules to the RustBuffer method name that reads them
@@ -988,6 +2136,138 @@ module UniFFILib
     [:uint64, RustCallStatus.by_ref],
     RustBuffer.by_value
   
+  attach_function :uniffi_fairmines_uniffi_fn_clone_round,
+    [:uint64, RustCallStatus.by_ref],
+    :uint64
+  
+  attach_function :uniffi_fairmines_uniffi_fn_free_round,
+    [:uint64, RustCallStatus.by_ref],
+    :void
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_cash_out,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_client_seed,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_commitment,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_is_finished,
+    [:uint64, RustCallStatus.by_ref],
+    :int8
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_mine_positions,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_mines,
+    [:uint64, RustCallStatus.by_ref],
+    :int32
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_multiplier,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_nonce,
+    [:uint64, RustCallStatus.by_ref],
+    :uint64
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_outcome,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_picks,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_record,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_reveal,
+    [:uint64, :int32, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_rtp,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_safe_picks,
+    [:uint64, RustCallStatus.by_ref],
+    :int32
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_round_uniffi_trait_debug,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_clone_seedpair,
+    [:uint64, RustCallStatus.by_ref],
+    :uint64
+  
+  attach_function :uniffi_fairmines_uniffi_fn_free_seedpair,
+    [:uint64, RustCallStatus.by_ref],
+    :void
+  
+  attach_function :uniffi_fairmines_uniffi_fn_constructor_seedpair_from_parts,
+    [RustBuffer.by_value, RustBuffer.by_value, :uint64, RustCallStatus.by_ref],
+    :uint64
+  
+  attach_function :uniffi_fairmines_uniffi_fn_constructor_seedpair_from_state_json,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    :uint64
+  
+  attach_function :uniffi_fairmines_uniffi_fn_constructor_seedpair_new,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    :uint64
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_public,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_rotate,
+    [:uint64, RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed,
+    [:uint64, RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_start_round,
+    [:uint64, :int32, RustBuffer.by_value, RustCallStatus.by_ref],
+    :uint64
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_debug,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_display,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_publicseedpair_to_json,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_ratio_uniffi_trait_display,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_revealedseedpair_to_json,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_roundrecord_to_json,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
   attach_function :uniffi_fairmines_uniffi_fn_func_commitment,
     [RustBuffer.by_value, RustCallStatus.by_ref],
     RustBuffer.by_value
@@ -1010,6 +2290,38 @@ module UniFFILib
   
   attach_function :uniffi_fairmines_uniffi_fn_func_verify,
     [RustBuffer.by_value, RustBuffer.by_value, :uint64, :int32, RustBuffer.by_value, RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_max_safe_picks,
+    [:int32, RustCallStatus.by_ref],
+    :int32
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_multiplier,
+    [:int32, :int32, RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_payout_table,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_public_seed_pair_from_json,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_ratio_to_decimal,
+    [RustBuffer.by_value, :uint32, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_revealed_seed_pair_from_json,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_round_record_from_json,
+    [RustBuffer.by_value, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_func_verify_round,
+    [RustBuffer.by_value, RustBuffer.by_value, RustCallStatus.by_ref],
     RustBuffer.by_value
   
   attach_function :ffi_fairmines_uniffi_rustbuffer_alloc,
@@ -1244,11 +2556,131 @@ module UniFFILib
     [],
     :uint16
   
+  attach_function :uniffi_fairmines_uniffi_checksum_func_max_safe_picks,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_func_multiplier,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_func_payout_table,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_func_round_record_from_json,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_func_verify_round,
+    [],
+    :uint16
+  
   attach_function :uniffi_fairmines_uniffi_checksum_method_serverseed_commitment,
     [],
     :uint16
   
   attach_function :uniffi_fairmines_uniffi_checksum_method_serverseed_reveal,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_cash_out,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_client_seed,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_commitment,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_is_finished,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_mine_positions,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_mines,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_multiplier,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_nonce,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_outcome,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_picks,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_record,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_reveal,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_rtp,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_round_safe_picks,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_public,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_rotate,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_start_round,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_constructor_seedpair_new,
     [],
     :uint16
   
@@ -1263,6 +2695,17 @@ end
   # Public interface members begin here.
 
   
+  
+  
+  
+
+class Outcome
+  LOST = 0
+  CASHED_OUT = 1
+  
+end
+
+
   
   # Record type Verification
 class Verification
@@ -1302,6 +2745,247 @@ class Verification
       return false
     end
     if @ok != other.ok
+      return false
+    end
+
+    true
+  end
+  
+end
+  
+  # Record type PublicSeedPair
+class PublicSeedPair
+  attr_reader :commitment, :client_seed, :nonce
+
+  def initialize(commitment:, client_seed:, nonce:)
+    @commitment = commitment
+    @client_seed = client_seed
+    @nonce = nonce
+  end
+def to_json
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_publicseedpair_to_json,
+    RustBuffer.alloc_from_TypePublicSeedPair(self),)
+  return result.consume_into_string
+end
+
+  def ==(other)
+    if @commitment != other.commitment
+      return false
+    end
+    if @client_seed != other.client_seed
+      return false
+    end
+    if @nonce != other.nonce
+      return false
+    end
+
+    true
+  end
+  
+end
+  
+  # Record type Ratio
+class Ratio
+  attr_reader :numerator, :denominator, :decimal
+
+  def initialize(numerator:, denominator:, decimal:)
+    @numerator = numerator
+    @denominator = denominator
+    @decimal = decimal
+  end
+
+  def ==(other)
+    if @numerator != other.numerator
+      return false
+    end
+    if @denominator != other.denominator
+      return false
+    end
+    if @decimal != other.decimal
+      return false
+    end
+
+    true
+  end
+  
+# The Rust `Display::fmt` implementation.
+def to_s
+  result = ::Fairmines.rust_call(
+    :uniffi_fairmines_uniffi_fn_method_ratio_uniffi_trait_display,
+    RustBuffer.alloc_from_TypeRatio(self)
+  )
+  result.consume_into_string
+end
+end
+  
+  # Record type Reveal
+class Reveal
+  attr_reader :safe, :safe_picks, :multiplier
+
+  def initialize(safe:, safe_picks:, multiplier:)
+    @safe = safe
+    @safe_picks = safe_picks
+    @multiplier = multiplier
+  end
+
+  def ==(other)
+    if @safe != other.safe
+      return false
+    end
+    if @safe_picks != other.safe_picks
+      return false
+    end
+    if @multiplier != other.multiplier
+      return false
+    end
+
+    true
+  end
+  
+end
+  
+  # Record type RevealedSeedPair
+class RevealedSeedPair
+  attr_reader :server_seed, :commitment, :client_seed, :rounds
+
+  def initialize(server_seed:, commitment:, client_seed:, rounds:)
+    @server_seed = server_seed
+    @commitment = commitment
+    @client_seed = client_seed
+    @rounds = rounds
+  end
+def to_json
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_revealedseedpair_to_json,
+    RustBuffer.alloc_from_TypeRevealedSeedPair(self),)
+  return result.consume_into_string
+end
+
+  def ==(other)
+    if @server_seed != other.server_seed
+      return false
+    end
+    if @commitment != other.commitment
+      return false
+    end
+    if @client_seed != other.client_seed
+      return false
+    end
+    if @rounds != other.rounds
+      return false
+    end
+
+    true
+  end
+  
+end
+  
+  # Record type RoundRecord
+class RoundRecord
+  attr_reader :commitment, :client_seed, :nonce, :mines, :rtp, :picks, :outcome, :multiplier
+
+  def initialize(commitment:, client_seed:, nonce:, mines:, rtp:, picks:, outcome:, multiplier:)
+    @commitment = commitment
+    @client_seed = client_seed
+    @nonce = nonce
+    @mines = mines
+    @rtp = rtp
+    @picks = picks
+    @outcome = outcome
+    @multiplier = multiplier
+  end
+def to_json
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_roundrecord_to_json,
+    RustBuffer.alloc_from_TypeRoundRecord(self),)
+  return result.consume_into_string
+end
+
+  def ==(other)
+    if @commitment != other.commitment
+      return false
+    end
+    if @client_seed != other.client_seed
+      return false
+    end
+    if @nonce != other.nonce
+      return false
+    end
+    if @mines != other.mines
+      return false
+    end
+    if @rtp != other.rtp
+      return false
+    end
+    if @picks != other.picks
+      return false
+    end
+    if @outcome != other.outcome
+      return false
+    end
+    if @multiplier != other.multiplier
+      return false
+    end
+
+    true
+  end
+  
+end
+  
+  # Record type RoundVerification
+class RoundVerification
+  attr_reader :ok, :commitment_ok, :mine_positions, :expected_outcome, :expected_multiplier, :differences
+
+  def initialize(ok:, commitment_ok:, mine_positions:, expected_outcome:, expected_multiplier:, differences:)
+    @ok = ok
+    @commitment_ok = commitment_ok
+    @mine_positions = mine_positions
+    @expected_outcome = expected_outcome
+    @expected_multiplier = expected_multiplier
+    @differences = differences
+  end
+
+  def ==(other)
+    if @ok != other.ok
+      return false
+    end
+    if @commitment_ok != other.commitment_ok
+      return false
+    end
+    if @mine_positions != other.mine_positions
+      return false
+    end
+    if @expected_outcome != other.expected_outcome
+      return false
+    end
+    if @expected_multiplier != other.expected_multiplier
+      return false
+    end
+    if @differences != other.differences
+      return false
+    end
+
+    true
+  end
+  
+end
+  
+  # Record type TableEntry
+class TableEntry
+  attr_reader :mines, :safe_picks, :multiplier
+
+  def initialize(mines:, safe_picks:, multiplier:)
+    @mines = mines
+    @safe_picks = safe_picks
+    @multiplier = multiplier
+  end
+
+  def ==(other)
+    if @mines != other.mines
+      return false
+    end
+    if @safe_picks != other.safe_picks
+      return false
+    end
+    if @multiplier != other.multiplier
       return false
     end
 
@@ -1420,6 +3104,114 @@ end
 
 
   
+  
+
+def self.max_safe_picks(mines)
+    mines = ::Fairmines::uniffi_in_range(mines, "i32", -2**31, 2**31)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_max_safe_picks,mines)
+  return result.to_i
+end
+
+
+  
+  
+
+def self.multiplier(mines, safe_picks, rtp)
+    mines = ::Fairmines::uniffi_in_range(mines, "i32", -2**31, 2**31)
+    
+    
+    safe_picks = ::Fairmines::uniffi_in_range(safe_picks, "i32", -2**31, 2**31)
+    
+    
+    rtp = ::Fairmines::uniffi_utf8(rtp)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_multiplier,mines,safe_picks,RustBuffer.alloc_from_string(rtp))
+  return result.consume_into_TypeRatio
+end
+
+
+  
+  
+
+def self.payout_table(rtp)
+    rtp = ::Fairmines::uniffi_utf8(rtp)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_payout_table,RustBuffer.alloc_from_string(rtp))
+  return result.consume_into_SequenceTypeTableEntry
+end
+
+
+  
+  
+
+def self.public_seed_pair_from_json(json)
+    json = ::Fairmines::uniffi_utf8(json)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_public_seed_pair_from_json,RustBuffer.alloc_from_string(json))
+  return result.consume_into_TypePublicSeedPair
+end
+
+
+  
+  
+
+def self.ratio_to_decimal(ratio, places)
+    ratio = ratio
+    RustBuffer.check_lower_TypeRatio(ratio)
+    
+    places = ::Fairmines::uniffi_in_range(places, "u32", 0, 2**32)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_ratio_to_decimal,RustBuffer.alloc_from_TypeRatio(ratio),places)
+  return result.consume_into_string
+end
+
+
+  
+  
+
+def self.revealed_seed_pair_from_json(json)
+    json = ::Fairmines::uniffi_utf8(json)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_revealed_seed_pair_from_json,RustBuffer.alloc_from_string(json))
+  return result.consume_into_TypeRevealedSeedPair
+end
+
+
+  
+  
+
+def self.round_record_from_json(json)
+    json = ::Fairmines::uniffi_utf8(json)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_round_record_from_json,RustBuffer.alloc_from_string(json))
+  return result.consume_into_TypeRoundRecord
+end
+
+
+  
+  
+
+def self.verify_round(record, server_seed)
+    record = record
+    RustBuffer.check_lower_TypeRoundRecord(record)
+    
+    server_seed = ::Fairmines::uniffi_utf8(server_seed)
+    
+    
+  result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_func_verify_round,RustBuffer.alloc_from_TypeRoundRecord(record),RustBuffer.alloc_from_string(server_seed))
+  return result.consume_into_TypeRoundVerification
+end
+
+
+  
 
   
   class ServerSeed
@@ -1492,6 +3284,247 @@ def inspect
   result = ::Fairmines.rust_call(
     :uniffi_fairmines_uniffi_fn_method_serverseed_uniffi_trait_debug,
     (ServerSeed.uniffi_lower self)
+  )
+  result.consume_into_string
+end
+end
+  
+  class Round
+
+  # A private helper for initializing instances of the class from a raw handle,
+  # bypassing any initialization logic and ensuring they are GC'd properly.
+  def self.uniffi_allocate(handle)
+    inst = allocate
+    inst.instance_variable_set :@handle, handle
+    ObjectSpace.define_finalizer(inst, uniffi_define_finalizer_by_handle(handle, inst.object_id))
+    return inst
+  end
+
+  # A private helper for registering an object finalizer.
+  # N.B. it's important that this does not capture a reference
+  # to the actual instance, only its underlying handle.
+  def self.uniffi_define_finalizer_by_handle(handle, object_id)
+    Proc.new do |_id|
+      ::Fairmines.rust_call(
+        :uniffi_fairmines_uniffi_fn_free_round,
+        handle
+      )
+    end
+  end
+  # A private helper for lowering instances into a raw handle.
+  # This does an explicit typecheck, because accidentally lowering a different type of
+  # object in a place where this type is expected, could lead to memory unsafety.
+  def self.uniffi_check_lower(inst)
+    if !inst.is_a? self
+      raise TypeError.new "Expected a Round instance, got #{inst}"
+    end
+  end
+
+  def uniffi_clone_handle()
+    return ::Fairmines.rust_call(
+      :uniffi_fairmines_uniffi_fn_clone_round,
+      @handle
+    )
+  end
+
+  def self.uniffi_lower(inst)
+    return inst.uniffi_clone_handle()
+  end
+
+  def self.uniffi_lift(handle)
+    uniffi_allocate handle
+  end
+
+  
+
+  def cash_out()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_cash_out,uniffi_clone_handle(),)
+    return result.consume_into_TypeRatio
+  end
+  def client_seed()
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_client_seed,uniffi_clone_handle(),)
+    return result.consume_into_string
+  end
+  def commitment()
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_commitment,uniffi_clone_handle(),)
+    return result.consume_into_string
+  end
+  def is_finished()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_is_finished,uniffi_clone_handle(),)
+    return 1 == result
+  end
+  def mine_positions()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_mine_positions,uniffi_clone_handle(),)
+    return result.consume_into_OptionalSequencei32
+  end
+  def mines()
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_mines,uniffi_clone_handle(),)
+    return result.to_i
+  end
+  def multiplier()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_multiplier,uniffi_clone_handle(),)
+    return result.consume_into_OptionalTypeRatio
+  end
+  def nonce()
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_nonce,uniffi_clone_handle(),)
+    return result.to_i
+  end
+  def outcome()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_outcome,uniffi_clone_handle(),)
+    return result.consume_into_OptionalTypeOutcome
+  end
+  def picks()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_picks,uniffi_clone_handle(),)
+    return result.consume_into_Sequencei32
+  end
+  def record()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_record,uniffi_clone_handle(),)
+    return result.consume_into_OptionalTypeRoundRecord
+  end
+  def reveal(tile)
+        tile = ::Fairmines::uniffi_in_range(tile, "i32", -2**31, 2**31)
+        
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_reveal,uniffi_clone_handle(),tile)
+    return result.consume_into_TypeReveal
+  end
+  def rtp()
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_rtp,uniffi_clone_handle(),)
+    return result.consume_into_TypeRatio
+  end
+  def safe_picks()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_safe_picks,uniffi_clone_handle(),)
+    return result.to_i
+  end
+  
+# The Rust `Debug::fmt` implementation.
+def inspect
+  result = ::Fairmines.rust_call(
+    :uniffi_fairmines_uniffi_fn_method_round_uniffi_trait_debug,
+    (Round.uniffi_lower self)
+  )
+  result.consume_into_string
+end
+end
+  
+  class SeedPair
+
+  # A private helper for initializing instances of the class from a raw handle,
+  # bypassing any initialization logic and ensuring they are GC'd properly.
+  def self.uniffi_allocate(handle)
+    inst = allocate
+    inst.instance_variable_set :@handle, handle
+    ObjectSpace.define_finalizer(inst, uniffi_define_finalizer_by_handle(handle, inst.object_id))
+    return inst
+  end
+
+  # A private helper for registering an object finalizer.
+  # N.B. it's important that this does not capture a reference
+  # to the actual instance, only its underlying handle.
+  def self.uniffi_define_finalizer_by_handle(handle, object_id)
+    Proc.new do |_id|
+      ::Fairmines.rust_call(
+        :uniffi_fairmines_uniffi_fn_free_seedpair,
+        handle
+      )
+    end
+  end
+  # A private helper for lowering instances into a raw handle.
+  # This does an explicit typecheck, because accidentally lowering a different type of
+  # object in a place where this type is expected, could lead to memory unsafety.
+  def self.uniffi_check_lower(inst)
+    if !inst.is_a? self
+      raise TypeError.new "Expected a SeedPair instance, got #{inst}"
+    end
+  end
+
+  def uniffi_clone_handle()
+    return ::Fairmines.rust_call(
+      :uniffi_fairmines_uniffi_fn_clone_seedpair,
+      @handle
+    )
+  end
+
+  def self.uniffi_lower(inst)
+    return inst.uniffi_clone_handle()
+  end
+
+  def self.uniffi_lift(handle)
+    uniffi_allocate handle
+  end
+  def initialize(client_seed)
+        client_seed = ::Fairmines::uniffi_utf8(client_seed)
+        
+    handle = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_constructor_seedpair_new,RustBuffer.alloc_from_string(client_seed))
+    @handle = handle
+    ObjectSpace.define_finalizer(self, self.class.uniffi_define_finalizer_by_handle(handle, self.object_id))
+  end
+
+  
+  def self.from_parts(server_seed, client_seed, nonce)
+        server_seed = ::Fairmines::uniffi_utf8(server_seed)
+        
+        client_seed = ::Fairmines::uniffi_utf8(client_seed)
+        
+        nonce = ::Fairmines::uniffi_in_range(nonce, "u64", 0, 2**64)
+        
+    # Call the (fallible) function before creating any half-baked object instances.
+    # Lightly yucky way to bypass the usual "initialize" logic
+    # and just create a new instance with the required handle.
+    return uniffi_allocate(::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_constructor_seedpair_from_parts,RustBuffer.alloc_from_string(server_seed),RustBuffer.alloc_from_string(client_seed),nonce))
+  end
+  
+  def self.from_state_json(json)
+        json = ::Fairmines::uniffi_utf8(json)
+        
+    # Call the (fallible) function before creating any half-baked object instances.
+    # Lightly yucky way to bypass the usual "initialize" logic
+    # and just create a new instance with the required handle.
+    return uniffi_allocate(::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_constructor_seedpair_from_state_json,RustBuffer.alloc_from_string(json)))
+  end
+  
+
+  def public()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_public,uniffi_clone_handle(),)
+    return result.consume_into_TypePublicSeedPair
+  end
+  def rotate(client_seed)
+        client_seed = (client_seed ? ::Fairmines::uniffi_utf8(client_seed) : nil)
+        RustBuffer.check_lower_Optionalstring(client_seed)
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_rotate,uniffi_clone_handle(),RustBuffer.alloc_from_Optionalstring(client_seed))
+    return result.consume_into_TypeRevealedSeedPair
+  end
+  def set_client_seed(client_seed)
+        client_seed = ::Fairmines::uniffi_utf8(client_seed)
+        
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed,uniffi_clone_handle(),RustBuffer.alloc_from_string(client_seed))
+    return result.consume_into_TypeRevealedSeedPair
+  end
+  def start_round(mines, rtp)
+        mines = ::Fairmines::uniffi_in_range(mines, "i32", -2**31, 2**31)
+        
+        rtp = ::Fairmines::uniffi_utf8(rtp)
+        
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_start_round,uniffi_clone_handle(),mines,RustBuffer.alloc_from_string(rtp))
+    return Round.uniffi_lift(result)
+  end
+  def to_state_json()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json,uniffi_clone_handle(),)
+    return result.consume_into_string
+  end
+  
+# The Rust `Display::fmt` implementation.
+def to_s
+  result = ::Fairmines.rust_call(
+    :uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_display,
+    (SeedPair.uniffi_lower self)
+  )
+  result.consume_into_string
+end
+# The Rust `Debug::fmt` implementation.
+def inspect
+  result = ::Fairmines.rust_call(
+    :uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_debug,
+    (SeedPair.uniffi_lower self)
   )
   result.consume_into_string
 end

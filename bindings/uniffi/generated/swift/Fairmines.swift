@@ -585,6 +585,658 @@ fileprivate struct FfiConverterString: FfiConverter {
 
 
 /**
+ * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
+ * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ */
+public protocol RoundProtocol: AnyObject, Sendable {
+    
+    /**
+     * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
+     * `RoundFinished` once the round has ended.
+     */
+    func cashOut() throws  -> Ratio
+    
+    /**
+     * The client seed.
+     */
+    func clientSeed()  -> String
+    
+    /**
+     * The commitment of the seed pair the round was played with (lowercase hex).
+     */
+    func commitment()  -> String
+    
+    /**
+     * Whether the round has ended.
+     */
+    func isFinished() throws  -> Bool
+    
+    /**
+     * The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
+     */
+    func minePositions() throws  -> [Int32]?
+    
+    /**
+     * The mine count.
+     */
+    func mines()  -> Int32
+    
+    /**
+     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     */
+    func multiplier() throws  -> Ratio?
+    
+    /**
+     * The nonce this round used.
+     */
+    func nonce()  -> UInt64
+    
+    /**
+     * How the round ended; null/nil while it is in play.
+     */
+    func outcome() throws  -> Outcome?
+    
+    /**
+     * The tiles picked so far, in order (1-based).
+     */
+    func picks() throws  -> [Int32]
+    
+    /**
+     * The public record, once the round has finished; null/nil while it is in play.
+     */
+    func record() throws  -> RoundRecord?
+    
+    /**
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     *
+     * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
+     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     */
+    func reveal(tile: Int32) throws  -> Reveal
+    
+    /**
+     * The return-to-player factor of the multipliers.
+     */
+    func rtp()  -> Ratio
+    
+    /**
+     * Safe tiles revealed so far.
+     */
+    func safePicks() throws  -> Int32
+    
+}
+/**
+ * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
+ * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ */
+open class Round: RoundProtocol, @unchecked Sendable, CustomDebugStringConvertible {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_fairmines_uniffi_fn_clone_round(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_fairmines_uniffi_fn_free_round(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
+     * `RoundFinished` once the round has ended.
+     */
+open func cashOut()throws  -> Ratio  {
+    return try  FfiConverterTypeRatio_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_cash_out(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The client seed.
+     */
+open func clientSeed() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_client_seed(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The commitment of the seed pair the round was played with (lowercase hex).
+     */
+open func commitment() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_commitment(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether the round has ended.
+     */
+open func isFinished()throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_is_finished(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
+     */
+open func minePositions()throws  -> [Int32]?  {
+    return try  FfiConverterOptionSequenceInt32.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_mine_positions(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The mine count.
+     */
+open func mines() -> Int32  {
+    return try!  FfiConverterInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_mines(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     */
+open func multiplier()throws  -> Ratio?  {
+    return try  FfiConverterOptionTypeRatio.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_multiplier(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The nonce this round used.
+     */
+open func nonce() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_nonce(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * How the round ended; null/nil while it is in play.
+     */
+open func outcome()throws  -> Outcome?  {
+    return try  FfiConverterOptionTypeOutcome.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_outcome(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The tiles picked so far, in order (1-based).
+     */
+open func picks()throws  -> [Int32]  {
+    return try  FfiConverterSequenceInt32.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_picks(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The public record, once the round has finished; null/nil while it is in play.
+     */
+open func record()throws  -> RoundRecord?  {
+    return try  FfiConverterOptionTypeRoundRecord.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_record(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     *
+     * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
+     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     */
+open func reveal(tile: Int32)throws  -> Reveal  {
+    return try  FfiConverterTypeReveal_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_reveal(
+            self.uniffiCloneHandle(),
+        FfiConverterInt32.lower(tile),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The return-to-player factor of the multipliers.
+     */
+open func rtp() -> Ratio  {
+    return try!  FfiConverterTypeRatio_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_rtp(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Safe tiles revealed so far.
+     */
+open func safePicks()throws  -> Int32  {
+    return try  FfiConverterInt32.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_safe_picks(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+// The local Rust `Debug` implementation.
+public var debugDescription: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_round_uniffi_trait_debug(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+    )
+}
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRound: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Round
+
+    public static func lift(_ handle: UInt64) throws -> Round {
+        return Round(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Round) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Round {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Round, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRound_lift(_ handle: UInt64) throws -> Round {
+    return try FfiConverterTypeRound.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRound_lower(_ value: Round) -> UInt64 {
+    return FfiConverterTypeRound.lower(value)
+}
+
+
+
+
+
+
+/**
+ * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
+ * player's client seed and the nonce of the next round.
+ *
+ * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
+ * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
+ */
+public protocol SeedPairProtocol: AnyObject, Sendable {
+    
+    /**
+     * What the player may see now: the commitment, the client seed and the next nonce.
+     */
+    func `public`() throws  -> PublicSeedPair
+    
+    /**
+     * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
+     * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     */
+    func rotate(clientSeed: String?) throws  -> RevealedSeedPair
+    
+    /**
+     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     */
+    func setClientSeed(clientSeed: String) throws  -> RevealedSeedPair
+    
+    /**
+     * Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
+     *
+     * `mines` in 1..=24 (`InvalidMines`), `rtp` the return-to-player factor as `"0.99"` or `"99/100"`, in
+     * (0, 1] (`InvalidRtp`). `InvalidNonce` when the pair has used every nonce (rotate it).
+     */
+    func startRound(mines: Int32, rtp: String) throws  -> Round
+    
+    /**
+     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     */
+    func toStateJson() throws  -> String
+    
+}
+/**
+ * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
+ * player's client seed and the nonce of the next round.
+ *
+ * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
+ * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
+ */
+open class SeedPair: SeedPairProtocol, @unchecked Sendable, CustomDebugStringConvertible, CustomStringConvertible {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_fairmines_uniffi_fn_clone_seedpair(self.handle, $0) }
+    }
+    /**
+     * A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
+     * Fails with `Rng` only if the OS generator fails.
+     */
+public convenience init(clientSeed: String)throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_constructor_seedpair_new(
+        FfiConverterString.lower(clientSeed),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_fairmines_uniffi_fn_free_seedpair(handle, $0) }
+    }
+
+    
+    /**
+     * A pair from parts the operator already has: the server seed as 64 lowercase hex characters (as
+     * generated; `InvalidHex`, argument `server_seed`, otherwise), the client seed and the next nonce.
+     */
+public static func fromParts(serverSeed: String, clientSeed: String, nonce: UInt64)throws  -> SeedPair  {
+    return try  FfiConverterTypeSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_constructor_seedpair_from_parts(
+        FfiConverterString.lower(serverSeed),
+        FfiConverterString.lower(clientSeed),
+        FfiConverterUInt64.lower(nonce),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
+     * `InvalidState` (argument `state`) when it does not parse or does not hold together.
+     */
+public static func fromStateJson(json: String)throws  -> SeedPair  {
+    return try  FfiConverterTypeSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_constructor_seedpair_from_state_json(
+        FfiConverterString.lower(json),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+    /**
+     * What the player may see now: the commitment, the client seed and the next nonce.
+     */
+open func `public`()throws  -> PublicSeedPair  {
+    return try  FfiConverterTypePublicSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_public(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
+     * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     */
+open func rotate(clientSeed: String?)throws  -> RevealedSeedPair  {
+    return try  FfiConverterTypeRevealedSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_rotate(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionString.lower(clientSeed),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     */
+open func setClientSeed(clientSeed: String)throws  -> RevealedSeedPair  {
+    return try  FfiConverterTypeRevealedSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(clientSeed),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
+     *
+     * `mines` in 1..=24 (`InvalidMines`), `rtp` the return-to-player factor as `"0.99"` or `"99/100"`, in
+     * (0, 1] (`InvalidRtp`). `InvalidNonce` when the pair has used every nonce (rotate it).
+     */
+open func startRound(mines: Int32, rtp: String)throws  -> Round  {
+    return try  FfiConverterTypeRound_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_start_round(
+            self.uniffiCloneHandle(),
+        FfiConverterInt32.lower(mines),
+        FfiConverterString.lower(rtp),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     */
+open func toStateJson()throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+// The local Rust `Debug` implementation.
+public var debugDescription: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_debug(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+    )
+}
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_display(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+    )
+}
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSeedPair: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = SeedPair
+
+    public static func lift(_ handle: UInt64) throws -> SeedPair {
+        return SeedPair(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: SeedPair) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SeedPair {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: SeedPair, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSeedPair_lift(_ handle: UInt64) throws -> SeedPair {
+    return try FfiConverterTypeSeedPair.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSeedPair_lower(_ value: SeedPair) -> UInt64 {
+    return FfiConverterTypeSeedPair.lower(value)
+}
+
+
+
+
+
+
+/**
  * A fresh server seed: 32 bytes from the OS CSPRNG written as 64 lowercase hex characters.
  *
  * Its string forms (`toString`, `description`, `to_s`, `inspect`) show the commitment only;
@@ -757,6 +1409,706 @@ public func FfiConverterTypeServerSeed_lower(_ value: ServerSeed) -> UInt64 {
 
 
 /**
+ * The public side of a seed pair: what the player sees while it is active.
+ */
+public struct PublicSeedPair: Equatable, Hashable {
+    /**
+     * SHA3-256 of the (secret) server seed, lowercase hex.
+     */
+    public let commitment: String
+    /**
+     * The player's client seed.
+     */
+    public let clientSeed: String
+    /**
+     * The nonce of the next round.
+     */
+    public let nonce: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * SHA3-256 of the (secret) server seed, lowercase hex.
+         */commitment: String, 
+        /**
+         * The player's client seed.
+         */clientSeed: String, 
+        /**
+         * The nonce of the next round.
+         */nonce: UInt64) {
+        self.commitment = commitment
+        self.clientSeed = clientSeed
+        self.nonce = nonce
+    }
+
+    
+    /**
+     * As JSON: `{"commitment":hex,"client_seed":…,"nonce":n}`. Fails with `InvalidHex` (argument
+     * `commitment`) for a hand-made record whose commitment is not 64 hex characters.
+     */
+public func toJson()throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_publicseedpair_to_json(
+            FfiConverterTypePublicSeedPair_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PublicSeedPair: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePublicSeedPair: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PublicSeedPair {
+        return
+            try PublicSeedPair(
+                commitment: FfiConverterString.read(from: &buf), 
+                clientSeed: FfiConverterString.read(from: &buf), 
+                nonce: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PublicSeedPair, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.commitment, into: &buf)
+        FfiConverterString.write(value.clientSeed, into: &buf)
+        FfiConverterUInt64.write(value.nonce, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePublicSeedPair_lift(_ buf: RustBuffer) throws -> PublicSeedPair {
+    return try FfiConverterTypePublicSeedPair.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePublicSeedPair_lower(_ value: PublicSeedPair) -> RustBuffer {
+    return FfiConverterTypePublicSeedPair.lower(value)
+}
+
+
+/**
+ * An exact, non-negative fraction in lowest terms (a multiplier or an RTP factor).
+ *
+ * `numerator` and `denominator` are decimal digits of unsigned integers below 2^128 (the core's range;
+ * strings because no Kotlin, Swift or Ruby integer type holds all of them). `decimal` is the value
+ * rounded **down** to 2 decimal places, the text to show users (a displayed multiplier never promises
+ * more than the exact one); `ratioToDecimal(ratio, places)` gives other precisions. Its string form is the core's
+ * `num/den` (just `num` for a whole number), as in the JSON of a round record.
+ */
+public struct Ratio: Equatable, Hashable, CustomStringConvertible {
+    /**
+     * The numerator in lowest terms, as decimal digits.
+     */
+    public let numerator: String
+    /**
+     * The denominator in lowest terms (never 0), as decimal digits.
+     */
+    public let denominator: String
+    /**
+     * The value rounded down to 2 decimal places, e.g. `1.12` for 9/8. Ignored when a ratio is passed in.
+     */
+    public let decimal: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The numerator in lowest terms, as decimal digits.
+         */numerator: String, 
+        /**
+         * The denominator in lowest terms (never 0), as decimal digits.
+         */denominator: String, 
+        /**
+         * The value rounded down to 2 decimal places, e.g. `1.12` for 9/8. Ignored when a ratio is passed in.
+         */decimal: String) {
+        self.numerator = numerator
+        self.denominator = denominator
+        self.decimal = decimal
+    }
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_ratio_uniffi_trait_display(
+            FfiConverterTypeRatio_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+}
+
+#if compiler(>=6)
+extension Ratio: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRatio: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Ratio {
+        return
+            try Ratio(
+                numerator: FfiConverterString.read(from: &buf), 
+                denominator: FfiConverterString.read(from: &buf), 
+                decimal: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Ratio, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.numerator, into: &buf)
+        FfiConverterString.write(value.denominator, into: &buf)
+        FfiConverterString.write(value.decimal, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRatio_lift(_ buf: RustBuffer) throws -> Ratio {
+    return try FfiConverterTypeRatio.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRatio_lower(_ value: Ratio) -> RustBuffer {
+    return FfiConverterTypeRatio.lower(value)
+}
+
+
+/**
+ * What a reveal found.
+ */
+public struct Reveal: Equatable, Hashable {
+    /**
+     * True for a safe tile, false for a mine (the round is then lost).
+     */
+    public let safe: Bool
+    /**
+     * Safe picks so far (after a mine: the safe picks before it).
+     */
+    public let safePicks: Int32
+    /**
+     * The multiplier a cash-out would now pay; null/nil after a mine.
+     */
+    public let multiplier: Ratio?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * True for a safe tile, false for a mine (the round is then lost).
+         */safe: Bool, 
+        /**
+         * Safe picks so far (after a mine: the safe picks before it).
+         */safePicks: Int32, 
+        /**
+         * The multiplier a cash-out would now pay; null/nil after a mine.
+         */multiplier: Ratio?) {
+        self.safe = safe
+        self.safePicks = safePicks
+        self.multiplier = multiplier
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Reveal: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReveal: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Reveal {
+        return
+            try Reveal(
+                safe: FfiConverterBool.read(from: &buf), 
+                safePicks: FfiConverterInt32.read(from: &buf), 
+                multiplier: FfiConverterOptionTypeRatio.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Reveal, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.safe, into: &buf)
+        FfiConverterInt32.write(value.safePicks, into: &buf)
+        FfiConverterOptionTypeRatio.write(value.multiplier, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReveal_lift(_ buf: RustBuffer) throws -> Reveal {
+    return try FfiConverterTypeReveal.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReveal_lower(_ value: Reveal) -> RustBuffer {
+    return FfiConverterTypeReveal.lower(value)
+}
+
+
+/**
+ * A seed pair that has been rotated out: its server seed may now be published.
+ */
+public struct RevealedSeedPair: Equatable, Hashable {
+    /**
+     * The server seed, now public.
+     */
+    public let serverSeed: String
+    /**
+     * Its commitment, as shown before play (lowercase hex).
+     */
+    public let commitment: String
+    /**
+     * The client seed it was used with.
+     */
+    public let clientSeed: String
+    /**
+     * How many rounds it played (nonces 0 until `rounds`).
+     */
+    public let rounds: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The server seed, now public.
+         */serverSeed: String, 
+        /**
+         * Its commitment, as shown before play (lowercase hex).
+         */commitment: String, 
+        /**
+         * The client seed it was used with.
+         */clientSeed: String, 
+        /**
+         * How many rounds it played (nonces 0 until `rounds`).
+         */rounds: UInt64) {
+        self.serverSeed = serverSeed
+        self.commitment = commitment
+        self.clientSeed = clientSeed
+        self.rounds = rounds
+    }
+
+    
+    /**
+     * As JSON: `{"server_seed":…,"commitment":hex,"client_seed":…,"rounds":n}`. Fails with `InvalidHex`
+     * (argument `commitment`) for a hand-made record whose commitment is not 64 hex characters.
+     */
+public func toJson()throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_revealedseedpair_to_json(
+            FfiConverterTypeRevealedSeedPair_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RevealedSeedPair: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRevealedSeedPair: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RevealedSeedPair {
+        return
+            try RevealedSeedPair(
+                serverSeed: FfiConverterString.read(from: &buf), 
+                commitment: FfiConverterString.read(from: &buf), 
+                clientSeed: FfiConverterString.read(from: &buf), 
+                rounds: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RevealedSeedPair, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.serverSeed, into: &buf)
+        FfiConverterString.write(value.commitment, into: &buf)
+        FfiConverterString.write(value.clientSeed, into: &buf)
+        FfiConverterUInt64.write(value.rounds, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRevealedSeedPair_lift(_ buf: RustBuffer) throws -> RevealedSeedPair {
+    return try FfiConverterTypeRevealedSeedPair.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRevealedSeedPair_lower(_ value: RevealedSeedPair) -> RustBuffer {
+    return FfiConverterTypeRevealedSeedPair.lower(value)
+}
+
+
+/**
+ * The public record of a finished round, as the operator publishes it; `toJson()` gives its JSON form
+ * (ratios as `"num/den"` strings, outcome `"lost"` or `"cashed_out"`), `roundRecordFromJson` reads it.
+ */
+public struct RoundRecord: Equatable, Hashable {
+    /**
+     * The commitment of the seed pair, shown before play (lowercase hex).
+     */
+    public let commitment: String
+    /**
+     * The client seed.
+     */
+    public let clientSeed: String
+    /**
+     * The round's nonce.
+     */
+    public let nonce: UInt64
+    /**
+     * The mine count.
+     */
+    public let mines: Int32
+    /**
+     * The return-to-player factor the multipliers were computed with.
+     */
+    public let rtp: Ratio
+    /**
+     * The tiles picked, in order (1-based).
+     */
+    public let picks: [Int32]
+    /**
+     * How the round ended.
+     */
+    public let outcome: Outcome
+    /**
+     * The multiplier paid (null/nil when lost), exact.
+     */
+    public let multiplier: Ratio?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The commitment of the seed pair, shown before play (lowercase hex).
+         */commitment: String, 
+        /**
+         * The client seed.
+         */clientSeed: String, 
+        /**
+         * The round's nonce.
+         */nonce: UInt64, 
+        /**
+         * The mine count.
+         */mines: Int32, 
+        /**
+         * The return-to-player factor the multipliers were computed with.
+         */rtp: Ratio, 
+        /**
+         * The tiles picked, in order (1-based).
+         */picks: [Int32], 
+        /**
+         * How the round ended.
+         */outcome: Outcome, 
+        /**
+         * The multiplier paid (null/nil when lost), exact.
+         */multiplier: Ratio?) {
+        self.commitment = commitment
+        self.clientSeed = clientSeed
+        self.nonce = nonce
+        self.mines = mines
+        self.rtp = rtp
+        self.picks = picks
+        self.outcome = outcome
+        self.multiplier = multiplier
+    }
+
+    
+    /**
+     * As JSON, the form operators publish, e.g. `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,
+     * "rtp":"99/100","picks":[7,2],"outcome":"cashed_out","multiplier":"1287/1000"}`.
+     */
+public func toJson()throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_roundrecord_to_json(
+            FfiConverterTypeRoundRecord_lower(self),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RoundRecord: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRoundRecord: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RoundRecord {
+        return
+            try RoundRecord(
+                commitment: FfiConverterString.read(from: &buf), 
+                clientSeed: FfiConverterString.read(from: &buf), 
+                nonce: FfiConverterUInt64.read(from: &buf), 
+                mines: FfiConverterInt32.read(from: &buf), 
+                rtp: FfiConverterTypeRatio.read(from: &buf), 
+                picks: FfiConverterSequenceInt32.read(from: &buf), 
+                outcome: FfiConverterTypeOutcome.read(from: &buf), 
+                multiplier: FfiConverterOptionTypeRatio.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RoundRecord, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.commitment, into: &buf)
+        FfiConverterString.write(value.clientSeed, into: &buf)
+        FfiConverterUInt64.write(value.nonce, into: &buf)
+        FfiConverterInt32.write(value.mines, into: &buf)
+        FfiConverterTypeRatio.write(value.rtp, into: &buf)
+        FfiConverterSequenceInt32.write(value.picks, into: &buf)
+        FfiConverterTypeOutcome.write(value.outcome, into: &buf)
+        FfiConverterOptionTypeRatio.write(value.multiplier, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRoundRecord_lift(_ buf: RustBuffer) throws -> RoundRecord {
+    return try FfiConverterTypeRoundRecord.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRoundRecord_lower(_ value: RoundRecord) -> RustBuffer {
+    return FfiConverterTypeRoundRecord.lower(value)
+}
+
+
+/**
+ * The replay of a finished round against its revealed server seed.
+ */
+public struct RoundVerification: Equatable, Hashable {
+    /**
+     * True when the record is exactly what the seeds and picks give (`differences` is empty).
+     */
+    public let ok: Bool
+    /**
+     * SHA3-256 of the revealed seed equals the record's commitment.
+     */
+    public let commitmentOk: Bool
+    /**
+     * Where the mines were (sorted, 1-based).
+     */
+    public let minePositions: [Int32]
+    /**
+     * The outcome the picks lead to.
+     */
+    public let expectedOutcome: Outcome
+    /**
+     * The multiplier the picks lead to (null/nil when lost).
+     */
+    public let expectedMultiplier: Ratio?
+    /**
+     * Each way the record differs from the replay, in words (each starts with the field); empty when it holds.
+     */
+    public let differences: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * True when the record is exactly what the seeds and picks give (`differences` is empty).
+         */ok: Bool, 
+        /**
+         * SHA3-256 of the revealed seed equals the record's commitment.
+         */commitmentOk: Bool, 
+        /**
+         * Where the mines were (sorted, 1-based).
+         */minePositions: [Int32], 
+        /**
+         * The outcome the picks lead to.
+         */expectedOutcome: Outcome, 
+        /**
+         * The multiplier the picks lead to (null/nil when lost).
+         */expectedMultiplier: Ratio?, 
+        /**
+         * Each way the record differs from the replay, in words (each starts with the field); empty when it holds.
+         */differences: [String]) {
+        self.ok = ok
+        self.commitmentOk = commitmentOk
+        self.minePositions = minePositions
+        self.expectedOutcome = expectedOutcome
+        self.expectedMultiplier = expectedMultiplier
+        self.differences = differences
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RoundVerification: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRoundVerification: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RoundVerification {
+        return
+            try RoundVerification(
+                ok: FfiConverterBool.read(from: &buf), 
+                commitmentOk: FfiConverterBool.read(from: &buf), 
+                minePositions: FfiConverterSequenceInt32.read(from: &buf), 
+                expectedOutcome: FfiConverterTypeOutcome.read(from: &buf), 
+                expectedMultiplier: FfiConverterOptionTypeRatio.read(from: &buf), 
+                differences: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RoundVerification, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.ok, into: &buf)
+        FfiConverterBool.write(value.commitmentOk, into: &buf)
+        FfiConverterSequenceInt32.write(value.minePositions, into: &buf)
+        FfiConverterTypeOutcome.write(value.expectedOutcome, into: &buf)
+        FfiConverterOptionTypeRatio.write(value.expectedMultiplier, into: &buf)
+        FfiConverterSequenceString.write(value.differences, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRoundVerification_lift(_ buf: RustBuffer) throws -> RoundVerification {
+    return try FfiConverterTypeRoundVerification.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRoundVerification_lower(_ value: RoundVerification) -> RustBuffer {
+    return FfiConverterTypeRoundVerification.lower(value)
+}
+
+
+/**
+ * One entry of the payout table.
+ */
+public struct TableEntry: Equatable, Hashable {
+    /**
+     * Mines in the round.
+     */
+    public let mines: Int32
+    /**
+     * Safe picks made.
+     */
+    public let safePicks: Int32
+    /**
+     * The exact multiplier.
+     */
+    public let multiplier: Ratio
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Mines in the round.
+         */mines: Int32, 
+        /**
+         * Safe picks made.
+         */safePicks: Int32, 
+        /**
+         * The exact multiplier.
+         */multiplier: Ratio) {
+        self.mines = mines
+        self.safePicks = safePicks
+        self.multiplier = multiplier
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension TableEntry: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTableEntry: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TableEntry {
+        return
+            try TableEntry(
+                mines: FfiConverterInt32.read(from: &buf), 
+                safePicks: FfiConverterInt32.read(from: &buf), 
+                multiplier: FfiConverterTypeRatio.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: TableEntry, into buf: inout [UInt8]) {
+        FfiConverterInt32.write(value.mines, into: &buf)
+        FfiConverterInt32.write(value.safePicks, into: &buf)
+        FfiConverterTypeRatio.write(value.multiplier, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTableEntry_lift(_ buf: RustBuffer) throws -> TableEntry {
+    return try FfiConverterTypeTableEntry.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTableEntry_lower(_ value: TableEntry) -> RustBuffer {
+    return FfiConverterTypeTableEntry.lower(value)
+}
+
+
+/**
  * The verdict on a finished round: everything recomputed from the seeds, and each requested check.
  */
 public struct Verification: Equatable, Hashable {
@@ -886,8 +2238,9 @@ public func FfiConverterTypeVerification_lower(_ value: Verification) -> RustBuf
 
 
 /**
- * Everything that can go wrong, one variant per error of the core (same names, same order as its
- * stable codes 1..=8). The message starts with the name of the argument at fault.
+ * Everything that can go wrong: one variant per error of the core (same names, in the order of its
+ * stable codes 1..=15), plus `Other` for a variant a newer core may add. Every variant carries the
+ * core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
  */
 public 
 enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
@@ -895,50 +2248,277 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
     
     
     /**
-     * The mine count is outside 1..=24 (code 1).
+     * The mine count is outside 1..=24 (code 1, argument `mines`).
      */
-    case InvalidMines(message: String)
-    
+    case InvalidMines(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
-     * A nonce that is not an integer in 0..2^64 (code 2).
+     * A nonce that is not an integer in 0..2^64 (code 2, argument `nonce`).
      */
-    case InvalidNonce(message: String)
-    
+    case InvalidNonce(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
-     * A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3).
+     * A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3, e.g. `tile`, `positions`).
      */
-    case InvalidTile(message: String)
-    
+    case InvalidTile(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
-     * A commitment or signature that is not 64 hexadecimal characters (code 4).
+     * A digest or server seed that is not 64 hexadecimal characters (code 4, e.g. `commitment`, `server_seed`).
      */
-    case InvalidHex(message: String)
-    
+    case InvalidHex(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
      * A string that is not valid UTF-8 (code 5).
      */
-    case InvalidUtf8(message: String)
-    
+    case InvalidUtf8(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
      * A finite word source ran out before every mine was placed (code 6).
      */
-    case StreamExhausted(message: String)
-    
+    case StreamExhausted(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
      * The operating system's random number generator failed (code 7).
      */
-    case Rng(message: String)
-    
+    case Rng(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
      * An output buffer of the wrong size (code 8).
      */
-    case BufferSize(message: String)
-    
+    case BufferSize(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     /**
-     * An error of a newer core that this binding does not know by name yet.
+     * A tile of the round was revealed before (code 9, argument `tile`).
      */
-    case Other(message: String)
-    
+    case TileAlreadyRevealed(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * A reveal or cash-out on a round that has ended (code 10).
+     */
+    case RoundFinished(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * A cash-out before any safe pick (code 11).
+     */
+    case NothingToCashOut(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * A return-to-player factor that is not a fraction in (0, 1] (code 12, argument `rtp`).
+     */
+    case InvalidRtp(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * A number of safe picks the round cannot have (code 13, argument `safe_picks`).
+     */
+    case InvalidPicks(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * A number that does not parse (code 14, e.g. `numerator`).
+     */
+    case InvalidNumber(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * Saved state or a record that does not parse or does not hold together (code 15, e.g. `state`, `record`).
+     */
+    case InvalidState(
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * An error of a newer core that this binding does not know by name yet (code and name are the core's).
+     */
+    case Other(
+        /**
+         * The core's stable numeric code.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE.
+         */name: String, 
+        /**
+         * The argument at fault; null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message.
+         */message: String
+    )
 
     
 
@@ -969,43 +2549,103 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
 
         
         case 1: return .InvalidMines(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
         case 2: return .InvalidNonce(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
         case 3: return .InvalidTile(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
         case 4: return .InvalidHex(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
         case 5: return .InvalidUtf8(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
         case 6: return .StreamExhausted(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
         case 7: return .Rng(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
         case 8: return .BufferSize(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
-        case 9: return .Other(
+            )
+        case 9: return .TileAlreadyRevealed(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
-        )
-        
+            )
+        case 10: return .RoundFinished(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 11: return .NothingToCashOut(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 12: return .InvalidRtp(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 13: return .InvalidPicks(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 14: return .InvalidNumber(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 15: return .InvalidState(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 16: return .Other(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
 
-        default: throw UniffiInternalError.unexpectedEnumCase
+         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
 
@@ -1015,26 +2655,134 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
         
 
         
-        case .InvalidMines(_ /* message is ignored*/):
-            writeInt(&buf, Int32(1))
-        case .InvalidNonce(_ /* message is ignored*/):
-            writeInt(&buf, Int32(2))
-        case .InvalidTile(_ /* message is ignored*/):
-            writeInt(&buf, Int32(3))
-        case .InvalidHex(_ /* message is ignored*/):
-            writeInt(&buf, Int32(4))
-        case .InvalidUtf8(_ /* message is ignored*/):
-            writeInt(&buf, Int32(5))
-        case .StreamExhausted(_ /* message is ignored*/):
-            writeInt(&buf, Int32(6))
-        case .Rng(_ /* message is ignored*/):
-            writeInt(&buf, Int32(7))
-        case .BufferSize(_ /* message is ignored*/):
-            writeInt(&buf, Int32(8))
-        case .Other(_ /* message is ignored*/):
-            writeInt(&buf, Int32(9))
-
         
+        case let .InvalidMines(code,name,argument,message):
+            writeInt(&buf, Int32(1))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidNonce(code,name,argument,message):
+            writeInt(&buf, Int32(2))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidTile(code,name,argument,message):
+            writeInt(&buf, Int32(3))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidHex(code,name,argument,message):
+            writeInt(&buf, Int32(4))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidUtf8(code,name,argument,message):
+            writeInt(&buf, Int32(5))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .StreamExhausted(code,name,argument,message):
+            writeInt(&buf, Int32(6))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .Rng(code,name,argument,message):
+            writeInt(&buf, Int32(7))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .BufferSize(code,name,argument,message):
+            writeInt(&buf, Int32(8))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .TileAlreadyRevealed(code,name,argument,message):
+            writeInt(&buf, Int32(9))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .RoundFinished(code,name,argument,message):
+            writeInt(&buf, Int32(10))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .NothingToCashOut(code,name,argument,message):
+            writeInt(&buf, Int32(11))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidRtp(code,name,argument,message):
+            writeInt(&buf, Int32(12))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidPicks(code,name,argument,message):
+            writeInt(&buf, Int32(13))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidNumber(code,name,argument,message):
+            writeInt(&buf, Int32(14))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .InvalidState(code,name,argument,message):
+            writeInt(&buf, Int32(15))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .Other(code,name,argument,message):
+            writeInt(&buf, Int32(16))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
         }
     }
 }
@@ -1053,6 +2801,81 @@ public func FfiConverterTypeFairminesError_lift(_ buf: RustBuffer) throws -> Fai
 public func FfiConverterTypeFairminesError_lower(_ value: FairminesError) -> RustBuffer {
     return FfiConverterTypeFairminesError.lower(value)
 }
+
+
+/**
+ * How a round ended.
+ */
+
+public enum Outcome: Equatable, Hashable {
+    
+    /**
+     * A mine was revealed: the stake is lost.
+     */
+    case lost
+    /**
+     * The player cashed out (or revealed every safe tile) and is paid the multiplier.
+     */
+    case cashedOut
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Outcome: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeOutcome: FfiConverterRustBuffer {
+    typealias SwiftType = Outcome
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Outcome {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .lost
+        
+        case 2: return .cashedOut
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Outcome, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .lost:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .cashedOut:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOutcome_lift(_ buf: RustBuffer) throws -> Outcome {
+    return try FfiConverterTypeOutcome.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOutcome_lower(_ value: Outcome) -> RustBuffer {
+    return FfiConverterTypeOutcome.lower(value)
+}
+
 
 #if swift(>=5.8)
 @_documentation(visibility: private)
@@ -1105,6 +2928,78 @@ fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeRatio: FfiConverterRustBuffer {
+    typealias SwiftType = Ratio?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeRatio.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeRatio.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeRoundRecord: FfiConverterRustBuffer {
+    typealias SwiftType = RoundRecord?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeRoundRecord.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeRoundRecord.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeOutcome: FfiConverterRustBuffer {
+    typealias SwiftType = Outcome?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeOutcome.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeOutcome.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionSequenceInt32: FfiConverterRustBuffer {
     typealias SwiftType = [Int32]?
 
@@ -1146,6 +3041,56 @@ fileprivate struct FfiConverterSequenceInt32: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterInt32.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
+    typealias SwiftType = [String]
+
+    public static func write(_ value: [String], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterString.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [String] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [String]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterString.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer {
+    typealias SwiftType = [TableEntry]
+
+    public static func write(_ value: [TableEntry], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeTableEntry.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [TableEntry] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [TableEntry]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeTableEntry.read(from: &buf))
         }
         return seq
     }
@@ -1239,6 +3184,107 @@ public func verify(serverSeed: String, clientSeed: String, nonce: UInt64, mines:
     )
 })
 }
+/**
+ * The most safe picks a round with `mines` mines allows (25 − mines). `InvalidMines` outside 1..=24.
+ */
+public func maxSafePicks(mines: Int32)throws  -> Int32  {
+    return try  FfiConverterInt32.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_max_safe_picks(
+        FfiConverterInt32.lower(mines),uniffiCallStatus
+    )
+})
+}
+/**
+ * The multiplier after `safePicks` safe picks with `mines` mines: C(25, k) / C(25 − m, k) × RTP, exactly.
+ *
+ * Errors: `InvalidMines`, `InvalidPicks` (argument `safe_picks`, outside 1..=25 − mines), `InvalidRtp`.
+ */
+public func multiplier(mines: Int32, safePicks: Int32, rtp: String)throws  -> Ratio  {
+    return try  FfiConverterTypeRatio_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_multiplier(
+        FfiConverterInt32.lower(mines),
+        FfiConverterInt32.lower(safePicks),
+        FfiConverterString.lower(rtp),uniffiCallStatus
+    )
+})
+}
+/**
+ * The whole payout table for an RTP factor: every mine count 1..=24 and every number of safe picks
+ * 1..=25 − mines (300 entries), by mines then safe picks. `InvalidRtp` for a factor outside (0, 1].
+ */
+public func payoutTable(rtp: String)throws  -> [TableEntry]  {
+    return try  FfiConverterSequenceTypeTableEntry.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_payout_table(
+        FfiConverterString.lower(rtp),uniffiCallStatus
+    )
+})
+}
+/**
+ * Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not.
+ */
+public func publicSeedPairFromJson(json: String)throws  -> PublicSeedPair  {
+    return try  FfiConverterTypePublicSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_public_seed_pair_from_json(
+        FfiConverterString.lower(json),uniffiCallStatus
+    )
+})
+}
+/**
+ * `ratio`'s value rounded **down** to `places` decimal places (at most 18), e.g. `"1.125"` for 9/8 with 3.
+ *
+ * Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
+ * (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take
+ * arguments without their parameter list.)
+ */
+public func ratioToDecimal(ratio: Ratio, places: UInt32)throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_ratio_to_decimal(
+        FfiConverterTypeRatio_lower(ratio),
+        FfiConverterUInt32.lower(places),uniffiCallStatus
+    )
+})
+}
+/**
+ * Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not.
+ */
+public func revealedSeedPairFromJson(json: String)throws  -> RevealedSeedPair  {
+    return try  FfiConverterTypeRevealedSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_revealed_seed_pair_from_json(
+        FfiConverterString.lower(json),uniffiCallStatus
+    )
+})
+}
+/**
+ * Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not.
+ */
+public func roundRecordFromJson(json: String)throws  -> RoundRecord  {
+    return try  FfiConverterTypeRoundRecord_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_round_record_from_json(
+        FfiConverterString.lower(json),uniffiCallStatus
+    )
+})
+}
+/**
+ * Replays a finished round from its record and the server seed revealed after rotation, and says what
+ * differs, if anything does. A mismatch is not an error; errors are only for records that cannot
+ * describe a round (see `RoundRecord`'s fields).
+ */
+public func verifyRound(record: RoundRecord, serverSeed: String)throws  -> RoundVerification  {
+    return try  FfiConverterTypeRoundVerification_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_func_verify_round(
+        FfiConverterTypeRoundRecord_lower(record),
+        FfiConverterString.lower(serverSeed),uniffiCallStatus
+    )
+})
+}
 
 private enum InitializationResult {
     case ok
@@ -1273,10 +3319,100 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_func_verify() != 33199) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_fairmines_uniffi_checksum_func_max_safe_picks() != 17261) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_func_multiplier() != 63772) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_func_payout_table() != 7981) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() != 18093) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() != 56518) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() != 9391) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_func_round_record_from_json() != 35461) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_func_verify_round() != 27325) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_fairmines_uniffi_checksum_method_serverseed_commitment() != 27191) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_serverseed_reveal() != 44040) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_cash_out() != 36943) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_client_seed() != 61437) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_commitment() != 54126) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_is_finished() != 37224) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_mine_positions() != 13626) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_mines() != 3380) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_multiplier() != 60802) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_nonce() != 10936) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_outcome() != 22635) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_picks() != 19266) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_record() != 48008) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_reveal() != 23202) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_rtp() != 60696) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_round_safe_picks() != 52827) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_public() != 5150) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() != 17101) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() != 61611) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() != 5805) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() != 23609) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() != 35348) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() != 55738) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() != 61110) {
         return InitializationResult.apiChecksumMismatch
     }
 

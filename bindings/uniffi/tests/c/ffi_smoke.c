@@ -1,8 +1,9 @@
 /*
  * Calls libfairmines_uniffi through the C header generated for Swift (generated/swift/fairminesFFI.h),
  * the same C ABI the generated Swift code uses: strings in as UTF-8 RustBuffers, results out as
- * RustBuffers in UniFFI's serialization (big-endian), errors as a RustCallStatus. This checks that
- * the header matches the library on this machine; it does not run any Swift.
+ * RustBuffers in UniFFI's serialization (big-endian), errors as a RustCallStatus, objects (SeedPair,
+ * Round) as handles of which every method call consumes a clone. This checks that the header matches
+ * the library on this machine; it does not run any Swift.
  *
  * GCC has no nullability qualifiers (a Clang extension the header uses): the test script passes
  * -D_Nullable= -D_Nonnull= when the compiler is not Clang.
@@ -49,6 +50,60 @@ static int32_t read_i32(const uint8_t *p) {
     return (int32_t)((uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3]);
 }
 
+/* A cursor over a returned buffer in UniFFI's serialization; a read past the end sets `bad`. */
+typedef struct {
+    const uint8_t *data;
+    uint64_t len, at;
+    int bad;
+} reader;
+
+static const uint8_t *take(reader *r, uint64_t n) {
+    if (r->bad || r->len - r->at < n) {
+        r->bad = 1;
+        return NULL;
+    }
+    r->at += n;
+    return r->data + r->at - n;
+}
+
+static int32_t take_i32(reader *r) {
+    const uint8_t *p = take(r, 4);
+    return p ? read_i32(p) : -1;
+}
+
+static int take_i8(reader *r) {
+    const uint8_t *p = take(r, 1);
+    return p ? (int)(int8_t)p[0] : -1;
+}
+
+/* Whether the next value is a String equal to `expected` (NULL: any string, skipped). */
+static int take_string(reader *r, const char *expected) {
+    int32_t n = take_i32(r);
+    const uint8_t *p = n >= 0 ? take(r, (uint64_t)n) : NULL;
+    if (p == NULL) return 0;
+    return expected == NULL || ((size_t)n == strlen(expected) && memcmp(p, expected, (size_t)n) == 0);
+}
+
+/* An error of FairminesError: variant (1-based), code, name, argument (optional string), message. */
+static void check_error(RustCallStatus *status, const char *what, int32_t variant, const char *name,
+                        const char *argument, const char *message_start) {
+    CHECK(status->code == 1, "%s: status %d, expected 1 (error)", what, status->code);
+    if (status->code != 1) return;
+    reader r = {status->errorBuf.data, status->errorBuf.len, 0, 0};
+    CHECK(take_i32(&r) == variant, "%s: wrong error variant, expected %d", what, variant);
+    CHECK(take_i32(&r) == variant, "%s: wrong error code, expected %d", what, variant);
+    CHECK(take_string(&r, name), "%s: wrong error name, expected %s", what, name);
+    int has_argument = take_i8(&r);
+    CHECK(has_argument == (argument != NULL), "%s: argument present %d", what, has_argument);
+    if (has_argument == 1) CHECK(take_string(&r, argument), "%s: wrong argument, expected %s", what, argument);
+    int32_t length = take_i32(&r);
+    const uint8_t *message = length >= 0 ? take(&r, (uint64_t)length) : NULL;
+    CHECK(message != NULL && r.at == r.len && (size_t)length >= strlen(message_start) &&
+              memcmp(message, message_start, strlen(message_start)) == 0,
+          "%s: message does not start with \"%s\"", what, message_start);
+    if (message) printf("%s -> %s(\"%.*s\")\n", what, name, (int)length, (const char *)message);
+}
+
 int main(void) {
     RustCallStatus status = {0};
 
@@ -73,23 +128,62 @@ int main(void) {
     }
     free_buffer(positions);
 
-    /* An error: status code 1, and the error buffer holds the variant (1-based) and the message. */
+    /* An error: status code 1, and the error buffer holds the variant (1-based) and its fields. */
     for (int32_t mines = 0; mines <= 25; mines += 25) {
         memset(&status, 0, sizeof status);
         RustBuffer none =
             uniffi_fairmines_uniffi_fn_func_mine_positions(string_buffer(SERVER), string_buffer(CLIENT), 1, mines, &status);
-        CHECK(status.code == 1, "mines %d: status %d, expected 1 (error)", mines, status.code);
         CHECK(none.len == 0, "mines %d: a result buffer came with the error", mines);
-        if (status.code == 1 && status.errorBuf.len >= 8) {
-            const uint8_t *e = status.errorBuf.data;
-            int32_t length = read_i32(e + 4);
-            CHECK(read_i32(e) == 1, "mines %d: error variant %d, expected 1 (InvalidMines)", mines, read_i32(e));
-            CHECK(length >= 7 && (uint64_t)length + 8 == status.errorBuf.len && memcmp(e + 8, "mines: ", 7) == 0,
-                  "mines %d: message does not start with the argument", mines);
-            printf("mines %d -> InvalidMines(\"%.*s\")\n", mines, (int)length, (const char *)e + 8);
-        }
+        check_error(&status, mines ? "mine_positions(mines 25)" : "mine_positions(mines 0)", 1, "INVALID_MINES",
+                    "mines", "mines: ");
         free_buffer(status.errorBuf);
     }
+
+    /* Objects are handles; each method call consumes a clone of the handle, as the Swift code passes it. */
+    memset(&status, 0, sizeof status);
+    uint64_t pair = uniffi_fairmines_uniffi_fn_constructor_seedpair_from_parts(string_buffer(SERVER),
+                                                                                string_buffer(CLIENT), 1, &status);
+    CHECK(status.code == 0 && pair != 0, "SeedPair.fromParts: status %d", status.code);
+    uint64_t round = uniffi_fairmines_uniffi_fn_method_seedpair_start_round(
+        uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), 3, string_buffer("0.99"), &status);
+    CHECK(status.code == 0 && round != 0, "SeedPair.startRound: status %d", status.code);
+
+    /* Reveal: bool (i8), safePicks (i32), multiplier (optional Ratio: numerator, denominator, decimal). */
+    RustBuffer safe = uniffi_fairmines_uniffi_fn_method_round_reveal(
+        uniffi_fairmines_uniffi_fn_clone_round(round, &status), 1, &status);
+    CHECK(status.code == 0, "Round.reveal(1): status %d", status.code);
+    reader r = {safe.data, safe.len, 0, 0};
+    CHECK(take_i8(&r) == 1 && take_i32(&r) == 1 && take_i8(&r) == 1 && take_string(&r, "9") &&
+              take_string(&r, "8") && take_string(&r, "1.12") && r.at == r.len,
+          "Round.reveal(1): expected a safe tile with multiplier 9/8 (1.12)");
+    free_buffer(safe);
+
+    RustBuffer mine = uniffi_fairmines_uniffi_fn_method_round_reveal(
+        uniffi_fairmines_uniffi_fn_clone_round(round, &status), 10, &status);
+    CHECK(status.code == 0, "Round.reveal(10): status %d", status.code);
+    r = (reader){mine.data, mine.len, 0, 0};
+    CHECK(take_i8(&r) == 0 && take_i32(&r) == 1 && take_i8(&r) == 0 && r.at == r.len,
+          "Round.reveal(10): expected the mine, after 1 safe pick, no multiplier");
+    free_buffer(mine);
+
+    RustBuffer after = uniffi_fairmines_uniffi_fn_method_round_reveal(
+        uniffi_fairmines_uniffi_fn_clone_round(round, &status), 2, &status);
+    CHECK(after.len == 0, "Round.reveal(2): a result buffer came with the error");
+    check_error(&status, "Round.reveal(2) after the mine", 10, "ROUND_FINISHED", NULL, "the round has finished");
+    free_buffer(status.errorBuf);
+
+    memset(&status, 0, sizeof status);
+    RustBuffer positions_after = uniffi_fairmines_uniffi_fn_method_round_mine_positions(
+        uniffi_fairmines_uniffi_fn_clone_round(round, &status), &status);
+    r = (reader){positions_after.data, positions_after.len, 0, 0};
+    CHECK(status.code == 0 && take_i8(&r) == 1 && take_i32(&r) == 3 && take_i32(&r) == 7 && take_i32(&r) == 10 &&
+              take_i32(&r) == 19 && r.at == r.len,
+          "Round.minePositions(): expected [7, 10, 19] once finished");
+    free_buffer(positions_after);
+
+    uniffi_fairmines_uniffi_fn_free_round(round, &status);
+    uniffi_fairmines_uniffi_fn_free_seedpair(pair, &status);
+    CHECK(status.code == 0, "free: status %d", status.code);
 
     printf("c-header: %d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

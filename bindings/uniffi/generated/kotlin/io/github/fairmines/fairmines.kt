@@ -688,9 +688,69 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_func_verify(
     ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_max_safe_picks(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_multiplier(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_payout_table(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_round_record_from_json(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_func_verify_round(
+    ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_serverseed_commitment(
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_serverseed_reveal(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_cash_out(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_client_seed(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_commitment(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_is_finished(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_mine_positions(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_mines(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_multiplier(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_nonce(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_outcome(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_picks(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_record(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_reveal(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_rtp(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_round_safe_picks(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_public(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_rotate(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_start_round(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_constructor_seedpair_new(
     ): Int
     external fun ffi_fairmines_uniffi_uniffi_contract_version(
     ): Int
@@ -724,6 +784,72 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_method_serverseed_uniffi_trait_display(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_clone_round(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_fairmines_uniffi_fn_free_round(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_fairmines_uniffi_fn_method_round_cash_out(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_client_seed(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_commitment(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_is_finished(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_fairmines_uniffi_fn_method_round_mine_positions(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_mines(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Int
+    external fun uniffi_fairmines_uniffi_fn_method_round_multiplier(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_nonce(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_fairmines_uniffi_fn_method_round_outcome(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_picks(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_record(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_reveal(`ptr`: Long,`tile`: Int,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_rtp(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_round_safe_picks(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Int
+    external fun uniffi_fairmines_uniffi_fn_method_round_uniffi_trait_debug(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_clone_seedpair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_fairmines_uniffi_fn_free_seedpair(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_fairmines_uniffi_fn_constructor_seedpair_from_parts(`serverSeed`: RustBuffer.ByValue,`clientSeed`: RustBuffer.ByValue,`nonce`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_fairmines_uniffi_fn_constructor_seedpair_from_state_json(`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_fairmines_uniffi_fn_constructor_seedpair_new(`clientSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_public(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_rotate(`ptr`: Long,`clientSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed(`ptr`: Long,`clientSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_start_round(`ptr`: Long,`mines`: Int,`rtp`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_debug(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_display(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_publicseedpair_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_ratio_uniffi_trait_display(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_revealedseedpair_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_roundrecord_to_json(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_func_commitment(`serverSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_func_draw_order(`serverSeed`: RustBuffer.ByValue,`clientSeed`: RustBuffer.ByValue,`nonce`: Long,`mines`: Int,uniffi_out_err: UniffiRustCallStatus, 
@@ -735,6 +861,22 @@ internal object UniffiLib {
     external fun uniffi_fairmines_uniffi_fn_func_round_signature(`serverSeed`: RustBuffer.ByValue,`clientSeed`: RustBuffer.ByValue,`nonce`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_func_verify(`serverSeed`: RustBuffer.ByValue,`clientSeed`: RustBuffer.ByValue,`nonce`: Long,`mines`: Int,`commitment`: RustBuffer.ByValue,`positions`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_func_max_safe_picks(`mines`: Int,uniffi_out_err: UniffiRustCallStatus, 
+    ): Int
+    external fun uniffi_fairmines_uniffi_fn_func_multiplier(`mines`: Int,`safePicks`: Int,`rtp`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_func_payout_table(`rtp`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_func_public_seed_pair_from_json(`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_func_ratio_to_decimal(`ratio`: RustBuffer.ByValue,`places`: Int,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_func_revealed_seed_pair_from_json(`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_func_round_record_from_json(`json`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_func_verify_round(`record`: RustBuffer.ByValue,`serverSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun ffi_fairmines_uniffi_rustbuffer_alloc(`size`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -873,10 +1015,100 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_func_verify() and 0xFFFF) != 33199) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_max_safe_picks() and 0xFFFF) != 17261) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_multiplier() and 0xFFFF) != 63772) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_payout_table() and 0xFFFF) != 7981) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() and 0xFFFF) != 18093) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() and 0xFFFF) != 56518) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() and 0xFFFF) != 9391) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_round_record_from_json() and 0xFFFF) != 35461) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify_round() and 0xFFFF) != 27325) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_serverseed_commitment() and 0xFFFF) != 27191) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_serverseed_reveal() and 0xFFFF) != 44040) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_cash_out() and 0xFFFF) != 36943) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_client_seed() and 0xFFFF) != 61437) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_commitment() and 0xFFFF) != 54126) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_is_finished() and 0xFFFF) != 37224) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_mine_positions() and 0xFFFF) != 13626) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_mines() and 0xFFFF) != 3380) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_multiplier() and 0xFFFF) != 60802) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_nonce() and 0xFFFF) != 10936) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_outcome() and 0xFFFF) != 22635) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_picks() and 0xFFFF) != 19266) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_record() and 0xFFFF) != 48008) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_reveal() and 0xFFFF) != 23202) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_rtp() and 0xFFFF) != 60696) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_safe_picks() and 0xFFFF) != 52827) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_public() and 0xFFFF) != 5150) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() and 0xFFFF) != 17101) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() and 0xFFFF) != 61611) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() and 0xFFFF) != 5805) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() and 0xFFFF) != 23609) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() and 0xFFFF) != 35348) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() and 0xFFFF) != 55738) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() and 0xFFFF) != 61110) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -1282,6 +1514,1013 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
 
 
 /**
+ * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
+ * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ */
+public interface RoundInterface {
+    
+    /**
+     * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
+     * `RoundFinished` once the round has ended.
+     */
+    fun `cashOut`(): Ratio
+    
+    /**
+     * The client seed.
+     */
+    fun `clientSeed`(): kotlin.String
+    
+    /**
+     * The commitment of the seed pair the round was played with (lowercase hex).
+     */
+    fun `commitment`(): kotlin.String
+    
+    /**
+     * Whether the round has ended.
+     */
+    fun `isFinished`(): kotlin.Boolean
+    
+    /**
+     * The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
+     */
+    fun `minePositions`(): List<kotlin.Int>?
+    
+    /**
+     * The mine count.
+     */
+    fun `mines`(): kotlin.Int
+    
+    /**
+     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     */
+    fun `multiplier`(): Ratio?
+    
+    /**
+     * The nonce this round used.
+     */
+    fun `nonce`(): kotlin.ULong
+    
+    /**
+     * How the round ended; null/nil while it is in play.
+     */
+    fun `outcome`(): Outcome?
+    
+    /**
+     * The tiles picked so far, in order (1-based).
+     */
+    fun `picks`(): List<kotlin.Int>
+    
+    /**
+     * The public record, once the round has finished; null/nil while it is in play.
+     */
+    fun `record`(): RoundRecord?
+    
+    /**
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     *
+     * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
+     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     */
+    fun `reveal`(`tile`: kotlin.Int): Reveal
+    
+    /**
+     * The return-to-player factor of the multipliers.
+     */
+    fun `rtp`(): Ratio
+    
+    /**
+     * Safe tiles revealed so far.
+     */
+    fun `safePicks`(): kotlin.Int
+    
+    companion object
+}
+
+/**
+ * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
+ * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ */
+open class Round: Disposable, AutoCloseable, RoundInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_fairmines_uniffi_fn_free_round(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_fairmines_uniffi_fn_clone_round(handle, status)
+        }
+    }
+
+    
+    /**
+     * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
+     * `RoundFinished` once the round has ended.
+     */
+    @Throws(FairminesException::class)override fun `cashOut`(): Ratio {
+            return FfiConverterTypeRatio.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_cash_out(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The client seed.
+     */override fun `clientSeed`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_client_seed(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The commitment of the seed pair the round was played with (lowercase hex).
+     */override fun `commitment`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_commitment(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether the round has ended.
+     */
+    @Throws(FairminesException::class)override fun `isFinished`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_is_finished(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
+     */
+    @Throws(FairminesException::class)override fun `minePositions`(): List<kotlin.Int>? {
+            return FfiConverterOptionalSequenceInt.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_mine_positions(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The mine count.
+     */override fun `mines`(): kotlin.Int {
+            return FfiConverterInt.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_mines(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     */
+    @Throws(FairminesException::class)override fun `multiplier`(): Ratio? {
+            return FfiConverterOptionalTypeRatio.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_multiplier(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The nonce this round used.
+     */override fun `nonce`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_nonce(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * How the round ended; null/nil while it is in play.
+     */
+    @Throws(FairminesException::class)override fun `outcome`(): Outcome? {
+            return FfiConverterOptionalTypeOutcome.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_outcome(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The tiles picked so far, in order (1-based).
+     */
+    @Throws(FairminesException::class)override fun `picks`(): List<kotlin.Int> {
+            return FfiConverterSequenceInt.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_picks(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The public record, once the round has finished; null/nil while it is in play.
+     */
+    @Throws(FairminesException::class)override fun `record`(): RoundRecord? {
+            return FfiConverterOptionalTypeRoundRecord.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_record(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     *
+     * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
+     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     */
+    @Throws(FairminesException::class)override fun `reveal`(`tile`: kotlin.Int): Reveal {
+            return FfiConverterTypeReveal.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_reveal(
+        it,
+        
+        FfiConverterInt.lower(`tile`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The return-to-player factor of the multipliers.
+     */override fun `rtp`(): Ratio {
+            return FfiConverterTypeRatio.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_rtp(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Safe tiles revealed so far.
+     */
+    @Throws(FairminesException::class)override fun `safePicks`(): kotlin.Int {
+            return FfiConverterInt.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_safe_picks(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+    // The local Rust `Display`/`Debug` implementation.
+    override fun toString(): String {
+        return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_round_uniffi_trait_debug(
+        it,
+        _status)
+}
+    }
+    )
+    }
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRound: FfiConverter<Round, Long> {
+    override fun lower(value: Round): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): Round {
+        return Round(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): Round {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: Round) = 8UL
+
+    override fun write(value: Round, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
+ * player's client seed and the nonce of the next round.
+ *
+ * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
+ * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
+ */
+public interface SeedPairInterface {
+    
+    /**
+     * What the player may see now: the commitment, the client seed and the next nonce.
+     */
+    fun `public`(): PublicSeedPair
+    
+    /**
+     * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
+     * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     */
+    fun `rotate`(`clientSeed`: kotlin.String?): RevealedSeedPair
+    
+    /**
+     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     */
+    fun `setClientSeed`(`clientSeed`: kotlin.String): RevealedSeedPair
+    
+    /**
+     * Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
+     *
+     * `mines` in 1..=24 (`InvalidMines`), `rtp` the return-to-player factor as `"0.99"` or `"99/100"`, in
+     * (0, 1] (`InvalidRtp`). `InvalidNonce` when the pair has used every nonce (rotate it).
+     */
+    fun `startRound`(`mines`: kotlin.Int, `rtp`: kotlin.String): Round
+    
+    /**
+     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     */
+    fun `toStateJson`(): kotlin.String
+    
+    companion object
+}
+
+/**
+ * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
+ * player's client seed and the nonce of the next round.
+ *
+ * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
+ * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
+ */
+open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
+     * Fails with `Rng` only if the OS generator fails.
+     */
+    constructor(`clientSeed`: kotlin.String) :
+        this(UniffiWithHandle, 
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_constructor_seedpair_new(
+    
+        
+        FfiConverterString.lower(`clientSeed`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_fairmines_uniffi_fn_free_seedpair(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_fairmines_uniffi_fn_clone_seedpair(handle, status)
+        }
+    }
+
+    
+    /**
+     * What the player may see now: the commitment, the client seed and the next nonce.
+     */
+    @Throws(FairminesException::class)override fun `public`(): PublicSeedPair {
+            return FfiConverterTypePublicSeedPair.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_public(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
+     * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     */
+    @Throws(FairminesException::class)override fun `rotate`(`clientSeed`: kotlin.String?): RevealedSeedPair {
+            return FfiConverterTypeRevealedSeedPair.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_rotate(
+        it,
+        
+        FfiConverterOptionalString.lower(`clientSeed`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     */
+    @Throws(FairminesException::class)override fun `setClientSeed`(`clientSeed`: kotlin.String): RevealedSeedPair {
+            return FfiConverterTypeRevealedSeedPair.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed(
+        it,
+        
+        FfiConverterString.lower(`clientSeed`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
+     *
+     * `mines` in 1..=24 (`InvalidMines`), `rtp` the return-to-player factor as `"0.99"` or `"99/100"`, in
+     * (0, 1] (`InvalidRtp`). `InvalidNonce` when the pair has used every nonce (rotate it).
+     */
+    @Throws(FairminesException::class)override fun `startRound`(`mines`: kotlin.Int, `rtp`: kotlin.String): Round {
+            return FfiConverterTypeRound.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_start_round(
+        it,
+        
+        FfiConverterInt.lower(`mines`),
+        FfiConverterString.lower(`rtp`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     */
+    @Throws(FairminesException::class)override fun `toStateJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+
+    
+
+    // The local Rust `Display`/`Debug` implementation.
+    override fun toString(): String {
+        return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_display(
+        it,
+        _status)
+}
+    }
+    )
+    }
+
+    
+    companion object {
+        
+    /**
+     * A pair from parts the operator already has: the server seed as 64 lowercase hex characters (as
+     * generated; `InvalidHex`, argument `server_seed`, otherwise), the client seed and the next nonce.
+     */
+    @Throws(FairminesException::class) fun `fromParts`(`serverSeed`: kotlin.String, `clientSeed`: kotlin.String, `nonce`: kotlin.ULong): SeedPair {
+            return FfiConverterTypeSeedPair.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_constructor_seedpair_from_parts(
+    
+        
+        FfiConverterString.lower(`serverSeed`),
+        FfiConverterString.lower(`clientSeed`),
+        FfiConverterULong.lower(`nonce`),_status)
+}
+    )
+    }
+    
+
+        
+    /**
+     * Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
+     * `InvalidState` (argument `state`) when it does not parse or does not hold together.
+     */
+    @Throws(FairminesException::class) fun `fromStateJson`(`json`: kotlin.String): SeedPair {
+            return FfiConverterTypeSeedPair.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_constructor_seedpair_from_state_json(
+    
+        
+        FfiConverterString.lower(`json`),_status)
+}
+    )
+    }
+    
+
+        
+    }
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSeedPair: FfiConverter<SeedPair, Long> {
+    override fun lower(value: SeedPair): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): SeedPair {
+        return SeedPair(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): SeedPair {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: SeedPair) = 8UL
+
+    override fun write(value: SeedPair, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
  * A fresh server seed: 32 bytes from the OS CSPRNG written as 64 lowercase hex characters.
  *
  * Its string forms (`toString`, `description`, `to_s`, `inspect`) show the commitment only;
@@ -1494,6 +2733,524 @@ public object FfiConverterTypeServerSeed: FfiConverter<ServerSeed, Long> {
 
 
 /**
+ * The public side of a seed pair: what the player sees while it is active.
+ */
+data class PublicSeedPair (
+    /**
+     * SHA3-256 of the (secret) server seed, lowercase hex.
+     */
+    val `commitment`: kotlin.String
+    , 
+    /**
+     * The player's client seed.
+     */
+    val `clientSeed`: kotlin.String
+    , 
+    /**
+     * The nonce of the next round.
+     */
+    val `nonce`: kotlin.ULong
+    
+){
+    
+    /**
+     * As JSON: `{"commitment":hex,"client_seed":…,"nonce":n}`. Fails with `InvalidHex` (argument
+     * `commitment`) for a hand-made record whose commitment is not 64 hex characters.
+     */
+    @Throws(FairminesException::class) fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_publicseedpair_to_json(FfiConverterTypePublicSeedPair.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePublicSeedPair: FfiConverterRustBuffer<PublicSeedPair> {
+    override fun read(buf: ByteBuffer): PublicSeedPair {
+        return PublicSeedPair(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PublicSeedPair) = (
+            FfiConverterString.allocationSize(value.`commitment`) +
+            FfiConverterString.allocationSize(value.`clientSeed`) +
+            FfiConverterULong.allocationSize(value.`nonce`)
+    )
+
+    override fun write(value: PublicSeedPair, buf: ByteBuffer) {
+            FfiConverterString.write(value.`commitment`, buf)
+            FfiConverterString.write(value.`clientSeed`, buf)
+            FfiConverterULong.write(value.`nonce`, buf)
+    }
+}
+
+
+
+/**
+ * An exact, non-negative fraction in lowest terms (a multiplier or an RTP factor).
+ *
+ * `numerator` and `denominator` are decimal digits of unsigned integers below 2^128 (the core's range;
+ * strings because no Kotlin, Swift or Ruby integer type holds all of them). `decimal` is the value
+ * rounded **down** to 2 decimal places, the text to show users (a displayed multiplier never promises
+ * more than the exact one); `ratioToDecimal(ratio, places)` gives other precisions. Its string form is the core's
+ * `num/den` (just `num` for a whole number), as in the JSON of a round record.
+ */
+data class Ratio (
+    /**
+     * The numerator in lowest terms, as decimal digits.
+     */
+    val `numerator`: kotlin.String
+    , 
+    /**
+     * The denominator in lowest terms (never 0), as decimal digits.
+     */
+    val `denominator`: kotlin.String
+    , 
+    /**
+     * The value rounded down to 2 decimal places, e.g. `1.12` for 9/8. Ignored when a ratio is passed in.
+     */
+    val `decimal`: kotlin.String
+    
+){
+    
+
+    
+
+    // The local Rust `Display`/`Debug` implementation.
+    override fun toString(): String {
+        return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_ratio_uniffi_trait_display(FfiConverterTypeRatio.lower(this),
+        _status)
+}
+    )
+    }
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRatio: FfiConverterRustBuffer<Ratio> {
+    override fun read(buf: ByteBuffer): Ratio {
+        return Ratio(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Ratio) = (
+            FfiConverterString.allocationSize(value.`numerator`) +
+            FfiConverterString.allocationSize(value.`denominator`) +
+            FfiConverterString.allocationSize(value.`decimal`)
+    )
+
+    override fun write(value: Ratio, buf: ByteBuffer) {
+            FfiConverterString.write(value.`numerator`, buf)
+            FfiConverterString.write(value.`denominator`, buf)
+            FfiConverterString.write(value.`decimal`, buf)
+    }
+}
+
+
+
+/**
+ * What a reveal found.
+ */
+data class Reveal (
+    /**
+     * True for a safe tile, false for a mine (the round is then lost).
+     */
+    val `safe`: kotlin.Boolean
+    , 
+    /**
+     * Safe picks so far (after a mine: the safe picks before it).
+     */
+    val `safePicks`: kotlin.Int
+    , 
+    /**
+     * The multiplier a cash-out would now pay; null/nil after a mine.
+     */
+    val `multiplier`: Ratio?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeReveal: FfiConverterRustBuffer<Reveal> {
+    override fun read(buf: ByteBuffer): Reveal {
+        return Reveal(
+            FfiConverterBoolean.read(buf),
+            FfiConverterInt.read(buf),
+            FfiConverterOptionalTypeRatio.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Reveal) = (
+            FfiConverterBoolean.allocationSize(value.`safe`) +
+            FfiConverterInt.allocationSize(value.`safePicks`) +
+            FfiConverterOptionalTypeRatio.allocationSize(value.`multiplier`)
+    )
+
+    override fun write(value: Reveal, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`safe`, buf)
+            FfiConverterInt.write(value.`safePicks`, buf)
+            FfiConverterOptionalTypeRatio.write(value.`multiplier`, buf)
+    }
+}
+
+
+
+/**
+ * A seed pair that has been rotated out: its server seed may now be published.
+ */
+data class RevealedSeedPair (
+    /**
+     * The server seed, now public.
+     */
+    val `serverSeed`: kotlin.String
+    , 
+    /**
+     * Its commitment, as shown before play (lowercase hex).
+     */
+    val `commitment`: kotlin.String
+    , 
+    /**
+     * The client seed it was used with.
+     */
+    val `clientSeed`: kotlin.String
+    , 
+    /**
+     * How many rounds it played (nonces 0 until `rounds`).
+     */
+    val `rounds`: kotlin.ULong
+    
+){
+    
+    /**
+     * As JSON: `{"server_seed":…,"commitment":hex,"client_seed":…,"rounds":n}`. Fails with `InvalidHex`
+     * (argument `commitment`) for a hand-made record whose commitment is not 64 hex characters.
+     */
+    @Throws(FairminesException::class) fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_revealedseedpair_to_json(FfiConverterTypeRevealedSeedPair.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRevealedSeedPair: FfiConverterRustBuffer<RevealedSeedPair> {
+    override fun read(buf: ByteBuffer): RevealedSeedPair {
+        return RevealedSeedPair(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RevealedSeedPair) = (
+            FfiConverterString.allocationSize(value.`serverSeed`) +
+            FfiConverterString.allocationSize(value.`commitment`) +
+            FfiConverterString.allocationSize(value.`clientSeed`) +
+            FfiConverterULong.allocationSize(value.`rounds`)
+    )
+
+    override fun write(value: RevealedSeedPair, buf: ByteBuffer) {
+            FfiConverterString.write(value.`serverSeed`, buf)
+            FfiConverterString.write(value.`commitment`, buf)
+            FfiConverterString.write(value.`clientSeed`, buf)
+            FfiConverterULong.write(value.`rounds`, buf)
+    }
+}
+
+
+
+/**
+ * The public record of a finished round, as the operator publishes it; `toJson()` gives its JSON form
+ * (ratios as `"num/den"` strings, outcome `"lost"` or `"cashed_out"`), `roundRecordFromJson` reads it.
+ */
+data class RoundRecord (
+    /**
+     * The commitment of the seed pair, shown before play (lowercase hex).
+     */
+    val `commitment`: kotlin.String
+    , 
+    /**
+     * The client seed.
+     */
+    val `clientSeed`: kotlin.String
+    , 
+    /**
+     * The round's nonce.
+     */
+    val `nonce`: kotlin.ULong
+    , 
+    /**
+     * The mine count.
+     */
+    val `mines`: kotlin.Int
+    , 
+    /**
+     * The return-to-player factor the multipliers were computed with.
+     */
+    val `rtp`: Ratio
+    , 
+    /**
+     * The tiles picked, in order (1-based).
+     */
+    val `picks`: List<kotlin.Int>
+    , 
+    /**
+     * How the round ended.
+     */
+    val `outcome`: Outcome
+    , 
+    /**
+     * The multiplier paid (null/nil when lost), exact.
+     */
+    val `multiplier`: Ratio?
+    
+){
+    
+    /**
+     * As JSON, the form operators publish, e.g. `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,
+     * "rtp":"99/100","picks":[7,2],"outcome":"cashed_out","multiplier":"1287/1000"}`.
+     */
+    @Throws(FairminesException::class) fun `toJson`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_roundrecord_to_json(FfiConverterTypeRoundRecord.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRoundRecord: FfiConverterRustBuffer<RoundRecord> {
+    override fun read(buf: ByteBuffer): RoundRecord {
+        return RoundRecord(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterULong.read(buf),
+            FfiConverterInt.read(buf),
+            FfiConverterTypeRatio.read(buf),
+            FfiConverterSequenceInt.read(buf),
+            FfiConverterTypeOutcome.read(buf),
+            FfiConverterOptionalTypeRatio.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RoundRecord) = (
+            FfiConverterString.allocationSize(value.`commitment`) +
+            FfiConverterString.allocationSize(value.`clientSeed`) +
+            FfiConverterULong.allocationSize(value.`nonce`) +
+            FfiConverterInt.allocationSize(value.`mines`) +
+            FfiConverterTypeRatio.allocationSize(value.`rtp`) +
+            FfiConverterSequenceInt.allocationSize(value.`picks`) +
+            FfiConverterTypeOutcome.allocationSize(value.`outcome`) +
+            FfiConverterOptionalTypeRatio.allocationSize(value.`multiplier`)
+    )
+
+    override fun write(value: RoundRecord, buf: ByteBuffer) {
+            FfiConverterString.write(value.`commitment`, buf)
+            FfiConverterString.write(value.`clientSeed`, buf)
+            FfiConverterULong.write(value.`nonce`, buf)
+            FfiConverterInt.write(value.`mines`, buf)
+            FfiConverterTypeRatio.write(value.`rtp`, buf)
+            FfiConverterSequenceInt.write(value.`picks`, buf)
+            FfiConverterTypeOutcome.write(value.`outcome`, buf)
+            FfiConverterOptionalTypeRatio.write(value.`multiplier`, buf)
+    }
+}
+
+
+
+/**
+ * The replay of a finished round against its revealed server seed.
+ */
+data class RoundVerification (
+    /**
+     * True when the record is exactly what the seeds and picks give (`differences` is empty).
+     */
+    val `ok`: kotlin.Boolean
+    , 
+    /**
+     * SHA3-256 of the revealed seed equals the record's commitment.
+     */
+    val `commitmentOk`: kotlin.Boolean
+    , 
+    /**
+     * Where the mines were (sorted, 1-based).
+     */
+    val `minePositions`: List<kotlin.Int>
+    , 
+    /**
+     * The outcome the picks lead to.
+     */
+    val `expectedOutcome`: Outcome
+    , 
+    /**
+     * The multiplier the picks lead to (null/nil when lost).
+     */
+    val `expectedMultiplier`: Ratio?
+    , 
+    /**
+     * Each way the record differs from the replay, in words (each starts with the field); empty when it holds.
+     */
+    val `differences`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRoundVerification: FfiConverterRustBuffer<RoundVerification> {
+    override fun read(buf: ByteBuffer): RoundVerification {
+        return RoundVerification(
+            FfiConverterBoolean.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterSequenceInt.read(buf),
+            FfiConverterTypeOutcome.read(buf),
+            FfiConverterOptionalTypeRatio.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RoundVerification) = (
+            FfiConverterBoolean.allocationSize(value.`ok`) +
+            FfiConverterBoolean.allocationSize(value.`commitmentOk`) +
+            FfiConverterSequenceInt.allocationSize(value.`minePositions`) +
+            FfiConverterTypeOutcome.allocationSize(value.`expectedOutcome`) +
+            FfiConverterOptionalTypeRatio.allocationSize(value.`expectedMultiplier`) +
+            FfiConverterSequenceString.allocationSize(value.`differences`)
+    )
+
+    override fun write(value: RoundVerification, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`ok`, buf)
+            FfiConverterBoolean.write(value.`commitmentOk`, buf)
+            FfiConverterSequenceInt.write(value.`minePositions`, buf)
+            FfiConverterTypeOutcome.write(value.`expectedOutcome`, buf)
+            FfiConverterOptionalTypeRatio.write(value.`expectedMultiplier`, buf)
+            FfiConverterSequenceString.write(value.`differences`, buf)
+    }
+}
+
+
+
+/**
+ * One entry of the payout table.
+ */
+data class TableEntry (
+    /**
+     * Mines in the round.
+     */
+    val `mines`: kotlin.Int
+    , 
+    /**
+     * Safe picks made.
+     */
+    val `safePicks`: kotlin.Int
+    , 
+    /**
+     * The exact multiplier.
+     */
+    val `multiplier`: Ratio
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTableEntry: FfiConverterRustBuffer<TableEntry> {
+    override fun read(buf: ByteBuffer): TableEntry {
+        return TableEntry(
+            FfiConverterInt.read(buf),
+            FfiConverterInt.read(buf),
+            FfiConverterTypeRatio.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: TableEntry) = (
+            FfiConverterInt.allocationSize(value.`mines`) +
+            FfiConverterInt.allocationSize(value.`safePicks`) +
+            FfiConverterTypeRatio.allocationSize(value.`multiplier`)
+    )
+
+    override fun write(value: TableEntry, buf: ByteBuffer) {
+            FfiConverterInt.write(value.`mines`, buf)
+            FfiConverterInt.write(value.`safePicks`, buf)
+            FfiConverterTypeRatio.write(value.`multiplier`, buf)
+    }
+}
+
+
+
+/**
  * The verdict on a finished round: everything recomputed from the seeds, and each requested check.
  */
 data class Verification (
@@ -1591,60 +3348,485 @@ public object FfiConverterTypeVerification: FfiConverterRustBuffer<Verification>
 
 
 /**
- * Everything that can go wrong, one variant per error of the core (same names, same order as its
- * stable codes 1..=8). The message starts with the name of the argument at fault.
+ * Everything that can go wrong: one variant per error of the core (same names, in the order of its
+ * stable codes 1..=15), plus `Other` for a variant a newer core may add. Every variant carries the
+ * core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
  */
-sealed class FairminesException(message: String): kotlin.Exception(message) {
-        
+sealed class FairminesException: kotlin.Exception() {
+    
     /**
-     * The mine count is outside 1..=24 (code 1).
+     * The mine count is outside 1..=24 (code 1, argument `mines`).
      */
-        class InvalidMines(message: String) : FairminesException(message)
+    class InvalidMines(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
-     * A nonce that is not an integer in 0..2^64 (code 2).
+     * A nonce that is not an integer in 0..2^64 (code 2, argument `nonce`).
      */
-        class InvalidNonce(message: String) : FairminesException(message)
+    class InvalidNonce(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
-     * A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3).
+     * A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3, e.g. `tile`, `positions`).
      */
-        class InvalidTile(message: String) : FairminesException(message)
+    class InvalidTile(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
-     * A commitment or signature that is not 64 hexadecimal characters (code 4).
+     * A digest or server seed that is not 64 hexadecimal characters (code 4, e.g. `commitment`, `server_seed`).
      */
-        class InvalidHex(message: String) : FairminesException(message)
+    class InvalidHex(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
      * A string that is not valid UTF-8 (code 5).
      */
-        class InvalidUtf8(message: String) : FairminesException(message)
+    class InvalidUtf8(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
      * A finite word source ran out before every mine was placed (code 6).
      */
-        class StreamExhausted(message: String) : FairminesException(message)
+    class StreamExhausted(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
      * The operating system's random number generator failed (code 7).
      */
-        class Rng(message: String) : FairminesException(message)
+    class Rng(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
      * An output buffer of the wrong size (code 8).
      */
-        class BufferSize(message: String) : FairminesException(message)
+    class BufferSize(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     /**
-     * An error of a newer core that this binding does not know by name yet.
+     * A tile of the round was revealed before (code 9, argument `tile`).
      */
-        class Other(message: String) : FairminesException(message)
+    class TileAlreadyRevealed(
         
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * A reveal or cash-out on a round that has ended (code 10).
+     */
+    class RoundFinished(
+        
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * A cash-out before any safe pick (code 11).
+     */
+    class NothingToCashOut(
+        
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * A return-to-player factor that is not a fraction in (0, 1] (code 12, argument `rtp`).
+     */
+    class InvalidRtp(
+        
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * A number of safe picks the round cannot have (code 13, argument `safe_picks`).
+     */
+    class InvalidPicks(
+        
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * A number that does not parse (code 14, e.g. `numerator`).
+     */
+    class InvalidNumber(
+        
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * Saved state or a record that does not parse or does not hold together (code 15, e.g. `state`, `record`).
+     */
+    class InvalidState(
+        
+        /**
+         * The core's stable numeric code (1..=15), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * An error of a newer core that this binding does not know by name yet (code and name are the core's).
+     */
+    class Other(
+        
+        /**
+         * The core's stable numeric code.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault; null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+
+    
+
 
     companion object ErrorHandler : UniffiRustCallStatusErrorHandler<FairminesException> {
         override fun lift(error_buf: RustBuffer.ByValue): FairminesException = FfiConverterTypeFairminesError.lift(error_buf)
     }
+
+    
 }
 
 /**
@@ -1653,67 +3835,420 @@ sealed class FairminesException(message: String): kotlin.Exception(message) {
 public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesException> {
     override fun read(buf: ByteBuffer): FairminesException {
         
-            return when(buf.getInt()) {
-            1 -> FairminesException.InvalidMines(FfiConverterString.read(buf))
-            2 -> FairminesException.InvalidNonce(FfiConverterString.read(buf))
-            3 -> FairminesException.InvalidTile(FfiConverterString.read(buf))
-            4 -> FairminesException.InvalidHex(FfiConverterString.read(buf))
-            5 -> FairminesException.InvalidUtf8(FfiConverterString.read(buf))
-            6 -> FairminesException.StreamExhausted(FfiConverterString.read(buf))
-            7 -> FairminesException.Rng(FfiConverterString.read(buf))
-            8 -> FairminesException.BufferSize(FfiConverterString.read(buf))
-            9 -> FairminesException.Other(FfiConverterString.read(buf))
+
+        return when(buf.getInt()) {
+            1 -> FairminesException.InvalidMines(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            2 -> FairminesException.InvalidNonce(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            3 -> FairminesException.InvalidTile(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            4 -> FairminesException.InvalidHex(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            5 -> FairminesException.InvalidUtf8(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            6 -> FairminesException.StreamExhausted(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            7 -> FairminesException.Rng(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            8 -> FairminesException.BufferSize(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            9 -> FairminesException.TileAlreadyRevealed(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            10 -> FairminesException.RoundFinished(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            11 -> FairminesException.NothingToCashOut(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            12 -> FairminesException.InvalidRtp(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            13 -> FairminesException.InvalidPicks(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            14 -> FairminesException.InvalidNumber(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            15 -> FairminesException.InvalidState(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            16 -> FairminesException.Other(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
             else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
         }
-        
     }
 
     override fun allocationSize(value: FairminesException): ULong {
-        return 4UL
+        return when(value) {
+            is FairminesException.InvalidMines -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidNonce -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidTile -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidHex -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidUtf8 -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.StreamExhausted -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.Rng -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.BufferSize -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.TileAlreadyRevealed -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.RoundFinished -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.NothingToCashOut -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidRtp -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidPicks -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidNumber -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.InvalidState -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.Other -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+        }
     }
 
     override fun write(value: FairminesException, buf: ByteBuffer) {
         when(value) {
             is FairminesException.InvalidMines -> {
                 buf.putInt(1)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.InvalidNonce -> {
                 buf.putInt(2)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.InvalidTile -> {
                 buf.putInt(3)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.InvalidHex -> {
                 buf.putInt(4)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.InvalidUtf8 -> {
                 buf.putInt(5)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.StreamExhausted -> {
                 buf.putInt(6)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.Rng -> {
                 buf.putInt(7)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.BufferSize -> {
                 buf.putInt(8)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.TileAlreadyRevealed -> {
+                buf.putInt(9)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.RoundFinished -> {
+                buf.putInt(10)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.NothingToCashOut -> {
+                buf.putInt(11)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.InvalidRtp -> {
+                buf.putInt(12)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.InvalidPicks -> {
+                buf.putInt(13)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.InvalidNumber -> {
+                buf.putInt(14)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.InvalidState -> {
+                buf.putInt(15)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is FairminesException.Other -> {
-                buf.putInt(9)
+                buf.putInt(16)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
     }
 
 }
+
+
+
+/**
+ * How a round ended.
+ */
+
+enum class Outcome {
+    
+    /**
+     * A mine was revealed: the stake is lost.
+     */
+    LOST,
+    /**
+     * The player cashed out (or revealed every safe tile) and is paid the multiplier.
+     */
+    CASHED_OUT;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeOutcome: FfiConverterRustBuffer<Outcome> {
+    override fun read(buf: ByteBuffer) = try {
+        
+        Outcome.entries[buf.getInt() - 1]
+        
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: Outcome) = 4UL
+
+    override fun write(value: Outcome, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
 
 
 
@@ -1785,6 +4320,102 @@ public object FfiConverterOptionalString: FfiConverterRustBuffer<kotlin.String?>
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeRatio: FfiConverterRustBuffer<Ratio?> {
+    override fun read(buf: ByteBuffer): Ratio? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeRatio.read(buf)
+    }
+
+    override fun allocationSize(value: Ratio?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeRatio.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Ratio?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeRatio.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeRoundRecord: FfiConverterRustBuffer<RoundRecord?> {
+    override fun read(buf: ByteBuffer): RoundRecord? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeRoundRecord.read(buf)
+    }
+
+    override fun allocationSize(value: RoundRecord?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeRoundRecord.allocationSize(value)
+        }
+    }
+
+    override fun write(value: RoundRecord?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeRoundRecord.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeOutcome: FfiConverterRustBuffer<Outcome?> {
+    override fun read(buf: ByteBuffer): Outcome? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeOutcome.read(buf)
+    }
+
+    override fun allocationSize(value: Outcome?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeOutcome.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Outcome?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeOutcome.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalSequenceInt: FfiConverterRustBuffer<List<kotlin.Int>?> {
     override fun read(buf: ByteBuffer): List<kotlin.Int>? {
         if (buf.get().toInt() == 0) {
@@ -1835,6 +4466,62 @@ public object FfiConverterSequenceInt: FfiConverterRustBuffer<List<kotlin.Int>> 
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterInt.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.String>> {
+    override fun read(buf: ByteBuffer): List<kotlin.String> {
+        val len = buf.getInt()
+        return List<kotlin.String>(len) {
+            FfiConverterString.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<kotlin.String>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterString.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<kotlin.String>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<TableEntry>> {
+    override fun read(buf: ByteBuffer): List<TableEntry> {
+        val len = buf.getInt()
+        return List<TableEntry>(len) {
+            FfiConverterTypeTableEntry.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<TableEntry>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeTableEntry.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<TableEntry>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeTableEntry.write(it, buf)
         }
     }
 }
@@ -1944,6 +4631,139 @@ public object FfiConverterSequenceInt: FfiConverterRustBuffer<List<kotlin.Int>> 
         FfiConverterInt.lower(`mines`),
         FfiConverterOptionalString.lower(`commitment`),
         FfiConverterOptionalSequenceInt.lower(`positions`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The most safe picks a round with `mines` mines allows (25 − mines). `InvalidMines` outside 1..=24.
+         */
+    @Throws(FairminesException::class) fun `maxSafePicks`(`mines`: kotlin.Int): kotlin.Int {
+            return FfiConverterInt.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_max_safe_picks(
+    
+        
+        FfiConverterInt.lower(`mines`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The multiplier after `safePicks` safe picks with `mines` mines: C(25, k) / C(25 − m, k) × RTP, exactly.
+         *
+         * Errors: `InvalidMines`, `InvalidPicks` (argument `safe_picks`, outside 1..=25 − mines), `InvalidRtp`.
+         */
+    @Throws(FairminesException::class) fun `multiplier`(`mines`: kotlin.Int, `safePicks`: kotlin.Int, `rtp`: kotlin.String): Ratio {
+            return FfiConverterTypeRatio.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_multiplier(
+    
+        
+        FfiConverterInt.lower(`mines`),
+        FfiConverterInt.lower(`safePicks`),
+        FfiConverterString.lower(`rtp`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The whole payout table for an RTP factor: every mine count 1..=24 and every number of safe picks
+         * 1..=25 − mines (300 entries), by mines then safe picks. `InvalidRtp` for a factor outside (0, 1].
+         */
+    @Throws(FairminesException::class) fun `payoutTable`(`rtp`: kotlin.String): List<TableEntry> {
+            return FfiConverterSequenceTypeTableEntry.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_payout_table(
+    
+        
+        FfiConverterString.lower(`rtp`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not.
+         */
+    @Throws(FairminesException::class) fun `publicSeedPairFromJson`(`json`: kotlin.String): PublicSeedPair {
+            return FfiConverterTypePublicSeedPair.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_public_seed_pair_from_json(
+    
+        
+        FfiConverterString.lower(`json`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * `ratio`'s value rounded **down** to `places` decimal places (at most 18), e.g. `"1.125"` for 9/8 with 3.
+         *
+         * Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
+         * (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take
+         * arguments without their parameter list.)
+         */
+    @Throws(FairminesException::class) fun `ratioToDecimal`(`ratio`: Ratio, `places`: kotlin.UInt): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_ratio_to_decimal(
+    
+        
+        FfiConverterTypeRatio.lower(`ratio`),
+        FfiConverterUInt.lower(`places`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not.
+         */
+    @Throws(FairminesException::class) fun `revealedSeedPairFromJson`(`json`: kotlin.String): RevealedSeedPair {
+            return FfiConverterTypeRevealedSeedPair.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_revealed_seed_pair_from_json(
+    
+        
+        FfiConverterString.lower(`json`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not.
+         */
+    @Throws(FairminesException::class) fun `roundRecordFromJson`(`json`: kotlin.String): RoundRecord {
+            return FfiConverterTypeRoundRecord.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_round_record_from_json(
+    
+        
+        FfiConverterString.lower(`json`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Replays a finished round from its record and the server seed revealed after rotation, and says what
+         * differs, if anything does. A mismatch is not an error; errors are only for records that cannot
+         * describe a round (see `RoundRecord`'s fields).
+         */
+    @Throws(FairminesException::class) fun `verifyRound`(`record`: RoundRecord, `serverSeed`: kotlin.String): RoundVerification {
+            return FfiConverterTypeRoundVerification.lift(
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_func_verify_round(
+    
+        
+        FfiConverterTypeRoundRecord.lower(`record`),
+        FfiConverterString.lower(`serverSeed`),_status)
 }
     )
     }

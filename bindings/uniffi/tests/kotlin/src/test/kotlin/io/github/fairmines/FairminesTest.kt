@@ -87,7 +87,7 @@ class ApiTest {
             commitment = "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42", positions = listOf(7, 10, 19))
         check(verdict.ok && verdict.commitmentOk == true && verdict.positionsOk == true)
         var message: String? = null
-        try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { message = e.message }
+        try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { message = e.reason }
         assertEquals("mines: must be an integer in 1..=24, got 25", message)
     }
 
@@ -131,8 +131,12 @@ class ApiTest {
         )) {
             assertThrows<FairminesException> { call() } // the common base class catches it too
             val error = assertThrows<FairminesException.InvalidMines> { call() }
-            assertTrue(error.message!!.startsWith("mines: "), error.message)
-            assertTrue(error.message!!.endsWith("got $mines"), error.message)
+            assertTrue(error.reason.startsWith("mines: "), error.reason)
+            assertTrue(error.reason.endsWith("got $mines"), error.reason)
+            assertEquals(1u, error.code)
+            assertEquals("INVALID_MINES", error.name)
+            assertEquals("mines", error.argument)
+            assertEquals("code=1, name=INVALID_MINES, argument=mines, reason=${error.reason}", error.message)
         }
     }
 
@@ -147,12 +151,14 @@ class ApiTest {
     @Test
     fun `malformed published values raise errors naming the argument`() {
         val hex = assertThrows<FairminesException.InvalidHex> { verify(SERVER, CLIENT, 1uL, 3, commitment = "f5ec") }
-        assertTrue(hex.message!!.startsWith("commitment: "), hex.message)
+        assertTrue(hex.reason.startsWith("commitment: "), hex.reason)
+        assertEquals("commitment", hex.argument)
         val notHex = assertThrows<FairminesException.InvalidHex> { verify(SERVER, CLIENT, 1uL, 3, commitment = "z".repeat(64)) }
-        assertTrue(notHex.message!!.startsWith("commitment: "), notHex.message)
+        assertTrue(notHex.reason.startsWith("commitment: "), notHex.reason)
         for (bad in listOf(listOf(0), listOf(26), listOf(7, -3), List(26) { 1 })) {
             val tile = assertThrows<FairminesException.InvalidTile> { verify(SERVER, CLIENT, 1uL, 3, positions = bad) }
-            assertTrue(tile.message!!.startsWith("positions: "), tile.message)
+            assertTrue(tile.reason.startsWith("positions: "), tile.reason)
+            assertEquals("positions", tile.argument)
         }
     }
 
