@@ -7,11 +7,28 @@
  * API conventions:
  *  - Strings are UTF-8 spans: a `const char *` and a `size_t` length (no NUL needed). A NULL pointer
  *    is an error (FAIRMINES_NULL_POINTER) even when the length is 0, except for the optional inputs
- *    of fairmines_verify().
+ *    of fairmines_verify() and the new_client_seed of fairmines_seed_pair_rotate().
  *  - Every function returns a fairmines_status (FAIRMINES_OK = 0) and writes its outputs only when it
  *    returns FAIRMINES_OK. fairmines_last_error() names the argument at fault.
  *  - Hex outputs take a buffer of FAIRMINES_HEX_SIZE (65) bytes: 64 lowercase hex characters and a NUL.
- *  - Nothing is allocated for the caller; there is nothing to free. All functions are thread-safe.
+ *  - Text outputs of variable length (JSON, client seed, decimals, differences) take `char *out`, its
+ *    `size_t capacity` and `size_t *out_needed`. *out_needed receives the bytes the text needs with its
+ *    NUL, on FAIRMINES_OK and on FAIRMINES_BUFFER_TOO_SMALL (then `out` is untouched): call again with
+ *    a buffer that large. Every pointer, `out` included, must be non-NULL (a size query needs a buffer,
+ *    even of capacity 0).
+ *  - Exact ratios are fairmines_ratio {numer, denom} of uint64_t, in lowest terms; a value that does
+ *    not fit gives FAIRMINES_RATIO_TOO_LARGE, never a rounded value. fairmines_ratio_decimal() writes
+ *    the decimal shown to users, rounded down.
+ *  - Ownership: fairmines_seed_pair and fairmines_round are opaque handles. A `_new`-style function
+ *    (fairmines_seed_pair_new/_from_parts/_from_state_json, fairmines_seed_pair_start_round) gives the
+ *    caller a handle, which the caller releases exactly once with its `_free` function (NULL is a
+ *    no-op). Using a handle after `_free`, freeing it twice, or passing a pointer that is not a live
+ *    handle is undefined behaviour and the caller's responsibility: the library cannot detect it.
+ *    A round does not refer to its seed pair: either may be freed first. Everything else is a plain
+ *    value or a caller buffer: nothing else is allocated for the caller.
+ *  - Threads: the functions without a handle are thread-safe. A handle may be used from any thread,
+ *    but from one thread at a time: a handle shared between threads needs the caller's lock around
+ *    every call that takes it (different handles need no lock). fairmines_last_error() is per thread.
  *  - A Rust panic never crosses this boundary: it becomes FAIRMINES_PANIC.
  */
 
@@ -53,8 +70,16 @@
 #define FAIRMINES_HEX_SIZE 65
 
 /**
- * The result of every call. `FAIRMINES_OK` is 0; codes 1..=8 are the core library's stable error
- * codes (the same numbers in every fairmines binding); codes from 100 are specific to C.
+ * The number of entries `fairmines_payout_table()` writes: every mine count 1..=24 with every number of
+ * safe picks 1..=25 - mines (24 + 23 + ... + 1).
+ */
+#define FAIRMINES_PAYOUT_TABLE_SIZE 300
+
+/**
+ * The result of every call. `FAIRMINES_OK` is 0; codes 1..=15 are the core library's stable error
+ * codes (the same numbers in every fairmines binding; the names are the core's `Error::name()` with
+ * the prefix `FAIRMINES_`, except the older `FAIRMINES_RNG_FAILED` and `FAIRMINES_BUFFER_TOO_SMALL`);
+ * codes from 100 are specific to C.
  * `fairmines_status_str()` describes a code; `fairmines_last_error()` gives the message of the last
  * failure on the calling thread, naming the argument at fault.
  */
@@ -72,15 +97,15 @@ enum fairmines_status
      */
     FAIRMINES_INVALID_MINES = 1,
     /**
-     * A nonce range that runs past 2^64 - 1.
+     * A nonce past 2^64 - 1: a batch range that runs past it, or a seed pair that has used it.
      */
     FAIRMINES_INVALID_NONCE = 2,
     /**
-     * A declared tile outside 1..=25, or more than 25 tiles.
+     * A tile outside 1..=25 (declared, picked or revealed), or more than 25 tiles.
      */
     FAIRMINES_INVALID_TILE = 3,
     /**
-     * A commitment that is not 64 hexadecimal characters.
+     * A commitment or server seed that is not 64 hexadecimal characters (server seeds: lowercase).
      */
     FAIRMINES_INVALID_HEX = 4,
     /**
@@ -100,6 +125,34 @@ enum fairmines_status
      */
     FAIRMINES_BUFFER_TOO_SMALL = 8,
     /**
+     * A tile revealed a second time in the same round.
+     */
+    FAIRMINES_TILE_ALREADY_REVEALED = 9,
+    /**
+     * A reveal or cash-out on a round that has finished (lost or cashed out).
+     */
+    FAIRMINES_ROUND_FINISHED = 10,
+    /**
+     * A cash-out before any safe pick.
+     */
+    FAIRMINES_NOTHING_TO_CASH_OUT = 11,
+    /**
+     * A return-to-player factor that is not a fraction in (0, 1] (or not a number).
+     */
+    FAIRMINES_INVALID_RTP = 12,
+    /**
+     * A number of safe picks that the mine count does not allow (outside 1..=25 - mines).
+     */
+    FAIRMINES_INVALID_PICKS = 13,
+    /**
+     * A number (ratio) that does not parse, or a ratio with denominator 0.
+     */
+    FAIRMINES_INVALID_NUMBER = 14,
+    /**
+     * Saved state or a round record that does not parse or does not hold together.
+     */
+    FAIRMINES_INVALID_STATE = 15,
+    /**
      * A required pointer argument is NULL.
      */
     FAIRMINES_NULL_POINTER = 100,
@@ -115,6 +168,14 @@ enum fairmines_status
      * An error of a newer core library that this C library does not know.
      */
     FAIRMINES_UNKNOWN_ERROR = 103,
+    /**
+     * An exact ratio whose numerator or denominator does not fit in 64 bits (`fairmines_ratio`).
+     */
+    FAIRMINES_RATIO_TOO_LARGE = 104,
+    /**
+     * The round is still in play: its mine positions and record exist once it has finished.
+     */
+    FAIRMINES_ROUND_IN_PLAY = 105,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -154,6 +215,49 @@ typedef uint32_t fairmines_check;
 #endif // __cplusplus
 
 /**
+ * How a round stands.
+ */
+enum fairmines_outcome
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Still in play: more reveals or a cash-out may follow.
+     */
+    FAIRMINES_OUTCOME_IN_PLAY = 0,
+    /**
+     * A mine was revealed: the stake is lost.
+     */
+    FAIRMINES_OUTCOME_LOST = 1,
+    /**
+     * Cashed out (or every safe tile revealed): the multiplier is paid.
+     */
+    FAIRMINES_OUTCOME_CASHED_OUT = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum fairmines_outcome fairmines_outcome;
+#else
+typedef uint32_t fairmines_outcome;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()`, released by
+ * `fairmines_round_free()`. It does not refer to its seed pair: either may be freed first.
+ */
+typedef struct fairmines_round fairmines_round;
+
+/**
+ * An operator's seed pair: the secret server seed with its public commitment, the player's client
+ * seed and the nonce of the next round. Opaque; made by `fairmines_seed_pair_new()`,
+ * `fairmines_seed_pair_from_parts()` or `fairmines_seed_pair_from_state_json()`, released by
+ * `fairmines_seed_pair_free()`.
+ */
+typedef struct fairmines_seed_pair fairmines_seed_pair;
+
+/**
  * Everything `fairmines_verify()` recomputes, and the verdict of each requested check.
  * A plain value: the caller owns it (on the stack is fine), nothing inside needs freeing.
  */
@@ -191,6 +295,165 @@ typedef struct fairmines_verification {
      */
     bool ok;
 } fairmines_verification;
+
+/**
+ * The seed pair that `fairmines_seed_pair_rotate()` ended. Its server seed may now be published.
+ * A plain value: the caller owns it; wipe `server_seed` if it must not linger in memory.
+ */
+typedef struct fairmines_revealed_seed_pair {
+    /**
+     * The old server seed: 64 lowercase hex characters and a NUL.
+     */
+    char server_seed[FAIRMINES_HEX_SIZE];
+    /**
+     * Its commitment (SHA3-256 of the seed text), as published before play: 64 hex characters and a NUL.
+     */
+    char commitment[FAIRMINES_HEX_SIZE];
+    /**
+     * How many rounds the old pair played: nonces 0 .. rounds - 1 (when it started at nonce 0).
+     */
+    uint64_t rounds;
+} fairmines_revealed_seed_pair;
+
+/**
+ * An exact non-negative fraction `numer / denom` in lowest terms (`denom` is never 0 in a result).
+ *
+ * The core computes with 128-bit fractions; a result whose numerator or denominator does not fit in
+ * 64 bits is refused with `FAIRMINES_RATIO_TOO_LARGE` instead of being rounded. Every RTP factor whose
+ * denominator in lowest terms is at most 10^12 (any decimal with up to 12 places, e.g. "0.99") gives
+ * multipliers that always fit. `fairmines_ratio_decimal()` writes the decimal shown to users.
+ */
+typedef struct fairmines_ratio {
+    /**
+     * The numerator.
+     */
+    uint64_t numer;
+    /**
+     * The denominator.
+     */
+    uint64_t denom;
+} fairmines_ratio;
+
+/**
+ * What `fairmines_round_reveal()` found.
+ */
+typedef struct fairmines_reveal {
+    /**
+     * True when the tile was a mine: the round is lost.
+     */
+    bool is_mine;
+    /**
+     * True when the round has now ended: a mine, or the last safe tile (which cashes out).
+     */
+    bool is_finished;
+    /**
+     * Safe tiles revealed so far in the round.
+     */
+    uint8_t safe_picks;
+    /**
+     * The multiplier a cash-out pays now (paid, when the last safe tile finished the round); 0/1 on a mine.
+     */
+    struct fairmines_ratio multiplier;
+} fairmines_reveal;
+
+/**
+ * The state of a round, from `fairmines_round_get_info()`.
+ */
+typedef struct fairmines_round_info {
+    /**
+     * The commitment of the seed pair the round is played with: 64 hex characters and a NUL.
+     */
+    char commitment[FAIRMINES_HEX_SIZE];
+    /**
+     * The nonce the round uses.
+     */
+    uint64_t nonce;
+    /**
+     * The mine count.
+     */
+    uint8_t mines;
+    /**
+     * Tiles revealed so far (safe ones and, in a lost round, the mine).
+     */
+    uint8_t picks;
+    /**
+     * Safe tiles revealed so far.
+     */
+    uint8_t safe_picks;
+    /**
+     * In play, lost or cashed out.
+     */
+    fairmines_outcome outcome;
+    /**
+     * False before the first safe pick and after a mine; then `multiplier` is 0/1.
+     */
+    bool has_multiplier;
+    /**
+     * What a cash-out pays now, or paid.
+     */
+    struct fairmines_ratio multiplier;
+    /**
+     * The return-to-player factor the multipliers include.
+     */
+    struct fairmines_ratio rtp;
+} fairmines_round_info;
+
+/**
+ * The replay of a finished round's record, from `fairmines_verify_round_json()`.
+ * A plain value: the caller owns it, nothing inside needs freeing.
+ */
+typedef struct fairmines_round_verification {
+    /**
+     * True when the record is exactly what the seeds and picks give (no differences).
+     */
+    bool ok;
+    /**
+     * True when SHA3-256 of the revealed server seed equals the record's commitment.
+     */
+    bool commitment_ok;
+    /**
+     * The record's mine count; the first `mines` entries of `mine_positions` are set.
+     */
+    uint8_t mines;
+    /**
+     * Where the mines were: sorted, 1-based; entries past `mines` are 0.
+     */
+    uint8_t mine_positions[FAIRMINES_TILES];
+    /**
+     * The outcome the picks lead to (never IN_PLAY).
+     */
+    fairmines_outcome expected_outcome;
+    /**
+     * False when the picks lose; then `expected_multiplier` is 0/1.
+     */
+    bool has_expected_multiplier;
+    /**
+     * The multiplier the picks lead to.
+     */
+    struct fairmines_ratio expected_multiplier;
+    /**
+     * How many differences were found (lines in the differences text).
+     */
+    size_t difference_count;
+} fairmines_round_verification;
+
+/**
+ * One entry of `fairmines_payout_table()`.
+ */
+typedef struct fairmines_payout_entry {
+    /**
+     * Mines in the round, 1..=24.
+     */
+    uint8_t mines;
+    /**
+     * Safe picks made, 1..=25 - mines.
+     */
+    uint8_t safe_picks;
+    /**
+     * The exact multiplier.
+     */
+    struct fairmines_ratio multiplier;
+} fairmines_payout_entry;
 
 #ifdef __cplusplus
 extern "C" {
@@ -328,6 +591,269 @@ fairmines_status fairmines_verify(const char *server_seed,
  * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_RNG_FAILED`.
  */
 fairmines_status fairmines_server_seed_generate(char *out_seed_hex, char *out_commitment_hex);
+
+/**
+ * A new seed pair: a fresh server seed from the operating system's CSPRNG, the player's client seed
+ * (a UTF-8 span), nonce 0.
+ *
+ * On `FAIRMINES_OK`, `*out_pair` receives a new handle that the caller owns and must release with
+ * `fairmines_seed_pair_free()`. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`,
+ * `FAIRMINES_LENGTH_TOO_LARGE`, `FAIRMINES_RNG_FAILED`.
+ */
+fairmines_status fairmines_seed_pair_new(const char *client_seed,
+                                         size_t client_seed_len,
+                                         struct fairmines_seed_pair **out_pair);
+
+/**
+ * A seed pair from parts the operator already has: the server seed as stored (exactly 64 lowercase hex
+ * characters), the client seed (UTF-8) and the nonce of the next round.
+ *
+ * On `FAIRMINES_OK`, `*out_pair` receives a new handle owned by the caller (`fairmines_seed_pair_free()`).
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_HEX` (server_seed),
+ * `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_seed_pair_from_parts(const char *server_seed,
+                                                size_t server_seed_len,
+                                                const char *client_seed,
+                                                size_t client_seed_len,
+                                                uint64_t nonce,
+                                                struct fairmines_seed_pair **out_pair);
+
+/**
+ * Restores a seed pair from the JSON of `fairmines_seed_pair_state_json()` (a UTF-8 span), checking
+ * that the commitment belongs to the server seed.
+ *
+ * On `FAIRMINES_OK`, `*out_pair` receives a new handle owned by the caller (`fairmines_seed_pair_free()`).
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`,
+ * `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_seed_pair_from_state_json(const char *state,
+                                                     size_t state_len,
+                                                     struct fairmines_seed_pair **out_pair);
+
+/**
+ * The full state of a seed pair as JSON, for the operator's own storage:
+ * `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n}`. It contains the SECRET server seed:
+ * wipe the buffer when done, never show it to the player.
+ *
+ * Text output: see "API conventions" (`out`, `capacity`, `out_needed`). Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_seed_pair_state_json(const struct fairmines_seed_pair *pair,
+                                                char *out,
+                                                size_t capacity,
+                                                size_t *out_needed);
+
+/**
+ * What the player may see of a seed pair, as JSON: `{"commitment":…,"client_seed":…,"nonce":n}`.
+ *
+ * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_seed_pair_public_json(const struct fairmines_seed_pair *pair,
+                                                 char *out,
+                                                 size_t capacity,
+                                                 size_t *out_needed);
+
+/**
+ * The commitment of the active server seed (public: show it before play) into `out_hex`
+ * (`FAIRMINES_HEX_SIZE` bytes: 64 lowercase hex characters and a NUL).
+ * Errors: `FAIRMINES_NULL_POINTER`.
+ */
+fairmines_status fairmines_seed_pair_commitment(const struct fairmines_seed_pair *pair, char *out_hex);
+
+/**
+ * The client seed, NUL-terminated (its byte length is `*out_needed - 1`; it may contain NUL bytes if it
+ * was given with them).
+ *
+ * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_seed_pair_client_seed(const struct fairmines_seed_pair *pair,
+                                                 char *out,
+                                                 size_t capacity,
+                                                 size_t *out_needed);
+
+/**
+ * The nonce the next round will use. Errors: `FAIRMINES_NULL_POINTER`.
+ */
+fairmines_status fairmines_seed_pair_nonce(const struct fairmines_seed_pair *pair, uint64_t *out_nonce);
+
+/**
+ * Starts a round with the pair's current nonce, then increments the nonce. The grid is fixed now,
+ * before any pick.
+ *
+ * `mines` is 1..=24; `rtp` is the return-to-player factor as text (a UTF-8 span): a fraction such as
+ * "99/100", a decimal such as "0.99", or "1"; above 0 and at most 1. On `FAIRMINES_OK`, `*out_round`
+ * receives a new handle owned by the caller (`fairmines_round_free()`); on any error the pair is
+ * unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
+ * `FAIRMINES_INVALID_RTP`, `FAIRMINES_RATIO_TOO_LARGE` (an RTP whose multipliers do not fit
+ * `fairmines_ratio`), `FAIRMINES_INVALID_NONCE` (the pair has used nonce 2^64 - 1: rotate it),
+ * `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_seed_pair_start_round(struct fairmines_seed_pair *pair,
+                                                 uint8_t mines,
+                                                 const char *rtp,
+                                                 size_t rtp_len,
+                                                 struct fairmines_round **out_round);
+
+/**
+ * Ends the active seed pair and starts a new one in the same handle: a fresh server seed from the
+ * OS CSPRNG, a new commitment, nonce 0, and `new_client_seed` as the client seed (a UTF-8 span; pass
+ * NULL to keep the current one, the length is then ignored). `*out_revealed` receives the old server
+ * seed, which may now be published so that the player can verify the rounds of the old pair.
+ *
+ * On any error the pair is unchanged and `*out_revealed` untouched. Errors: `FAIRMINES_NULL_POINTER`
+ * (pair, out_revealed), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`, `FAIRMINES_RNG_FAILED`.
+ */
+fairmines_status fairmines_seed_pair_rotate(struct fairmines_seed_pair *pair,
+                                            const char *new_client_seed,
+                                            size_t new_client_seed_len,
+                                            struct fairmines_revealed_seed_pair *out_revealed);
+
+/**
+ * Releases a seed pair (its server seed is wiped from memory). NULL is a no-op. Using `pair` after
+ * this call, or freeing it twice, is undefined behaviour: the caller's responsibility.
+ */
+void fairmines_seed_pair_free(struct fairmines_seed_pair *pair);
+
+/**
+ * Reveals `tile` (1..=25, row-major: 1 = top-left, 25 = bottom-right) and writes what it was into
+ * `*out_result`. A mine ends the round (lost); revealing the last safe tile ends it too (cashed out,
+ * `is_finished` set).
+ *
+ * On any error the round is unchanged and `*out_result` untouched. Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_INVALID_TILE` (outside 1..=25), `FAIRMINES_TILE_ALREADY_REVEALED`,
+ * `FAIRMINES_ROUND_FINISHED`.
+ */
+fairmines_status fairmines_round_reveal(struct fairmines_round *round,
+                                        int64_t tile,
+                                        struct fairmines_reveal *out_result);
+
+/**
+ * Ends the round and writes the multiplier to pay into `*out_multiplier`. Needs at least one safe pick.
+ *
+ * On any error the round is unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_NOTHING_TO_CASH_OUT`,
+ * `FAIRMINES_ROUND_FINISHED`.
+ */
+fairmines_status fairmines_round_cash_out(struct fairmines_round *round,
+                                          struct fairmines_ratio *out_multiplier);
+
+/**
+ * The public record of a finished round as JSON, the form operators publish and
+ * `fairmines_verify_round_json()` reads: `{"commitment":…,"client_seed":…,"nonce":n,"mines":m,
+ * "rtp":"99/100","picks":[…],"outcome":"lost"|"cashed_out","multiplier":"num/den"|null}`.
+ *
+ * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_round_record_json(const struct fairmines_round *round,
+                                             char *out,
+                                             size_t capacity,
+                                             size_t *out_needed);
+
+/**
+ * The mine positions of a finished round (sorted, 1-based): exactly `mines` bytes into
+ * `out_positions`, which must have room for `capacity >= mines` bytes. While the round is in play the
+ * grid stays hidden: `FAIRMINES_ROUND_IN_PLAY`.
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_round_mine_positions(const struct fairmines_round *round,
+                                                uint8_t *out_positions,
+                                                size_t capacity);
+
+/**
+ * The tiles picked so far, in order (1-based): `*out_count` (0..=25) bytes into `out_picks`, which
+ * has room for `capacity` bytes (`FAIRMINES_TILES` is always enough). `*out_count` is written on
+ * `FAIRMINES_OK` and on `FAIRMINES_BUFFER_TOO_SMALL` (then the buffer is untouched).
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_round_picks(const struct fairmines_round *round,
+                                       uint8_t *out_picks,
+                                       size_t capacity,
+                                       size_t *out_count);
+
+/**
+ * The state of a round into `*out_info`: commitment, nonce, mines, picks, outcome, multiplier and RTP.
+ * Errors: `FAIRMINES_NULL_POINTER`.
+ */
+fairmines_status fairmines_round_get_info(const struct fairmines_round *round,
+                                          struct fairmines_round_info *out_info);
+
+/**
+ * Releases a round. NULL is a no-op. Using `round` after this call, or freeing it twice, is undefined
+ * behaviour: the caller's responsibility.
+ */
+void fairmines_round_free(struct fairmines_round *round);
+
+/**
+ * Replays a finished round from its published record (the JSON of `fairmines_round_record_json()`, a
+ * UTF-8 span) and the server seed revealed after rotation (a UTF-8 span), and says what differs.
+ *
+ * A record that does not verify is not an error: on `FAIRMINES_OK`, `out->ok` is the verdict and the
+ * differences are written into `differences` as text, one per line, each ending in '\n', then a NUL
+ * ("" when the record verifies). `differences` follows the text-output convention (`capacity`,
+ * `differences_needed`; 4096 bytes is plenty for any record). On `FAIRMINES_BUFFER_TOO_SMALL` only
+ * `*differences_needed` is written.
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE` (not a record),
+ * `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_TILE` (picks), `FAIRMINES_RATIO_TOO_LARGE`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_verify_round_json(const char *record_json,
+                                             size_t record_json_len,
+                                             const char *server_seed,
+                                             size_t server_seed_len,
+                                             struct fairmines_round_verification *out,
+                                             char *differences,
+                                             size_t capacity,
+                                             size_t *differences_needed);
+
+/**
+ * The exact multiplier after `safe_picks` safe picks with `mines` mines: C(25, k) / C(25 - m, k) x RTP,
+ * into `*out_ratio`. `rtp` as in `fairmines_seed_pair_start_round()`.
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
+ * `FAIRMINES_INVALID_PICKS` (outside 1..=25 - mines), `FAIRMINES_INVALID_RTP`,
+ * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_multiplier(uint8_t mines,
+                                      uint8_t safe_picks,
+                                      const char *rtp,
+                                      size_t rtp_len,
+                                      struct fairmines_ratio *out_ratio);
+
+/**
+ * The whole payout table for an RTP factor: `FAIRMINES_PAYOUT_TABLE_SIZE` (300) entries, by mine count
+ * 1..=24 and then safe picks 1..=25 - mines, into `out_entries`, which must have room for `capacity >=
+ * FAIRMINES_PAYOUT_TABLE_SIZE` entries.
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_RTP`,
+ * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_payout_table(const char *rtp,
+                                        size_t rtp_len,
+                                        struct fairmines_payout_entry *out_entries,
+                                        size_t capacity);
+
+/**
+ * The decimal shown to users: `ratio` rounded DOWN (toward zero) to `places` decimal places (at most
+ * 18; more are treated as 18), so a displayed multiplier never promises more than the exact one, e.g.
+ * 9/8 with 2 places is "1.12". The ratio need not be in lowest terms.
+ *
+ * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_NUMBER`
+ * (denominator 0), `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_ratio_decimal(struct fairmines_ratio ratio,
+                                         uint32_t places,
+                                         char *out,
+                                         size_t capacity,
+                                         size_t *out_needed);
+
+/**
+ * Parses an exact ratio from text (a UTF-8 span): "num/den", a whole number, or a decimal such as
+ * "0.99" (exactly 99/100), as records write multipliers and RTP factors. The result is in lowest terms.
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_NUMBER`,
+ * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_ratio_parse(const char *ratio,
+                                       size_t ratio_len,
+                                       struct fairmines_ratio *out_ratio);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -4,10 +4,12 @@
 #  1. cargo test -p fairmines-c: the checked-in include/fairmines.h equals a fresh cbindgen generation,
 #     and the Rust-side boundary tests (panics, status codes).
 #  2. The release build; rustc's native-static-libs equal the documented static link flags.
-#  3. The C11 suite (every case of vectors/vectors.json and every error case) against the static
-#     library, the shared library, under ASan+UBSan and under valgrind.
+#  3. The C11 suite (every case of vectors/vectors.json through every function and played as rounds,
+#     the game API with every status, many threads at once) against the static library, the shared
+#     library, under ASan+UBSan and under valgrind.
 #  4. scripts/install-c.sh into a temporary PREFIX, then consumers of the installed package:
-#     C11 via pkg-config (static and shared), C++17 via CMake find_package (static, ASan and valgrind).
+#     C11 via pkg-config (static and shared), the examples mines.c and verify_round.c (shared),
+#     C++17 via CMake find_package (static, ASan and valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -75,8 +77,9 @@ step "C11 suite: static, shared, ASan+UBSan, valgrind"
 make -C bindings/c/tests --no-print-directory VECTORS="$VECTORS" test shared asan valgrind
 
 # The independent checker's link line: only -lpthread -ldl -lm besides the archive.
-cc -std=c11 -Wall -Wextra -Werror -pedantic -O1 -Iinclude -o "$TMP/checker_link" \
-    bindings/c/tests/test_fairmines.c bindings/c/tests/json.c target/release/libfairmines.a -lpthread -ldl -lm
+cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -O1 -Iinclude -o "$TMP/checker_link" \
+    bindings/c/tests/test_fairmines.c bindings/c/tests/test_game.c bindings/c/tests/json.c \
+    target/release/libfairmines.a -lpthread -ldl -lm
 "$TMP/checker_link" "$VECTORS" >/dev/null
 
 # -- 4. install, then consumers of the installed package ----------------------------------------------
@@ -102,8 +105,9 @@ for flag in $documented; do
     }
 done
 # shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror -pedantic -O2 -o "$TMP/pc_static" \
-    bindings/c/tests/test_fairmines.c bindings/c/tests/json.c $(pkg-config --cflags fairmines) \
+cc -std=c11 -Wall -Wextra -Werror -pedantic -pthread -O2 -o "$TMP/pc_static" \
+    bindings/c/tests/test_fairmines.c bindings/c/tests/test_game.c bindings/c/tests/json.c \
+    $(pkg-config --cflags fairmines) \
     "$(pkg-config --variable=staticlib fairmines)" $(pkg-config --variable=native_static_libs fairmines)
 if readelf -d "$TMP/pc_static" | grep -q 'NEEDED.*libfairmines'; then
     echo "test-c: the static consumer needs libfairmines.so" >&2
@@ -125,6 +129,57 @@ if "$TMP/mines" "$ws" "$wc" 1 3 7 10 20 >/dev/null; then
     echo "test-c: wrong declared positions verified" >&2
     exit 1
 fi
+
+step "pkg-config consumer, shared: examples/verify_round.c (exit 0 verified, 1 not, 2 bad input)"
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -pedantic -O2 -o "$TMP/verify_round" bindings/c/examples/verify_round.c \
+    $(pkg-config --cflags --libs fairmines) -Wl,-rpath,"$PREFIX/lib"
+# The worked example's round (nonce 1, mines at 7 10 19), tiles 1 and 2 picked, cashed out at
+# 25/22 x 24/21 x 99/100 = 9/7.
+wcommit=f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42
+record() { # picks outcome multiplier
+    printf '{"commitment":"%s","client_seed":"%s","nonce":1,"mines":3,"rtp":"99/100","picks":[%s],"outcome":"%s","multiplier":%s}' \
+        "$wcommit" "$wc" "$1" "$2" "$3"
+}
+expect_exit() { # status, then the command
+    local want="$1" got=0
+    shift
+    "$@" >"$TMP/verify.out" 2>&1 || got=$?
+    cat "$TMP/verify.out"
+    if [ "$got" != "$want" ]; then
+        echo "test-c: exit status $got, want $want: $*" >&2
+        exit 1
+    fi
+}
+expect_exit 0 "$TMP/verify_round" "$(record 1,2 cashed_out '"9/7"')" "$ws"
+grep -qx 'verdict    VERIFIED' "$TMP/verify.out" && grep -qx 'mines      7 10 19' "$TMP/verify.out"
+grep -qx 'replayed   cashed_out, multiplier 9/7 (1.28)' "$TMP/verify.out"
+record 1,10 lost null >"$TMP/record.json"
+expect_exit 0 "$TMP/verify_round" "@$TMP/record.json" "$ws"
+expect_exit 0 "$TMP/verify_round" @- "$ws" <"$TMP/record.json"
+expect_exit 1 "$TMP/verify_round" "$(record 1,2 cashed_out '"10/7"')" "$ws"
+grep -q '^difference multiplier: ' "$TMP/verify.out" && grep -qx 'verdict    NOT VERIFIED' "$TMP/verify.out"
+expect_exit 1 "$TMP/verify_round" "$(record 1,7 cashed_out '"9/7"')" "$ws"
+expect_exit 1 "$TMP/verify_round" "$(record 1,2 cashed_out '"9/7"')" "$wc"
+grep -q '^difference commitment: ' "$TMP/verify.out"
+expect_exit 2 "$TMP/verify_round" '{"not":"a record"}' "$ws"
+expect_exit 2 "$TMP/verify_round" "$(record 1,26 cashed_out '"9/7"')" "$ws"
+expect_exit 2 "$TMP/verify_round" "@$TMP/no-such-file" "$ws"
+expect_exit 2 "$TMP/verify_round" "$(record 1,2 cashed_out '"9/7"')"
+expect_exit 2 "$TMP/verify_round" "$(printf '\377')" "$ws"
+valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+    --suppressions=bindings/c/tests/valgrind.supp "$TMP/verify_round" "$(record 1,2 cashed_out '"10/7"')" "$ws" \
+    >/dev/null || [ $? = 1 ] || { echo "test-c: verify_round under valgrind" >&2; exit 1; }
+
+step "pkg-config consumer, shared: the game example of bindings/c/README.md"
+awk '/<!-- example:game/ { found = 1; next } found && /^```c$/ { inside = 1; next }
+     inside && /^```$/ { exit } inside { print }' bindings/c/README.md >"$TMP/readme_game.c"
+[ -s "$TMP/readme_game.c" ] || { echo "test-c: no game example in bindings/c/README.md" >&2; exit 1; }
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror -pedantic -O2 -o "$TMP/readme_game" "$TMP/readme_game.c" \
+    $(pkg-config --cflags --libs fairmines) -Wl,-rpath,"$PREFIX/lib"
+"$TMP/readme_game" | tee "$TMP/readme_game.out"
+grep -qx 'VERIFIED' "$TMP/readme_game.out"
 
 step "CMake consumer (C++17, find_package(fairmines), static): plain under valgrind, and ASan+UBSan"
 cmake -S bindings/c/tests/cpp -B "$TMP/cpp" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_BUILD_TYPE=Debug >/dev/null

@@ -16,6 +16,10 @@ pub(crate) struct Failure {
 }
 
 impl Failure {
+    pub(crate) fn new(status: fairmines_status, message: String) -> Self {
+        Failure { status, message }
+    }
+
     pub(crate) fn null(argument: &str) -> Self {
         Failure { status: fairmines_status::FAIRMINES_NULL_POINTER, message: format!("{argument}: is NULL") }
     }
@@ -164,4 +168,104 @@ pub(crate) unsafe fn write_value<T>(dst: NonNull<T>, value: T) {
 pub(crate) unsafe fn output_slice<'a>(ptr: NonNull<u8>, len: usize) -> &'a mut [u8] {
     // SAFETY: guaranteed by the caller.
     unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) }
+}
+
+/// Borrows a handle the library gave out, checking for NULL.
+///
+/// # Safety
+/// A non-NULL `ptr` must come from this library's `_new` function of that type, not freed yet, and not
+/// used by another thread during the call (the header's ownership and threading rules).
+pub(crate) unsafe fn handle_ref<'a, T>(ptr: *const T, argument: &'static str) -> Result<&'a T, Failure> {
+    // SAFETY: guaranteed by the caller for a non-NULL pointer; `as_ref` handles NULL.
+    unsafe { ptr.as_ref() }.ok_or_else(|| Failure::null(argument))
+}
+
+/// Borrows a handle mutably, checking for NULL.
+///
+/// # Safety
+/// As [`handle_ref`], and no other reference to the handle exists during the call.
+pub(crate) unsafe fn handle_mut<'a, T>(ptr: *mut T, argument: &'static str) -> Result<&'a mut T, Failure> {
+    // SAFETY: guaranteed by the caller for a non-NULL pointer; `as_mut` handles NULL.
+    unsafe { ptr.as_mut() }.ok_or_else(|| Failure::null(argument))
+}
+
+/// Gives a new handle to C: boxes `value` and stores the pointer at `out` (checked for NULL before).
+///
+/// # Safety
+/// `out` must be valid for a write of one pointer.
+pub(crate) unsafe fn give_handle<T>(out: NonNull<*mut T>, value: T) {
+    let raw = Box::into_raw(Box::new(value));
+    // SAFETY: guaranteed by the caller.
+    unsafe { write_value(out, raw) }
+}
+
+/// Takes a handle back from C and drops it. NULL is a no-op.
+///
+/// # Safety
+/// A non-NULL `ptr` must come from [`give_handle`] for the same `T` and not have been freed before.
+pub(crate) unsafe fn free_handle<T>(ptr: *mut T) {
+    if !ptr.is_null() {
+        // SAFETY: guaranteed by the caller: the pointer is a live `Box<T>` given out by `give_handle`.
+        drop(unsafe { Box::from_raw(ptr) });
+    }
+}
+
+/// A caller's text output buffer (`out`, `capacity`, `out_needed`), checked for NULL before any work.
+pub(crate) struct TextOut {
+    buf: NonNull<c_char>,
+    capacity: usize,
+    needed: NonNull<usize>,
+    argument: &'static str,
+}
+
+impl TextOut {
+    pub(crate) fn new(
+        buf: *mut c_char,
+        capacity: usize,
+        needed: *mut usize,
+        argument: &'static str,
+        needed_argument: &'static str,
+    ) -> Result<Self, Failure> {
+        Ok(TextOut { buf: output(buf, argument)?, capacity, needed: output(needed, needed_argument)?, argument })
+    }
+
+    /// Checks that `text` and a NUL fit; stores the size they need at `out_needed` either way.
+    ///
+    /// # Safety
+    /// `out_needed` must be valid for a write of one `size_t`.
+    pub(crate) unsafe fn reserve(&self, text: &[u8]) -> Result<(), Failure> {
+        let needed = text.len() + 1;
+        // SAFETY: guaranteed by the caller.
+        unsafe { write_value(self.needed, needed) };
+        if self.capacity < needed {
+            return Err(Failure::too_small(self.argument, needed, self.capacity));
+        }
+        Ok(())
+    }
+
+    /// Writes `text` and a NUL (after a successful [`TextOut::reserve`] of the same text).
+    ///
+    /// # Safety
+    /// `out` must be valid for `capacity` bytes of writes and must not overlap `text`.
+    pub(crate) unsafe fn write(&self, text: &[u8]) {
+        debug_assert!(text.len() < self.capacity);
+        // SAFETY: guaranteed by the caller; `reserve` checked `text.len() + 1 <= capacity`.
+        unsafe {
+            write_bytes(self.buf.cast::<u8>(), text);
+            write_value(self.buf.add(text.len()), 0);
+        }
+    }
+
+    /// [`TextOut::reserve`] then [`TextOut::write`].
+    ///
+    /// # Safety
+    /// The contracts of both.
+    pub(crate) unsafe fn put(&self, text: &[u8]) -> Result<(), Failure> {
+        // SAFETY: guaranteed by the caller.
+        unsafe {
+            self.reserve(text)?;
+            self.write(text);
+        }
+        Ok(())
+    }
 }

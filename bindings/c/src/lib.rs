@@ -13,6 +13,9 @@
 #![allow(clippy::missing_safety_doc)]
 
 mod boundary;
+pub(crate) mod game;
+
+pub use game::*;
 
 use core::ffi::c_char;
 
@@ -31,8 +34,10 @@ pub const FAIRMINES_MAX_MINES: u8 = 24;
 /// Bytes of a hex output buffer: 64 lowercase hex characters and a terminating NUL.
 pub const FAIRMINES_HEX_SIZE: usize = 65;
 
-/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=8 are the core library's stable error
-/// codes (the same numbers in every fairmines binding); codes from 100 are specific to C.
+/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=15 are the core library's stable error
+/// codes (the same numbers in every fairmines binding; the names are the core's `Error::name()` with
+/// the prefix `FAIRMINES_`, except the older `FAIRMINES_RNG_FAILED` and `FAIRMINES_BUFFER_TOO_SMALL`);
+/// codes from 100 are specific to C.
 /// `fairmines_status_str()` describes a code; `fairmines_last_error()` gives the message of the last
 /// failure on the calling thread, naming the argument at fault.
 #[repr(u32)]
@@ -42,11 +47,11 @@ pub enum fairmines_status {
     FAIRMINES_OK = 0,
     /// The mine count is outside 1..=24.
     FAIRMINES_INVALID_MINES = 1,
-    /// A nonce range that runs past 2^64 - 1.
+    /// A nonce past 2^64 - 1: a batch range that runs past it, or a seed pair that has used it.
     FAIRMINES_INVALID_NONCE = 2,
-    /// A declared tile outside 1..=25, or more than 25 tiles.
+    /// A tile outside 1..=25 (declared, picked or revealed), or more than 25 tiles.
     FAIRMINES_INVALID_TILE = 3,
-    /// A commitment that is not 64 hexadecimal characters.
+    /// A commitment or server seed that is not 64 hexadecimal characters (server seeds: lowercase).
     FAIRMINES_INVALID_HEX = 4,
     /// A string argument that is not valid UTF-8.
     FAIRMINES_INVALID_UTF8 = 5,
@@ -56,6 +61,20 @@ pub enum fairmines_status {
     FAIRMINES_RNG_FAILED = 7,
     /// An output buffer is smaller than the result.
     FAIRMINES_BUFFER_TOO_SMALL = 8,
+    /// A tile revealed a second time in the same round.
+    FAIRMINES_TILE_ALREADY_REVEALED = 9,
+    /// A reveal or cash-out on a round that has finished (lost or cashed out).
+    FAIRMINES_ROUND_FINISHED = 10,
+    /// A cash-out before any safe pick.
+    FAIRMINES_NOTHING_TO_CASH_OUT = 11,
+    /// A return-to-player factor that is not a fraction in (0, 1] (or not a number).
+    FAIRMINES_INVALID_RTP = 12,
+    /// A number of safe picks that the mine count does not allow (outside 1..=25 - mines).
+    FAIRMINES_INVALID_PICKS = 13,
+    /// A number (ratio) that does not parse, or a ratio with denominator 0.
+    FAIRMINES_INVALID_NUMBER = 14,
+    /// Saved state or a round record that does not parse or does not hold together.
+    FAIRMINES_INVALID_STATE = 15,
     /// A required pointer argument is NULL.
     FAIRMINES_NULL_POINTER = 100,
     /// A length larger than any object can be (more than PTRDIFF_MAX).
@@ -64,6 +83,10 @@ pub enum fairmines_status {
     FAIRMINES_PANIC = 102,
     /// An error of a newer core library that this C library does not know.
     FAIRMINES_UNKNOWN_ERROR = 103,
+    /// An exact ratio whose numerator or denominator does not fit in 64 bits (`fairmines_ratio`).
+    FAIRMINES_RATIO_TOO_LARGE = 104,
+    /// The round is still in play: its mine positions and record exist once it has finished.
+    FAIRMINES_ROUND_IN_PLAY = 105,
 }
 
 impl fairmines_status {
@@ -78,6 +101,13 @@ impl fairmines_status {
             6 => FAIRMINES_STREAM_EXHAUSTED,
             7 => FAIRMINES_RNG_FAILED,
             8 => FAIRMINES_BUFFER_TOO_SMALL,
+            9 => FAIRMINES_TILE_ALREADY_REVEALED,
+            10 => FAIRMINES_ROUND_FINISHED,
+            11 => FAIRMINES_NOTHING_TO_CASH_OUT,
+            12 => FAIRMINES_INVALID_RTP,
+            13 => FAIRMINES_INVALID_PICKS,
+            14 => FAIRMINES_INVALID_NUMBER,
+            15 => FAIRMINES_INVALID_STATE,
             _ => FAIRMINES_UNKNOWN_ERROR,
         }
     }
@@ -136,17 +166,26 @@ pub extern "C" fn fairmines_status_str(status: u32) -> *const c_char {
         let text: &core::ffi::CStr = match status {
             0 => c"success",
             1 => c"invalid mine count: must be 1..=24",
-            2 => c"invalid nonce: the range runs past 2^64 - 1",
+            2 => c"invalid nonce: past 2^64 - 1",
             3 => c"invalid tile: must be 1..=25, at most 25 tiles",
             4 => c"invalid hex: a digest must be 64 hexadecimal characters",
             5 => c"invalid UTF-8 in a string argument",
             6 => c"the word stream ran out",
             7 => c"the operating system's random number generator failed",
             8 => c"output buffer too small",
+            9 => c"tile already revealed in this round",
+            10 => c"the round has finished: no more reveals or cash-outs",
+            11 => c"cash-out needs at least one safe pick",
+            12 => c"invalid RTP factor: must be a fraction in (0, 1]",
+            13 => c"invalid number of safe picks for the mine count",
+            14 => c"invalid number: does not parse, or a denominator of 0",
+            15 => c"invalid saved state or round record",
             100 => c"NULL pointer argument",
             101 => c"length too large",
             102 => c"internal error: a Rust panic was caught (a bug, please report it)",
             103 => c"unknown error from the core library",
+            104 => c"exact ratio too large for 64-bit numerator and denominator",
+            105 => c"the round is still in play",
             _ => c"unknown status",
         };
         text.as_ptr()
@@ -166,7 +205,7 @@ pub extern "C" fn fairmines_last_error() -> *const c_char {
 ///
 /// # Safety
 /// `out` must be valid for 65 bytes of writes.
-unsafe fn write_hex(out: core::ptr::NonNull<c_char>, digest: &Digest) {
+pub(crate) unsafe fn write_hex(out: core::ptr::NonNull<c_char>, digest: &Digest) {
     let mut text = [0 as c_char; FAIRMINES_HEX_SIZE];
     for (dst, src) in text.iter_mut().zip(digest.to_hex().as_str().bytes()) {
         *dst = src as c_char;

@@ -7,45 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "json.h"
 
-static long checks = 0;
-static long failures = 0;
-
-#define CHECK(cond, ...)                                                                  \
-    do {                                                                                  \
-        checks++;                                                                         \
-        if (!(cond)) {                                                                    \
-            failures++;                                                                   \
-            if (failures <= 50) {                                                         \
-                fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);           \
-                fprintf(stderr, __VA_ARGS__);                                             \
-                fputc('\n', stderr);                                                      \
-            }                                                                             \
-        }                                                                                 \
-    } while (0)
-
-#define CHECK_STATUS(call, want, what)                                                      \
-    do {                                                                                    \
-        fairmines_status got_ = (call);                                                     \
-        CHECK(got_ == (want), "%s: got %u (%s), want %u; last error: %s", what, (unsigned)got_, \
-              fairmines_status_str(got_), (unsigned)(want), fairmines_last_error());          \
-    } while (0)
-
-#define LAST_ERROR_NAMES(argument)                                                              \
-    CHECK(strstr(fairmines_last_error(), argument) == fairmines_last_error(),                  \
-          "last error should start with '%s', is '%s'", argument, fairmines_last_error())
-
-/* A byte pattern that the library never writes, to see that a failed call left a buffer alone. */
-#define SENTINEL 0xA5
-
-static int untouched(const void *buf, size_t len) {
-    const unsigned char *p = buf;
-    for (size_t i = 0; i < len; i++) {
-        if (p[i] != SENTINEL) return 0;
-    }
-    return 1;
-}
+long checks = 0;
+long failures = 0;
 
 /* ---------------------------------------------------------------- worked example (SPEC.md) */
 
@@ -157,6 +123,9 @@ static void run_case(const json_value *c, int *worked_example_seen) {
                                                 batch, 3 * (size_t)mines),
                  FAIRMINES_OK, id);
     CHECK(tiles_equal(positions, batch + row * mines, mines), "%s: batch row differs", id);
+
+    /* The game: rounds played on this grid through seed pairs and round handles. */
+    game_run_case(c);
 }
 
 static char *read_file(const char *path, size_t *len) {
@@ -199,6 +168,7 @@ static size_t test_vectors(const char *path) {
     int worked_example_seen = 0;
     for (size_t i = 0; i < cases->count; i++) run_case(&cases->items[i], &worked_example_seen);
     CHECK(worked_example_seen, "the worked example is not among the vectors");
+    game_thread_tests(cases);
     size_t n = cases->count;
     json_free(root);
     return n;
@@ -434,8 +404,11 @@ static void test_status_and_version(void) {
     static const unsigned codes[] = {FAIRMINES_OK, FAIRMINES_INVALID_MINES, FAIRMINES_INVALID_NONCE,
                                      FAIRMINES_INVALID_TILE, FAIRMINES_INVALID_HEX, FAIRMINES_INVALID_UTF8,
                                      FAIRMINES_STREAM_EXHAUSTED, FAIRMINES_RNG_FAILED, FAIRMINES_BUFFER_TOO_SMALL,
-                                     FAIRMINES_NULL_POINTER, FAIRMINES_LENGTH_TOO_LARGE, FAIRMINES_PANIC,
-                                     FAIRMINES_UNKNOWN_ERROR};
+                                     FAIRMINES_TILE_ALREADY_REVEALED, FAIRMINES_ROUND_FINISHED,
+                                     FAIRMINES_NOTHING_TO_CASH_OUT, FAIRMINES_INVALID_RTP, FAIRMINES_INVALID_PICKS,
+                                     FAIRMINES_INVALID_NUMBER, FAIRMINES_INVALID_STATE, FAIRMINES_NULL_POINTER,
+                                     FAIRMINES_LENGTH_TOO_LARGE, FAIRMINES_PANIC, FAIRMINES_UNKNOWN_ERROR,
+                                     FAIRMINES_RATIO_TOO_LARGE, FAIRMINES_ROUND_IN_PLAY};
     const size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = fairmines_status_str(9999);
     CHECK(unknown && strcmp(unknown, "unknown status") == 0, "unknown code");
@@ -447,7 +420,11 @@ static void test_status_and_version(void) {
     }
     /* The codes shared with every binding are fixed. */
     CHECK(FAIRMINES_OK == 0 && FAIRMINES_INVALID_MINES == 1 && FAIRMINES_INVALID_UTF8 == 5 &&
-              FAIRMINES_BUFFER_TOO_SMALL == 8,
+              FAIRMINES_BUFFER_TOO_SMALL == 8 && FAIRMINES_TILE_ALREADY_REVEALED == 9 &&
+              FAIRMINES_ROUND_FINISHED == 10 && FAIRMINES_NOTHING_TO_CASH_OUT == 11 && FAIRMINES_INVALID_RTP == 12 &&
+              FAIRMINES_INVALID_PICKS == 13 && FAIRMINES_INVALID_NUMBER == 14 && FAIRMINES_INVALID_STATE == 15 &&
+              FAIRMINES_NULL_POINTER == 100 && FAIRMINES_LENGTH_TOO_LARGE == 101 && FAIRMINES_PANIC == 102 &&
+              FAIRMINES_UNKNOWN_ERROR == 103 && FAIRMINES_RATIO_TOO_LARGE == 104 && FAIRMINES_ROUND_IN_PLAY == 105,
           "stable codes");
 
     char version[64];
@@ -478,6 +455,7 @@ int main(int argc, char **argv) {
     test_verify_inputs();
     test_seed_generation();
     test_status_and_version();
+    game_tests();
     printf("fairmines C tests: %zu vectors, %ld checks, %ld failures\n", vectors, checks, failures);
     return failures == 0 ? 0 : 1;
 }

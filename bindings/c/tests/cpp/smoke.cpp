@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -35,6 +36,16 @@ fairmines_status positions(std::string_view server, std::string_view client, std
 constexpr std::string_view kServer = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
 constexpr std::string_view kClient = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
 
+// Handles in std::unique_ptr: the deleter is the library's _free.
+struct PairFree {
+    void operator()(fairmines_seed_pair *p) const { fairmines_seed_pair_free(p); }
+};
+struct RoundFree {
+    void operator()(fairmines_round *r) const { fairmines_round_free(r); }
+};
+using Pair = std::unique_ptr<fairmines_seed_pair, PairFree>;
+using Round = std::unique_ptr<fairmines_round, RoundFree>;
+
 }  // namespace
 
 int main() {
@@ -60,6 +71,35 @@ int main() {
     check(fairmines_verify(kServer.data(), kServer.size(), kClient.data(), kClient.size(), 1, 3, nullptr, 0, declared,
                            3, &v) == FAIRMINES_OK && v.ok && v.positions_check == FAIRMINES_CHECK_PASSED,
           "verify");
+
+    // The game: the worked example's round (mines at 7, 10, 19), tiles 1 and 2, cash-out at 9/7.
+    fairmines_seed_pair *raw_pair = nullptr;
+    check(fairmines_seed_pair_from_parts(kServer.data(), kServer.size(), kClient.data(), kClient.size(), 1,
+                                         &raw_pair) == FAIRMINES_OK,
+          "seed pair");
+    Pair pair(raw_pair);
+    fairmines_round *raw_round = nullptr;
+    constexpr std::string_view rtp = "0.99";
+    check(fairmines_seed_pair_start_round(pair.get(), 3, rtp.data(), rtp.size(), &raw_round) == FAIRMINES_OK,
+          "start round");
+    Round round(raw_round);
+    fairmines_reveal reveal{};
+    check(fairmines_round_reveal(round.get(), 1, &reveal) == FAIRMINES_OK && !reveal.is_mine, "reveal 1");
+    check(fairmines_round_reveal(round.get(), 2, &reveal) == FAIRMINES_OK && reveal.safe_picks == 2, "reveal 2");
+    fairmines_ratio paid{};
+    check(fairmines_round_cash_out(round.get(), &paid) == FAIRMINES_OK && paid.numer == 9 && paid.denom == 7,
+          "cash out 9/7");
+    std::string record(512, '\0');
+    std::size_t needed = 0;
+    check(fairmines_round_record_json(round.get(), record.data(), record.size(), &needed) == FAIRMINES_OK, "record");
+    record.resize(needed - 1);
+    fairmines_round_verification verdict{};
+    std::array<char, 1024> differences{};
+    check(fairmines_verify_round_json(record.data(), record.size(), kServer.data(), kServer.size(), &verdict,
+                                      differences.data(), differences.size(), &needed) == FAIRMINES_OK &&
+              verdict.ok,
+          "the record verifies");
+    check(fairmines_round_reveal(round.get(), 3, &reveal) == FAIRMINES_ROUND_FINISHED, "finished");
 
     // Every thread computes its own rounds and keeps its own last error.
     std::vector<std::thread> threads;
