@@ -476,7 +476,11 @@ pub fn verify_round(record: &RoundRecord, server_seed: &str) -> Result<RoundVeri
         differences.push("picks: a cash-out needs at least one safe pick".to_owned());
     }
     if record.outcome != expected_outcome {
-        differences.push(format!("outcome: the record says {:?}, the picks give {expected_outcome:?}", record.outcome));
+        differences.push(format!(
+            "outcome: the record says {}, the picks give {}",
+            record.outcome.as_str(),
+            expected_outcome.as_str()
+        ));
     }
     if record.multiplier != expected_multiplier {
         let show = |m: Option<Ratio>| m.map_or("none".to_owned(), |m| m.to_string());
