@@ -69,11 +69,35 @@ impl Ratio {
     /// ```
     pub fn to_decimal(self, places: u32) -> String {
         let places = places.min(18);
-        let scale = 10u128.pow(places);
-        let whole = self.num / self.den;
-        let frac = (self.num % self.den).saturating_mul(scale) / self.den;
-        if places == 0 { whole.to_string() } else { format!("{whole}.{frac:0width$}", width = places as usize) }
+        let mut text = (self.num / self.den).to_string();
+        if places > 0 {
+            text.push('.');
+        }
+        // Long division, one digit at a time; `next_digit` never overflows, whatever the denominator.
+        let mut rem = self.num % self.den;
+        for _ in 0..places {
+            let (digit, next) = next_digit(rem, self.den);
+            text.push(char::from(b'0' + digit));
+            rem = next;
+        }
+        text
     }
+}
+
+/// For `rem < den`: the digit and remainder of `10 × rem / den`, by adding `rem` ten times modulo `den`
+/// (`10 × rem` itself may not fit in 128 bits).
+fn next_digit(rem: u128, den: u128) -> (u8, u128) {
+    let (mut digit, mut acc) = (0, 0u128);
+    for _ in 0..10 {
+        // acc + rem ≥ den, written without overflow (both are below den).
+        if acc >= den - rem {
+            acc -= den - rem;
+            digit += 1;
+        } else {
+            acc += rem;
+        }
+    }
+    (digit, acc)
 }
 
 impl fmt::Display for Ratio {
@@ -295,5 +319,10 @@ mod tests {
         assert_eq!(Ratio::new(1, 3).unwrap().to_decimal(4), "0.3333");
         assert_eq!(Ratio::new(2, 1).unwrap().to_decimal(2), "2.00");
         assert_eq!(Ratio::new(199, 100).unwrap().to_decimal(1), "1.9");
+        // Denominators near 2^128: the digits stay exact.
+        assert_eq!(Ratio::new(u128::MAX, 1 << 127).unwrap().to_decimal(2), "1.99");
+        let third: Ratio = "0.333333333333333333333333333333".parse().unwrap();
+        assert_eq!(third.to_decimal(18), "0.333333333333333333");
+        assert_eq!(Ratio::new(u128::MAX - 1, u128::MAX).unwrap().to_decimal(18), "0.999999999999999999");
     }
 }
