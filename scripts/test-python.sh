@@ -4,7 +4,8 @@
 # Installs what it needs (Debian python3-venv if missing; pinned pip packages into python/.venv),
 # builds and installs the package with `pip install ./python`, checks the stubs (stubtest, mypy
 # --strict), runs pytest (every case of vectors/vectors.json, errors, a differential test against a
-# pure-Python implementation of SPEC.md), then builds the sdist and installs it into a fresh venv.
+# pure-Python implementation of SPEC.md, the game with a Hypothesis state machine, many threads at
+# once), then builds the sdist and installs it into a fresh venv.
 #
 #   scripts/test-python.sh               everything
 #   scripts/test-python.sh --setup-only  venv + build + install only (used by scripts/bench-python.sh)

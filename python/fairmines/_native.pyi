@@ -1,7 +1,9 @@
 # Type stubs of the extension module fairmines._native (bindings/python/src). Written by hand and
 # checked against the built module by `mypy.stubtest` in scripts/test-python.sh.
-from collections.abc import Iterable
-from typing import Any, ClassVar, NoReturn, SupportsIndex, final
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, ClassVar, Literal, NoReturn, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
@@ -9,24 +11,44 @@ import numpy.typing as npt
 __version__: str
 __all__ = [
     "BufferSizeError",
+    "ConcurrentUseError",
     "FairminesError",
     "InvalidHexError",
     "InvalidMinesError",
     "InvalidNonceError",
+    "InvalidNumberError",
+    "InvalidPicksError",
+    "InvalidRtpError",
+    "InvalidStateError",
     "InvalidTileError",
     "InvalidUtf8Error",
+    "NothingToCashOutError",
+    "PublicSeedPair",
+    "RevealedSeedPair",
+    "Reveal",
     "RngError",
+    "Round",
+    "RoundFinishedError",
+    "RoundRecord",
+    "RoundVerification",
+    "SeedPair",
     "ServerSeed",
     "StreamExhaustedError",
+    "TableEntry",
+    "TileAlreadyRevealedError",
     "Verification",
     "__version__",
     "commitment",
     "draw_order",
     "generate_server_seed",
+    "max_safe_picks",
     "mine_positions",
     "mine_positions_batch",
+    "multiplier",
+    "payout_table",
     "round_signature",
     "verify",
+    "verify_round",
 ]
 
 class FairminesError(ValueError):
@@ -44,10 +66,10 @@ class InvalidNonceError(FairminesError, OverflowError):
     """A nonce is not an integer in 0..2**64 (also an OverflowError). Code 2."""
 
 class InvalidTileError(FairminesError):
-    """A declared tile is outside 1..25, or the list cannot be a board. Code 3."""
+    """A tile is outside 1..25, or a list of tiles cannot be a board. Code 3."""
 
 class InvalidHexError(FairminesError):
-    """A digest (commitment) is not 64 hexadecimal characters. Code 4."""
+    """A digest (commitment) or server seed is not 64 hexadecimal characters. Code 4."""
 
 class InvalidUtf8Error(FairminesError, UnicodeError):
     """A string cannot be encoded as UTF-8 (it holds a lone surrogate). Code 5."""
@@ -60,6 +82,30 @@ class RngError(FairminesError):
 
 class BufferSizeError(FairminesError):
     """An output buffer of the wrong size (never raised by this module's functions). Code 8."""
+
+class TileAlreadyRevealedError(FairminesError):
+    """The tile was already revealed in this round. Code 9."""
+
+class RoundFinishedError(FairminesError):
+    """The round has finished (a mine was hit or it was cashed out): no more moves. Code 10."""
+
+class NothingToCashOutError(FairminesError):
+    """A cash-out before the first safe pick. Code 11."""
+
+class InvalidRtpError(FairminesError):
+    """A return-to-player factor that is not a fraction in (0, 1]. Code 12."""
+
+class InvalidPicksError(FairminesError):
+    """A number of safe picks that a round cannot have. Code 13."""
+
+class InvalidNumberError(FairminesError):
+    """A number (an exact ratio) that does not parse. Code 14."""
+
+class InvalidStateError(FairminesError):
+    """Saved state or a round record that does not parse or does not hold together. Code 15."""
+
+class ConcurrentUseError(FairminesError, RuntimeError):
+    """A move on a Round that another thread is using at that moment (also a RuntimeError). Code 0."""
 
 def commitment(server_seed: str) -> str:
     """Lowercase hex of SHA3-256 of the server seed's UTF-8 text."""
@@ -153,3 +199,256 @@ class ServerSeed:
         """The commitment to publish before play (lowercase hex)."""
     def __reduce__(self) -> NoReturn:
         """Always raises TypeError: pickling or copying would write out the secret seed."""
+
+# An exact number: "0.99", "99/100", Fraction(99, 100), Decimal("0.99") or 1 (never a float).
+_ExactNumber = str | Fraction | Decimal | int
+_Outcome = Literal["lost", "cashed_out"]
+
+@final
+class SeedPair:
+    """The operator's state of one player's seed pair; its repr never shows the server seed."""
+
+    def __new__(cls, client_seed: str) -> SeedPair:
+        """A new pair: a fresh server seed from the OS CSPRNG, the client seed, nonce 0."""
+    @staticmethod
+    def from_parts(server_seed: str | ServerSeed, client_seed: str, nonce: SupportsIndex | None = None) -> SeedPair:
+        """A pair from its parts (server seed: 64 lowercase hex characters); nonce 0 by default."""
+    @staticmethod
+    def from_state_json(state: str) -> SeedPair:
+        """Restores a pair from ``to_state_json()``."""
+    @property
+    def public(self) -> PublicSeedPair:
+        """What the player may see now."""
+    def start_round(self, mines: SupportsIndex, rtp: _ExactNumber) -> Round:
+        """Starts a round with the current nonce, then increments the nonce."""
+    def rotate(self, client_seed: str | None = None) -> RevealedSeedPair:
+        """Ends this pair and starts a new one; returns the old pair with its server seed."""
+    def set_client_seed(self, client_seed: str) -> RevealedSeedPair:
+        """The same as ``rotate(client_seed)``."""
+    def to_state_json(self) -> str:
+        """The full state as JSON, for the operator's storage (contains the secret server seed)."""
+    def __reduce__(self) -> NoReturn:
+        """Always raises TypeError: pickling or copying would write out the secret server seed."""
+
+@final
+class Round:
+    """One round in play; the grid is fixed when it starts."""
+
+    def reveal(self, tile: SupportsIndex) -> Reveal:
+        """Reveals ``tile`` (1..25): safe, with the multiplier reached, or a mine."""
+    def cash_out(self) -> Fraction:
+        """Ends the round and returns the multiplier to pay (exact)."""
+    def record(self) -> RoundRecord | None:
+        """The public record once the round has finished; None while it is in play."""
+    @property
+    def mine_positions(self) -> tuple[int, ...] | None:
+        """The mine positions once the round has finished; None while it is in play."""
+    @property
+    def picks(self) -> tuple[int, ...]:
+        """The tiles picked so far, in order."""
+    @property
+    def nonce(self) -> int:
+        """The nonce this round used."""
+    @property
+    def mines(self) -> int:
+        """The mine count."""
+    @property
+    def is_finished(self) -> bool:
+        """Whether the round has ended."""
+    @property
+    def outcome(self) -> _Outcome | None:
+        """How the round ended; None while it is in play."""
+    @property
+    def safe_picks(self) -> int:
+        """Safe tiles revealed so far."""
+    @property
+    def multiplier(self) -> Fraction | None:
+        """What a cash-out pays now (or paid); None before the first safe pick and after a mine."""
+    @property
+    def commitment(self) -> str:
+        """The commitment of the seed pair the round was played with."""
+    @property
+    def client_seed(self) -> str:
+        """The client seed."""
+    @property
+    def rtp(self) -> Fraction:
+        """The return-to-player factor of the multipliers."""
+    def _hold_for_testing(self, seconds: float, started: Callable[[], object]) -> None: ...
+
+@final
+class Reveal:
+    """What ``Round.reveal`` found."""
+
+    @property
+    def tile(self) -> int:
+        """The tile revealed (1-based)."""
+    @property
+    def safe(self) -> bool:
+        """True for a safe tile, False for a mine."""
+    @property
+    def safe_picks(self) -> int:
+        """Safe picks in the round so far."""
+    @property
+    def multiplier(self) -> Fraction | None:
+        """The multiplier reached, or None after a mine."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+@final
+class RoundRecord:
+    """The public record of a finished round."""
+
+    def __new__(
+        cls,
+        commitment: str,
+        client_seed: str,
+        nonce: SupportsIndex,
+        mines: SupportsIndex,
+        rtp: _ExactNumber,
+        picks: Iterable[SupportsIndex],
+        outcome: _Outcome,
+        multiplier: _ExactNumber | None = None,
+    ) -> RoundRecord: ...
+    @staticmethod
+    def from_json(json: str) -> RoundRecord:
+        """Parses ``to_json()``'s form."""
+    def to_json(self) -> str:
+        """As JSON, the form operators publish."""
+    @property
+    def commitment(self) -> str:
+        """The commitment of the seed pair (lowercase hex)."""
+    @property
+    def client_seed(self) -> str:
+        """The client seed."""
+    @property
+    def nonce(self) -> int:
+        """The round's nonce."""
+    @property
+    def mines(self) -> int:
+        """The mine count."""
+    @property
+    def rtp(self) -> Fraction:
+        """The return-to-player factor."""
+    @property
+    def picks(self) -> tuple[int, ...]:
+        """The tiles picked, in order."""
+    @property
+    def outcome(self) -> _Outcome:
+        """How the round ended."""
+    @property
+    def multiplier(self) -> Fraction | None:
+        """The multiplier paid, None when lost."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(
+        self,
+    ) -> tuple[type[RoundRecord], tuple[str, str, int, int, Fraction, tuple[int, ...], _Outcome, Fraction | None]]: ...
+
+def verify_round(record: RoundRecord, server_seed: str) -> RoundVerification:
+    """Replays a finished round from its record and the revealed server seed."""
+
+@final
+class RoundVerification:
+    """The result of ``verify_round``; true when the record holds."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the record is exactly what the seeds and picks give."""
+    @property
+    def commitment_ok(self) -> bool:
+        """Whether SHA3-256 of the revealed server seed is the record's commitment."""
+    @property
+    def mine_positions(self) -> tuple[int, ...]:
+        """Where the mines were (sorted, 1-based)."""
+    @property
+    def expected_outcome(self) -> _Outcome:
+        """The outcome the picks lead to."""
+    @property
+    def expected_multiplier(self) -> Fraction | None:
+        """The multiplier the picks lead to, None when lost."""
+    @property
+    def differences(self) -> tuple[str, ...]:
+        """Each way the record differs from the replay; empty when it holds."""
+    def __bool__(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class PublicSeedPair:
+    """What the player sees of an active seed pair."""
+
+    def __new__(cls, commitment: str, client_seed: str, nonce: SupportsIndex) -> PublicSeedPair: ...
+    @staticmethod
+    def from_json(json: str) -> PublicSeedPair:
+        """Parses ``to_json()``'s form."""
+    def to_json(self) -> str:
+        """As JSON."""
+    @property
+    def commitment(self) -> str:
+        """SHA3-256 of the secret server seed (lowercase hex)."""
+    @property
+    def client_seed(self) -> str:
+        """The player's client seed."""
+    @property
+    def nonce(self) -> int:
+        """The nonce of the next round."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[PublicSeedPair], tuple[str, str, int]]: ...
+
+@final
+class RevealedSeedPair:
+    """A seed pair that has been rotated out; its server seed may now be published."""
+
+    def __new__(cls, server_seed: str, commitment: str, client_seed: str, rounds: SupportsIndex) -> RevealedSeedPair: ...
+    @staticmethod
+    def from_json(json: str) -> RevealedSeedPair:
+        """Parses ``to_json()``'s form."""
+    def to_json(self) -> str:
+        """As JSON."""
+    @property
+    def server_seed(self) -> str:
+        """The server seed, now public."""
+    @property
+    def commitment(self) -> str:
+        """Its commitment, as shown before play."""
+    @property
+    def client_seed(self) -> str:
+        """The client seed it was used with."""
+    @property
+    def rounds(self) -> int:
+        """How many rounds it played (nonces 0 .. rounds)."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[RevealedSeedPair], tuple[str, str, str, int]]: ...
+
+@final
+class TableEntry:
+    """One entry of ``payout_table``."""
+
+    @property
+    def mines(self) -> int:
+        """Mines in the round."""
+    @property
+    def safe_picks(self) -> int:
+        """Safe picks made."""
+    @property
+    def multiplier(self) -> Fraction:
+        """The exact multiplier."""
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def multiplier(mines: SupportsIndex, safe_picks: SupportsIndex, rtp: _ExactNumber) -> Fraction:
+    """C(25, k) / C(25 - mines, k) x rtp, exact; safe_picks in 1..25 - mines."""
+
+def payout_table(rtp: _ExactNumber) -> list[TableEntry]:
+    """Every (mines, safe_picks) entry, mines 1..24, safe_picks 1..25 - mines."""
+
+def max_safe_picks(mines: SupportsIndex) -> int:
+    """25 - mines."""

@@ -23,6 +23,13 @@ CLASSES = {
     6: fairmines.StreamExhaustedError,
     7: fairmines.RngError,
     8: fairmines.BufferSizeError,
+    9: fairmines.TileAlreadyRevealedError,
+    10: fairmines.RoundFinishedError,
+    11: fairmines.NothingToCashOutError,
+    12: fairmines.InvalidRtpError,
+    13: fairmines.InvalidPicksError,
+    14: fairmines.InvalidNumberError,
+    15: fairmines.InvalidStateError,
 }
 
 ROUND_FUNCTIONS: list[Callable[..., Any]] = [
@@ -43,6 +50,16 @@ def test_the_hierarchy() -> None:
         assert cls.__doc__
     assert issubclass(fairmines.InvalidNonceError, OverflowError)
     assert issubclass(fairmines.InvalidUtf8Error, UnicodeError)
+    # Every class of a core error (named after the core's Error::name()) is one of these: none is missing.
+    core_classes = {
+        obj
+        for obj in vars(fairmines).values()
+        if isinstance(obj, type) and issubclass(obj, fairmines.FairminesError) and obj.code
+    }
+    assert core_classes == set(CLASSES.values())
+    # Outside the core: ConcurrentUseError (code 0), also a RuntimeError.
+    assert issubclass(fairmines.ConcurrentUseError, fairmines.FairminesError)
+    assert issubclass(fairmines.ConcurrentUseError, RuntimeError) and fairmines.ConcurrentUseError.code == 0
     # Raisable and catchable from Python like any exception.
     with pytest.raises(ValueError, match="x"):
         raise fairmines.InvalidTileError("x")

@@ -7,7 +7,9 @@ reject (mypy's strict mode reports an ignore that is no longer needed, so a stub
 from __future__ import annotations
 
 import sys
-from typing import Any
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Literal, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +38,64 @@ def check_round(server_seed: str, client_seed: str, nonce: int, mines: int, show
     assert_type(verdict.declared_commitment, "str | None")
     assert_type(verdict.words_used, int)
     return bool(verdict) and verdict.ok
+
+
+def play(pair: fairmines.SeedPair, tiles: list[int]) -> Optional[fairmines.RoundRecord]:
+    round_ = pair.start_round(3, "0.99")
+    assert_type(round_, fairmines.Round)
+    for tile in tiles:
+        reveal = round_.reveal(tile)
+        assert_type(reveal, fairmines.Reveal)
+        assert_type(reveal.safe, bool)
+        assert_type(reveal.multiplier, "Fraction | None")
+        if not reveal.safe:
+            break
+    if not round_.is_finished:
+        assert_type(round_.cash_out(), Fraction)
+    assert_type(round_.mine_positions, "tuple[int, ...] | None")
+    assert_type(round_.outcome, "Literal['lost', 'cashed_out'] | None")
+    assert_type(round_.rtp, Fraction)
+    return round_.record()
+
+
+def game() -> None:
+    pair = fairmines.SeedPair.from_parts(SERVER, CLIENT, 1)
+    assert_type(pair.public, fairmines.PublicSeedPair)
+    record = play(pair, [1, 2])
+    assert record is not None
+    assert_type(record.picks, "tuple[int, ...]")
+    assert_type(record.multiplier, "Fraction | None")
+    revealed = pair.rotate()
+    assert_type(revealed, fairmines.RevealedSeedPair)
+    verdict = fairmines.verify_round(record, revealed.server_seed)
+    assert_type(verdict, fairmines.RoundVerification)
+    assert_type(verdict.differences, "tuple[str, ...]")
+    assert verdict.ok and bool(verdict)
+    same = fairmines.RoundRecord.from_json(record.to_json())
+    assert same == record
+    assert_type(fairmines.multiplier(3, 1, Decimal("0.99")), Fraction)
+    table = fairmines.payout_table(Fraction(99, 100))
+    assert_type(table, "list[fairmines.TableEntry]")
+    assert_type(fairmines.max_safe_picks(3), int)
+    again = fairmines.SeedPair.from_state_json(pair.to_state_json())
+    assert again.public == pair.public
+    try:
+        fairmines.SeedPair(CLIENT).start_round(3, "0.99").cash_out()
+    except fairmines.NothingToCashOutError as err:
+        assert_type(err.code, int)
+
+    # What the stubs must reject (the calls raise TypeError at run time as well).
+    for bad in (
+        lambda: pair.start_round(3, 0.99),  # type: ignore[arg-type]
+        lambda: fairmines.verify_round(record.to_json(), SERVER),  # type: ignore[arg-type]
+        lambda: fairmines.RoundRecord(SERVER, CLIENT, 1, 3, "1", [1], "won"),  # type: ignore[arg-type]
+    ):
+        try:
+            bad()
+        except (TypeError, fairmines.InvalidStateError):
+            pass
+        else:
+            raise AssertionError("no error")
 
 
 def main() -> None:
@@ -76,6 +136,7 @@ def main() -> None:
             pass
         else:
             raise AssertionError("no TypeError")
+    game()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyString};
 
-use crate::errors::{to_py, to_py_from, wrong_type};
+use crate::errors::{to_py, to_py_from, to_py_showing, wrong_type};
 
 /// A `str` argument as UTF-8 text. A lone surrogate (which has no UTF-8 form) is an `InvalidUtf8Error`.
 pub(crate) fn text(obj: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<PyBackedStr> {
@@ -15,12 +15,19 @@ pub(crate) fn text(obj: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<P
     PyBackedStr::try_from(string.clone()).map_err(|cause| to_py_from(obj.py(), &Error::InvalidUtf8 { argument }, cause))
 }
 
-/// How a number is shown in an error message; very long integers are abbreviated.
-fn shown(obj: &Bound<'_, PyAny>) -> String {
+/// How a number is shown in an error message; very long numbers are abbreviated.
+pub(crate) fn shown(obj: &Bound<'_, PyAny>) -> String {
     match obj.str() {
         Ok(text) => {
             let text = text.to_string();
-            if text.len() > 40 { format!("an integer of {} digits", text.trim_start_matches('-').len()) } else { text }
+            let digits = text.trim_start_matches('-');
+            if text.len() <= 40 {
+                text
+            } else if digits.bytes().all(|b| b.is_ascii_digit()) {
+                format!("an integer of {} digits", digits.len())
+            } else {
+                format!("a number of {} characters", text.len())
+            }
         }
         // str() of an int refuses more than sys.get_int_max_str_digits() digits.
         Err(_) => "an integer of too many digits to print".to_owned(),
@@ -82,15 +89,43 @@ pub(crate) fn mines(obj: &Bound<'_, PyAny>) -> PyResult<MineCount> {
 }
 
 fn mines_beyond_i128(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyErr {
-    let err = to_py(py, &Error::InvalidMines { got: 0 });
-    let message = Error::InvalidMines { got: 0 }.to_string();
-    let message = format!("{}{}", message.strip_suffix('0').unwrap_or(&message), shown(obj));
-    let value = err.value(py);
-    // Replace the message only; the class, `code` and `argument` stay the core's.
-    if value.setattr("args", (message,)).is_err() {
-        return err;
+    // The core's error for a stand-in value, showing the Python value in its message.
+    to_py_showing(py, &Error::InvalidMines { got: 0 }, "0", &shown(obj))
+}
+
+/// An `int` (or `__index__` object), not a `bool`, for a core function that takes `T`: `Ok(value)`, or
+/// `Err(stand_in)` when it does not fit `T` (the stand-in is `low` for a negative value, `high` for a
+/// positive one), so that the core itself judges it and says what is wrong.
+fn clamped_int<T: TryFrom<i64>>(obj: &Bound<'_, PyAny>, argument: &str, low: T, high: T) -> PyResult<Result<T, T>> {
+    reject_bool(obj, argument)?;
+    let py = obj.py();
+    let stand_in = |negative: bool| if negative { low } else { high };
+    match obj.extract::<i64>() {
+        Ok(value) => Ok(T::try_from(value).map_err(|_| stand_in(value < 0))),
+        Err(err) if err.is_instance_of::<PyOverflowError>(py) => {
+            Ok(Err(stand_in(obj.lt(0).map_err(|_| wrong_type(argument, "int", obj))?)))
+        }
+        Err(err) if err.is_instance_of::<PyTypeError>(py) => Err(wrong_type(argument, "int", obj)),
+        Err(err) => Err(err),
     }
-    err
+}
+
+/// Runs `call` (a core function) on an `int` argument that the core takes as `T`; an integer beyond
+/// `T` is given to the core as a stand-in, and its error shows the Python value.
+pub(crate) fn with_int<T, R>(
+    obj: &Bound<'_, PyAny>,
+    argument: &str,
+    (low, high): (T, T),
+    call: impl FnOnce(T) -> Result<R, Error>,
+) -> PyResult<R>
+where
+    T: TryFrom<i64> + std::fmt::Display + Copy,
+{
+    let py = obj.py();
+    match clamped_int(obj, argument, low, high)? {
+        Ok(value) => call(value).map_err(|err| to_py(py, &err)),
+        Err(stand_in) => call(stand_in).map_err(|err| to_py_showing(py, &err, &stand_in.to_string(), &shown(obj))),
+    }
 }
 
 /// Raises `TypeError` for `str`/`bytes` where a sequence of numbers is expected (they are iterable).
@@ -102,17 +137,18 @@ pub(crate) fn reject_text(obj: &Bound<'_, PyAny>, argument: &str, expected: &str
     }
 }
 
-/// Declared mine positions: any iterable of `int` (1-based tiles), checked by the core.
-pub(crate) fn positions(obj: &Bound<'_, PyAny>) -> PyResult<Tiles> {
+/// Tiles as given (1-based, in order): any iterable of `int`, each checked by the core
+/// (`Tiles::declared`: 1..=25, at most 25 of them). `argument` names the input (`positions`, `picks`).
+pub(crate) fn tiles(obj: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<Vec<u8>> {
     const EXPECTED: &str = "a sequence of int";
     let py = obj.py();
-    reject_text(obj, "positions", EXPECTED)?;
-    let items = obj.try_iter().map_err(|_| wrong_type("positions", EXPECTED, obj))?;
+    reject_text(obj, argument, EXPECTED)?;
+    let items = obj.try_iter().map_err(|_| wrong_type(argument, EXPECTED, obj))?;
     let mut tiles: Vec<i128> = Vec::new();
     // The core rejects a 26th tile, whatever its value: nothing after it needs reading.
     for (index, item) in items.enumerate().take(usize::from(fairmines::TILES) + 1) {
         let item = item?;
-        let label = format!("positions[{index}]");
+        let label = format!("{argument}[{index}]");
         reject_bool(&item, &label)?;
         let tile = match item.extract::<i64>() {
             Ok(tile) => i128::from(tile),
@@ -122,7 +158,7 @@ pub(crate) fn positions(obj: &Bound<'_, PyAny>) -> PyResult<Tiles> {
                 return Err(to_py(
                     py,
                     &Error::InvalidTile {
-                        argument: "positions",
+                        argument,
                         detail: format!("tile {} at index {index} is outside 1..=25", shown(&item)),
                     },
                 ));
@@ -131,7 +167,15 @@ pub(crate) fn positions(obj: &Bound<'_, PyAny>) -> PyResult<Tiles> {
         };
         tiles.push(tile);
     }
-    Tiles::declared(tiles, "positions").map_err(|err| to_py(py, &err))
+    Tiles::declared(tiles.iter().copied(), argument).map_err(|err| to_py(py, &err))?;
+    // The core has checked that every value is in 1..=25.
+    Ok(tiles.into_iter().filter_map(|tile| u8::try_from(tile).ok()).collect())
+}
+
+/// Declared mine positions: any iterable of `int` (1-based tiles), checked and sorted by the core.
+pub(crate) fn positions(obj: &Bound<'_, PyAny>) -> PyResult<Tiles> {
+    let tiles = tiles(obj, "positions")?;
+    Tiles::declared(tiles, "positions").map_err(|err| to_py(obj.py(), &err))
 }
 
 /// A commitment: 64 hex characters (either case).

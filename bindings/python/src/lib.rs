@@ -1,13 +1,18 @@
 //! `fairmines._native`: the Python face of the `fairmines` crate.
 //!
-//! Thin by design: each function converts its arguments (`args`), calls the core, and converts the
-//! result or the core's error (`errors`, the one place where errors are mapped). No logic of the
-//! algorithm lives here. Hand-written code has no `unsafe`; panics cannot cross into Python (pyo3
-//! turns them into exceptions), and the core promises none.
+//! Thin by design: each function converts its arguments (`args`, `ratio`), calls the core, and converts
+//! the result or the core's error (`errors`, the one place where errors are mapped). No logic of the
+//! algorithm or the game lives here. Hand-written code has no `unsafe`; panics cannot cross into Python
+//! (pyo3 turns them into exceptions), and the core promises none. The module declares that it does not
+//! need the GIL (pyo3's default): every class is frozen and keeps mutable state behind a lock (`game`).
+
+#![forbid(unsafe_code)]
 
 mod args;
 mod batch;
 mod errors;
+mod game;
+mod ratio;
 
 use pyo3::prelude::*;
 
@@ -15,7 +20,7 @@ use pyo3::prelude::*;
 ///
 /// Import from `fairmines`, not from this module.
 #[pymodule]
-mod _native {
+pub(crate) mod _native {
     use std::fmt::Write as _;
 
     use pyo3::exceptions::PyTypeError;
@@ -25,6 +30,12 @@ mod _native {
     use crate::args;
     use crate::batch;
     use crate::errors::to_py;
+
+    #[pymodule_export]
+    use crate::game::{
+        PublicSeedPair, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification, SeedPair, TableEntry,
+        max_safe_picks, multiplier, payout_table, verify_round,
+    };
 
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -277,7 +288,14 @@ mod _native {
     /// ``reveal()`` (or ``.hex``) gives the 64 hex characters; publish them only once the seed pair
     /// has been rotated out. The seed cannot be pickled or copied (that would write it out).
     #[pyclass(module = "fairmines", frozen)]
-    struct ServerSeed(fairmines::ServerSeed);
+    pub(crate) struct ServerSeed(fairmines::ServerSeed);
+
+    impl ServerSeed {
+        /// The seed's text, for `SeedPair.from_parts`.
+        pub(crate) fn reveal_text(&self) -> &str {
+            self.0.reveal()
+        }
+    }
 
     #[pymethods]
     impl ServerSeed {

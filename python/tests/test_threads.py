@@ -1,0 +1,179 @@
+"""Many Python threads at once get exactly the single-threaded results (issue 10), and a Round used by two
+threads at once refuses the second move with ConcurrentUseError.
+
+On a GIL build the threads interleave at every switch interval (set very short here) and inside
+`mine_positions_batch`, which releases the GIL; the package declares free-threading support, so on a
+free-threaded build they run truly in parallel (every class is frozen and locks its own state).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from functools import partial
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any, Callable, TypeVar
+
+import pytest
+
+import fairmines
+from conftest import CASES, WORKED
+
+S, C = WORKED["server_seed"], WORKED["client_seed"]
+THREADS = 16
+T = TypeVar("T")
+
+
+@contextmanager
+def fast_switching() -> Iterator[None]:
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
+
+
+def all_at_once(jobs: list[Callable[[], T]]) -> list[T]:
+    """Runs every job on its own thread, all released together; results in job order."""
+    barrier = threading.Barrier(len(jobs))
+
+    def run(job: Callable[[], T]) -> T:
+        barrier.wait()
+        return job()
+
+    with fast_switching(), ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        return list(pool.map(run, jobs))
+
+
+def test_mine_positions_from_many_threads() -> None:
+    cases = CASES[:: max(1, len(CASES) // 400)]
+    expected = [fairmines.mine_positions(c["server_seed"], c["client_seed"], c["nonce"], c["mines"]) for c in cases]
+    assert expected == [c["positions"] for c in cases]
+
+    def job(offset: int) -> list[list[int]]:
+        # Each thread walks the cases from another starting point, so different rounds overlap.
+        order = cases[offset:] + cases[:offset]
+        got = [fairmines.mine_positions(c["server_seed"], c["client_seed"], c["nonce"], c["mines"]) for c in order]
+        return got[len(cases) - offset :] + got[: len(cases) - offset]
+
+    for got in all_at_once([partial(job, i * 7 % len(cases)) for i in range(THREADS)]):
+        assert got == expected
+
+
+def test_mine_positions_batch_from_many_threads() -> None:
+    jobs_args = [(S if i % 2 else "s", C if i % 3 else "c", range(i * 500, i * 500 + 6000), 1 + i % 24) for i in range(THREADS)]
+    expected = [fairmines.mine_positions_batch(*args).tolist() for args in jobs_args]
+    spot = jobs_args[5]
+    assert expected[5][17] == fairmines.mine_positions(spot[0], spot[1], spot[2][17], spot[3])
+    got = all_at_once([partial(lambda a: fairmines.mine_positions_batch(*a).tolist(), args) for args in jobs_args])
+    assert got == expected
+
+
+def play(server: str, client: str, first_nonce: int, rounds: int) -> list[str]:
+    """Plays `rounds` rounds on one seed pair with a fixed strategy; returns their records as JSON."""
+    pair = fairmines.SeedPair.from_parts(server, client, first_nonce)
+    records = []
+    for i in range(rounds):
+        rtps: list[str | Fraction] = ["0.99", Fraction(97, 100), "1"]
+        round_ = pair.start_round(1 + i % 24, rtps[i % 3])
+        wanted = 1 + i % 5
+        for tile in range(1, 26):
+            if round_.is_finished or len(round_.picks) == wanted:
+                break
+            round_.reveal((tile * 7 + i) % 25 + 1)
+        if not round_.is_finished:
+            round_.cash_out()
+        record = round_.record()
+        assert record is not None
+        assert list(round_.mine_positions or ()) == fairmines.mine_positions(server, client, record.nonce, record.mines)
+        records.append(record.to_json())
+    return records
+
+
+def test_rounds_played_in_many_threads() -> None:
+    seeds = [f"{i:064x}" for i in range(THREADS)]
+    expected = [play(seed, C, 1000 * i, 60) for i, seed in enumerate(seeds)]
+    got = all_at_once([partial(play, seed, C, 1000 * i, 60) for i, seed in enumerate(seeds)])
+    assert got == expected
+    # And every record verifies against its seed.
+    for seed, records in zip(seeds, got):
+        for text in records:
+            assert fairmines.verify_round(fairmines.RoundRecord.from_json(text), seed).ok
+
+
+def test_one_seed_pair_shared_by_many_threads_hands_out_each_nonce_once() -> None:
+    pair = fairmines.SeedPair.from_parts(S, C, 0)
+    per_thread = 50
+
+    def job() -> list[tuple[int, int, list[int]]]:
+        out = []
+        for i in range(per_thread):
+            round_ = pair.start_round(3, "0.99")
+            # Lose the round on purpose (its first mine), to see the grid.
+            nonce = round_.nonce
+            round_.reveal(fairmines.mine_positions(S, C, nonce, 3)[0])
+            out.append((nonce, i, list(round_.mine_positions or ())))
+        return out
+
+    results = [item for batch in all_at_once([job] * THREADS) for item in batch]
+    nonces = sorted(nonce for nonce, _, _ in results)
+    assert nonces == list(range(THREADS * per_thread))
+    assert pair.public.nonce == THREADS * per_thread
+    for nonce, _, grid in results:
+        assert grid == fairmines.mine_positions(S, C, nonce, 3)
+
+
+def test_a_round_shared_by_many_threads_stays_consistent() -> None:
+    """Threads racing on one round: each move is whole; refusals are the package's errors."""
+    for attempt in range(20):
+        round_ = fairmines.SeedPair.from_parts(S, C, attempt).start_round(1, "1")
+        outcomes: list[Any] = []
+        lock = threading.Lock()
+
+        def job(tile: int, rnd: fairmines.Round = round_) -> None:
+            try:
+                result: Any = rnd.reveal(tile)
+            except (fairmines.TileAlreadyRevealedError, fairmines.RoundFinishedError, fairmines.ConcurrentUseError) as err:
+                result = type(err)
+            with lock:
+                outcomes.append(result)
+
+        all_at_once([partial(job, t) for t in [*range(1, 26), *range(1, 26)]])
+        picks = round_.picks
+        assert len(set(picks)) == len(picks)
+        revealed = [o for o in outcomes if isinstance(o, fairmines.Reveal)]
+        assert sorted(r.tile for r in revealed) == sorted(picks)
+        assert round_.is_finished or len(picks) < 24
+        grid = fairmines.mine_positions(S, C, attempt, 1)
+        for r in revealed:
+            assert r.safe == (r.tile not in grid)
+        if round_.is_finished:
+            record = round_.record()
+            assert record is not None and fairmines.verify_round(record, S).ok
+
+
+def test_a_move_while_another_thread_holds_the_round_is_refused() -> None:
+    round_ = fairmines.SeedPair.from_parts(S, C, 1).start_round(3, "0.99")
+    held = threading.Event()
+    holder = threading.Thread(target=round_._hold_for_testing, args=(1.0, held.set))
+    holder.start()
+    try:
+        assert held.wait(10)
+        for move in (lambda: round_.reveal(1), round_.cash_out):
+            with pytest.raises(fairmines.ConcurrentUseError) as info:
+                move()
+            err = info.value
+            assert isinstance(err, RuntimeError) and isinstance(err, fairmines.FairminesError)
+            assert err.code == 0 and err.argument is None
+            assert str(err) == "round: another thread is using this Round; a round takes one move at a time"
+        # Reading waits for the other thread instead (with the GIL released while it waits).
+        assert len(round_.picks) == 0
+    finally:
+        holder.join()
+    assert not holder.is_alive()
+    assert round_.reveal(1).safe, "the refused moves changed nothing"
+    assert list(round_.picks) == [1]
