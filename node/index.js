@@ -835,11 +835,20 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.Ratio = nativeBinding.Ratio
+module.exports.Round = nativeBinding.Round
+module.exports.SeedPair = nativeBinding.SeedPair
 module.exports.commitment = nativeBinding.commitment
 module.exports.drawOrder = nativeBinding.drawOrder
 module.exports.generateServerSeed = nativeBinding.generateServerSeed
+module.exports.maxSafePicks = nativeBinding.maxSafePicks
 module.exports.minePositions = nativeBinding.minePositions
 module.exports.minePositionsBatch = nativeBinding.minePositionsBatch
 module.exports.minePositionsBatchAsync = nativeBinding.minePositionsBatchAsync
+module.exports.multiplier = nativeBinding.multiplier
+module.exports.payoutTable = nativeBinding.payoutTable
+module.exports.recordFromJson = nativeBinding.recordFromJson
+module.exports.recordToJson = nativeBinding.recordToJson
 module.exports.roundSignature = nativeBinding.roundSignature
 module.exports.verify = nativeBinding.verify
+module.exports.verifyRound = nativeBinding.verifyRound

@@ -2,7 +2,9 @@
 # The Node package `fairmines` (node/ over bindings/node): installs what it needs, builds the addon,
 # checks that the generated index.js / index.d.ts match the checked-in copies, and runs the node:test
 # suite (shared vectors, error cases, a 10,000-round differential test against vectors/reference.js,
-# the async batch off the event loop). Runnable from any directory; non-interactive.
+# the async batch off the event loop, the game API with a randomized state-machine test, payouts
+# against BigInt arithmetic, worker_threads, the README example and examples/play-round.mjs, and a
+# tsc --strict check of index.d.ts). Runnable from any directory; non-interactive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=true npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false

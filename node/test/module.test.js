@@ -8,17 +8,20 @@ const util = require('node:util');
 const fm = require('fairmines');
 
 const API = [
-  'commitment', 'drawOrder', 'generateServerSeed', 'minePositions', 'minePositionsBatch',
-  'minePositionsBatchAsync', 'roundSignature', 'verify',
+  'commitment', 'drawOrder', 'generateServerSeed', 'maxSafePicks', 'minePositions', 'minePositionsBatch',
+  'minePositionsBatchAsync', 'multiplier', 'payoutTable', 'recordFromJson', 'recordToJson', 'roundSignature',
+  'verify', 'verifyRound',
 ];
+const CLASSES = ['Ratio', 'Round', 'SeedPair'];
 
 test('require("fairmines") exports the API', () => {
-  for (const name of API) assert.equal(typeof fm[name], 'function', name);
+  for (const name of [...API, ...CLASSES]) assert.equal(typeof fm[name], 'function', name);
+  for (const name of CLASSES) assert.equal(fm[name].name, name);
 });
 
 test('import from "fairmines" exports the same functions', async () => {
   const esm = await import('fairmines');
-  for (const name of API) assert.equal(esm[name], fm[name], name);
+  for (const name of [...API, ...CLASSES]) assert.equal(esm[name], fm[name], name);
   assert.equal(esm.default, fm);
   const named = Object.keys(esm).filter((k) => k !== 'default').sort();
   const cjs = Object.keys(fm).filter((k) => typeof fm[k] === 'function').sort();
@@ -31,6 +34,14 @@ test('index.d.ts declares every export, with TSDoc', () => {
   assert.deepEqual(declared, [...API].sort());
   for (const name of API) {
     assert.match(dts, new RegExp(`\\*/\\nexport declare function ${name}\\(`), `${name} has no doc comment`);
+  }
+  const classes = [...dts.matchAll(/export declare class (\w+)/g)].map((m) => m[1]).sort();
+  assert.deepEqual(classes, CLASSES);
+  for (const name of CLASSES) {
+    assert.match(dts, new RegExp(`\\*/\\nexport declare class ${name} \\{`), `${name} has no doc comment`);
+  }
+  for (const name of ['RoundRecord', 'RoundVerification', 'RevealResult', 'TableEntry', 'PublicSeedPair', 'RevealedSeedPair']) {
+    assert.match(dts, new RegExp(`\\*/\\nexport interface ${name} \\{`), `${name} is not declared with a doc comment`);
   }
   assert.match(dts, /^\/\* Generated .* do not edit/);
 });

@@ -7,10 +7,15 @@
 //! - a nonce is a `number` that is a safe non-negative integer, or a `bigint` in 0..2^64;
 //! - `mines` is a `number` that is an integer in 1..=24 (3.9 is rejected, not truncated);
 //! - a value of the wrong JavaScript type throws a `TypeError` (`code: 'ERR_INVALID_ARG_TYPE'`);
-//!   a value of the right type the core rejects throws a `RangeError` whose `code` is the core's error
-//!   name (`FAIRMINES_INVALID_MINES`, …) and whose `errno` is the core's stable numeric code;
+//!   a value of the right type the core rejects throws a `RangeError` whose `code` is `FAIRMINES_` and
+//!   the core's [`fairmines::Error::name`] (`FAIRMINES_INVALID_MINES`, …), whose `errno` is the core's
+//!   stable numeric code and whose `argument` is the parameter at fault, spelled as in JavaScript
+//!   (`serverSeed`); a core error no argument is at fault for (`FAIRMINES_ROUND_FINISHED`,
+//!   `FAIRMINES_RNG`, …) is a plain `Error` with the same `code` and `errno`;
 //! - every export runs inside a panic boundary: a Rust panic becomes an `Error` with
 //!   `code: 'FAIRMINES_PANIC'`, never an abort.
+//!
+//! The game (`SeedPair`, `Round`, `Ratio`, records, payouts) is in [`game`].
 #![deny(unsafe_code)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -22,6 +27,8 @@ use napi::bindgen_prelude::{
 };
 use napi::{JsRangeError, JsString, JsTypeError, Property};
 use napi_derive::napi;
+
+pub mod game;
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -43,69 +50,98 @@ enum Class {
 #[derive(Debug)]
 struct Failure {
     class: Class,
-    code: &'static str,
+    code: String,
     errno: Option<u32>,
-    argument: Option<&'static str>,
+    argument: Option<String>,
     message: String,
 }
 
-/// The `code` string of a core error: its variant name, in the style of Node's error codes.
-fn core_code_name(code: u32) -> &'static str {
-    match code {
-        1 => "FAIRMINES_INVALID_MINES",
-        2 => "FAIRMINES_INVALID_NONCE",
-        3 => "FAIRMINES_INVALID_TILE",
-        4 => "FAIRMINES_INVALID_HEX",
-        5 => "FAIRMINES_INVALID_UTF8",
-        6 => "FAIRMINES_STREAM_EXHAUSTED",
-        7 => "FAIRMINES_RNG",
-        8 => "FAIRMINES_BUFFER_SIZE",
-        _ => "FAIRMINES_ERROR",
+/// The `code` string of a core error: `FAIRMINES_` and the core's own stable name
+/// ([`fairmines::Error::name`]), in the style of Node's error codes.
+fn core_code(error: &fairmines::Error) -> String {
+    format!("FAIRMINES_{}", error.name())
+}
+
+/// A core argument name as JavaScript spells it: `server_seed` → `serverSeed`.
+fn camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for (i, part) in name.split('_').enumerate() {
+        let mut chars = part.chars();
+        match chars.next() {
+            Some(first) if i > 0 => {
+                out.extend(first.to_uppercase());
+                out.push_str(chars.as_str());
+            }
+            _ => out.push_str(part),
+        }
     }
+    out
 }
 
 impl Failure {
-    /// A core error, unchanged: its message, its argument, its numeric code.
+    /// A core error, unchanged but for spelling: its message, its argument (in camelCase, as the
+    /// JavaScript parameter is named), its numeric code. An error no argument is at fault for (a move
+    /// on a finished round, the OS random generator) is a plain `Error`; the others are `RangeError`s.
     fn core(error: fairmines::Error) -> Self {
-        let class = match error {
-            fairmines::Error::Rng { .. } | fairmines::Error::StreamExhausted { .. } => Class::Plain,
-            _ => Class::Range,
-        };
-        Failure {
-            class,
-            code: core_code_name(error.code()),
-            errno: Some(error.code()),
-            argument: error.argument(),
-            message: error.to_string(),
+        match error.argument() {
+            Some(argument) => {
+                let js = camel(argument);
+                Failure::core_in(error, js.clone(), &js)
+            }
+            None => Failure {
+                class: Class::Plain,
+                code: core_code(&error),
+                errno: Some(error.code()),
+                argument: None,
+                message: error.to_string(),
+            },
         }
     }
 
-    /// A value the core would reject with `code`, detected while converting it (e.g. `mines: 3.9`,
-    /// which the core's integer types cannot even hold). `label` leads the message; it is the argument
-    /// or an element of it (`nonces[3]`).
-    fn range(code: u32, argument: &'static str, label: &str, detail: &str) -> Self {
+    /// A core error about a part of a JavaScript argument: `argument` is the parameter, `label` the part
+    /// (`record.rtp`), which replaces the core's argument name at the start of the message.
+    fn core_in(error: fairmines::Error, argument: impl Into<String>, label: &str) -> Self {
+        let message = error.to_string();
+        let detail = error
+            .argument()
+            .and_then(|core| message.strip_prefix(core))
+            .and_then(|rest| rest.strip_prefix(": "))
+            .unwrap_or(&message);
         Failure {
             class: Class::Range,
-            code: core_code_name(code),
-            errno: Some(code),
-            argument: Some(argument),
+            code: core_code(&error),
+            errno: Some(error.code()),
+            argument: Some(argument.into()),
+            message: format!("{label}: {detail}"),
+        }
+    }
+
+    /// A value the core would reject with an error of the kind of `kind`, detected while converting it
+    /// (e.g. `mines: 3.9`, which the core's integer types cannot even hold). `label` leads the message;
+    /// it is the argument or a part of it (`nonces[3]`, `record.nonce`).
+    fn range(kind: &fairmines::Error, argument: &str, label: &str, detail: &str) -> Self {
+        Failure {
+            class: Class::Range,
+            code: core_code(kind),
+            errno: Some(kind.code()),
+            argument: Some(argument.to_owned()),
             message: format!("{label}: {detail}"),
         }
     }
 
     /// A value of the wrong JavaScript type.
-    fn wrong_type(argument: &'static str, label: &str, expected: &str, got: &str) -> Self {
+    fn wrong_type(argument: &str, label: &str, expected: &str, got: &str) -> Self {
         Failure {
             class: Class::Type,
-            code: "ERR_INVALID_ARG_TYPE",
+            code: "ERR_INVALID_ARG_TYPE".to_owned(),
             errno: None,
-            argument: Some(argument),
+            argument: Some(argument.to_owned()),
             message: format!("{label}: must be {expected}, got {got}"),
         }
     }
 
-    fn plain(code: &'static str, message: String) -> Self {
-        Failure { class: Class::Plain, code, errno: None, argument: None, message }
+    fn plain(code: &str, message: String) -> Self {
+        Failure { class: Class::Plain, code: code.to_owned(), errno: None, argument: None, message }
     }
 
     fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
@@ -129,7 +165,7 @@ impl Failure {
     }
 
     fn build(&self, env: &Env) -> Result<napi::Error> {
-        let base = napi::Error::new(self.code, self.message.clone());
+        let base = napi::Error::new(self.code.clone(), self.message.clone());
         let value = match self.class {
             Class::Type => JsTypeError::from(base).into_unknown(*env),
             Class::Range => JsRangeError::from(base).into_unknown(*env),
@@ -139,12 +175,20 @@ impl Failure {
         if let Some(errno) = self.errno {
             object.set_named_property("errno", errno)?;
         }
-        if let Some(argument) = self.argument {
-            object.set_named_property("argument", argument)?;
+        if let Some(argument) = &self.argument {
+            object.set_named_property("argument", argument.as_str())?;
         }
         Ok(napi::Error::from_unknown_without_coercion(value))
     }
 }
+
+// Kinds of core errors, as templates for [`Failure::range`]: only their code and name are used.
+const INVALID_MINES: fairmines::Error = fairmines::Error::InvalidMines { got: 0 };
+const INVALID_NONCE: fairmines::Error = fairmines::Error::InvalidNonce { detail: String::new() };
+const INVALID_TILE: fairmines::Error = fairmines::Error::InvalidTile { argument: "", detail: String::new() };
+const INVALID_PICKS: fairmines::Error = fairmines::Error::InvalidPicks { detail: String::new() };
+const INVALID_NUMBER: fairmines::Error = fairmines::Error::InvalidNumber { argument: "", detail: String::new() };
+const INVALID_STATE: fairmines::Error = fairmines::Error::InvalidState { argument: "", detail: String::new() };
 
 fn type_name(value: &Unknown<'_>) -> &'static str {
     match value.get_type() {
@@ -200,12 +244,17 @@ fn js_number(x: f64) -> String {
 /// A JavaScript string is UTF-16 and may hold a lone surrogate, which has no UTF-8 form: V8 would
 /// silently replace it with U+FFFD (and js-sha3 hashes something else again), so the round could not
 /// be reproduced anywhere. Such strings are rejected with the core's `InvalidUtf8` error.
-fn text(value: StringArg<'_>, argument: &'static str) -> Converted<String> {
+fn text(value: StringArg<'_>, argument: &str) -> Converted<String> {
+    text_in(value, argument, argument)
+}
+
+/// [`text`] of a part of an argument (`record.clientSeed`): `label` leads the messages.
+fn text_in(value: StringArg<'_>, argument: &str, label: &str) -> Converted<String> {
     let string = match value {
         Either::A(string) => string,
-        Either::B(other) => return Err(Failure::wrong_type(argument, argument, "a string", type_name(&other))),
+        Either::B(other) => return Err(Failure::wrong_type(argument, label, "a string", type_name(&other))),
     };
-    let internal = |e: napi::Error| Failure::plain("FAIRMINES_INTERNAL", format!("{argument}: {e}"));
+    let internal = |e: napi::Error| Failure::plain("FAIRMINES_INTERNAL", format!("{label}: {e}"));
     let utf8 = string.into_utf8().map_err(internal)?.into_owned().map_err(internal)?;
     if !utf8.contains('\u{FFFD}') {
         return Ok(utf8);
@@ -213,7 +262,7 @@ fn text(value: StringArg<'_>, argument: &'static str) -> Converted<String> {
     // A U+FFFD may be real or a replaced lone surrogate: only the UTF-16 form tells.
     let units = string.into_utf16().map_err(internal)?;
     // `as_str` drops the terminating NUL napi writes and fails only on unpaired surrogates.
-    units.as_str().map_err(|_| Failure::core(fairmines::Error::InvalidUtf8 { argument }))
+    units.as_str().map_err(|_| Failure::core_in(fairmines::Error::InvalidUtf8 { argument: "text" }, argument, label))
 }
 
 const NONCE_RULE: &str =
@@ -221,14 +270,14 @@ const NONCE_RULE: &str =
 
 /// A nonce: a safe non-negative integer `number`, or a `bigint` in 0..2^64. `label` names it in
 /// messages (`nonce`, `nonces[7]`).
-fn nonce(value: NonceArg<'_>, argument: &'static str, label: &str) -> Converted<u64> {
+fn nonce(value: NonceArg<'_>, argument: &str, label: &str) -> Converted<u64> {
     const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
     match value {
         Either3::A(x) => {
             if x.is_finite() && x.fract() == 0.0 && (0.0..=MAX_SAFE).contains(&x) {
                 Ok(x as u64)
             } else {
-                Err(Failure::range(2, argument, label, &format!("{NONCE_RULE}, got {}", js_number(x))))
+                Err(Failure::range(&INVALID_NONCE, argument, label, &format!("{NONCE_RULE}, got {}", js_number(x))))
             }
         }
         Either3::B(big) => {
@@ -239,7 +288,7 @@ fn nonce(value: NonceArg<'_>, argument: &'static str, label: &str) -> Converted<
                 Ok(low)
             } else {
                 let shown = if negative { "a negative bigint" } else { "a bigint of 2^64 or more" };
-                Err(Failure::range(2, argument, label, &format!("{NONCE_RULE}, got {shown}")))
+                Err(Failure::range(&INVALID_NONCE, argument, label, &format!("{NONCE_RULE}, got {shown}")))
             }
         }
         Either3::C(other) => Err(Failure::wrong_type(argument, label, "a number or a bigint", type_name(&other))),
@@ -253,9 +302,12 @@ fn mines(value: NumberArg<'_>) -> Converted<MineCount> {
             // Saturating: anything this large is out of range anyway, and the message shows it.
             MineCount::try_from(x as i128).map_err(Failure::core)
         }
-        Either::A(x) => {
-            Err(Failure::range(1, "mines", "mines", &format!("must be an integer in 1..=24, got {}", js_number(x))))
-        }
+        Either::A(x) => Err(Failure::range(
+            &INVALID_MINES,
+            "mines",
+            "mines",
+            &format!("must be an integer in 1..=24, got {}", js_number(x)),
+        )),
         Either::B(other) => Err(Failure::wrong_type("mines", "mines", "a number", type_name(&other))),
     }
 }
@@ -275,7 +327,7 @@ fn nonce_list(value: Either3<BigUint64Array, Array<'_>, Unknown<'_>>) -> Convert
                     .map_err(|e| Failure::plain("FAIRMINES_INTERNAL", format!("{}: {e}", label())))?;
                 let element = match element {
                     Some(element) => element,
-                    None => return Err(Failure::range(2, "nonces", &label(), "is missing")),
+                    None => return Err(Failure::range(&INVALID_NONCE, "nonces", &label(), "is missing")),
                 };
                 out.push(nonce(element, "nonces", &label())?);
             }
@@ -408,7 +460,7 @@ fn round_args(
 
 /// What the operator published about a finished round: the input of {@link verify}.
 #[napi(object, object_from_js = false)]
-pub struct Round {
+pub struct PublishedRound {
     /// The revealed server seed.
     pub server_seed: String,
     /// The player's client seed.
@@ -452,7 +504,7 @@ pub struct Verification {
 /// @throws {RangeError} `nonce`/`mines` out of range, `commitment` not 64 hex characters
 /// (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 of them
 /// (`'FAIRMINES_INVALID_TILE'`)
-#[napi(catch_unwind, ts_args_type = "round: Round", ts_return_type = "Verification")]
+#[napi(catch_unwind, ts_args_type = "round: PublishedRound", ts_return_type = "Verification")]
 pub fn verify(env: Env, round: Either<Object<'_>, Unknown<'_>>) -> Result<Verification> {
     guard(&env, || {
         let round = match round {
@@ -520,7 +572,7 @@ fn tile_list(array: &Array<'_>) -> Converted<Vec<i128>> {
             Some(Either::A(x)) if x.is_finite() && x.fract() == 0.0 => out.push(x as i128),
             Some(Either::A(x)) => {
                 return Err(Failure::range(
-                    3,
+                    &INVALID_TILE,
                     "positions",
                     &label,
                     &format!("must be an integer in 1..=25, got {}", js_number(x)),
@@ -529,7 +581,7 @@ fn tile_list(array: &Array<'_>) -> Converted<Vec<i128>> {
             Some(Either::B(other)) => {
                 return Err(Failure::wrong_type("positions", &label, "a number", type_name(&other)));
             }
-            None => return Err(Failure::range(3, "positions", &label, "is missing")),
+            None => return Err(Failure::range(&INVALID_TILE, "positions", &label, "is missing")),
         }
         if out.len() > 25 {
             // The core rejects more than 25 tiles; stop reading a huge array early.
@@ -680,14 +732,51 @@ mod tests {
         assert!(matches!(failure.class, Class::Range));
         assert_eq!(failure.errno, Some(error.code()));
         assert_eq!(failure.code, "FAIRMINES_INVALID_MINES");
-        assert_eq!(failure.argument, Some("mines"));
+        assert_eq!(failure.argument.as_deref(), Some("mines"));
         assert_eq!(failure.message, error.to_string());
     }
 
     #[test]
-    fn every_core_code_has_a_name() {
-        for code in 1..=8 {
-            assert_ne!(core_code_name(code), "FAIRMINES_ERROR", "code {code}");
+    fn core_argument_names_are_spelled_as_in_javascript() {
+        assert_eq!(camel("server_seed"), "serverSeed");
+        assert_eq!(camel("safe_picks"), "safePicks");
+        assert_eq!(camel("mines"), "mines");
+        let error = fairmines::ServerSeed::from_hex("xyz").unwrap_err();
+        let failure = Failure::core(error);
+        assert_eq!(failure.argument.as_deref(), Some("serverSeed"));
+        assert!(failure.message.starts_with("serverSeed: must be 64"), "{}", failure.message);
+        let failure = Failure::core_in(
+            fairmines::Error::InvalidTile { argument: "picks", detail: "x".into() },
+            "record",
+            "record.picks",
+        );
+        assert_eq!((failure.argument.as_deref(), failure.message.as_str()), (Some("record"), "record.picks: x"));
+    }
+
+    #[test]
+    fn codes_come_from_the_core_names_and_errors_without_an_argument_are_plain() {
+        let plain = [
+            fairmines::Error::RoundFinished,
+            fairmines::Error::NothingToCashOut,
+            fairmines::Error::Rng { detail: "x".into() },
+        ];
+        for error in plain {
+            let failure = Failure::core(error.clone());
+            assert!(matches!(failure.class, Class::Plain), "{error:?}");
+            assert_eq!(failure.code, format!("FAIRMINES_{}", error.name()));
+            assert_eq!(failure.errno, Some(error.code()));
+        }
+        assert_eq!(Failure::core(fairmines::Error::RoundFinished).code, "FAIRMINES_ROUND_FINISHED");
+        for (kind, code) in [
+            (INVALID_MINES, 1),
+            (INVALID_NONCE, 2),
+            (INVALID_TILE, 3),
+            (INVALID_PICKS, 13),
+            (INVALID_NUMBER, 14),
+            (INVALID_STATE, 15),
+        ] {
+            let failure = Failure::range(&kind, "a", "a", "b");
+            assert_eq!((failure.errno, failure.code), (Some(code), format!("FAIRMINES_{}", kind.name())));
         }
     }
 

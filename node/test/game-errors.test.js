@@ -1,0 +1,255 @@
+'use strict';
+// Every error of the game API: the JavaScript class, the code (FAIRMINES_<core name>), the core's
+// number, and the argument at fault, named at the start of the message.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fm = require('fairmines');
+const { expectError } = require('./helpers');
+
+const { SeedPair, Ratio } = fm;
+const S = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
+const C = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817';
+const LONE = 'a\uD800b'; // a lone surrogate: no UTF-8 form
+const WRONG_TYPES = [undefined, null, 3, 3n, true, {}, [], Symbol('x')];
+const T = TypeError;
+const R = RangeError;
+const TYPE = 'ERR_INVALID_ARG_TYPE';
+
+const pair = () => SeedPair.fromParts(S, C, 1);
+/** A finished record of the worked example (tiles 1 and 2 safe, then cashed out). */
+function record() {
+  const round = pair().startRound(3, '0.99');
+  round.reveal(1);
+  round.reveal(2);
+  round.cashOut();
+  return round.record();
+}
+
+test('SeedPair constructor and fromParts: clientSeed, serverSeed, nonce', () => {
+  for (const bad of WRONG_TYPES) {
+    expectError(() => new SeedPair(bad), T, TYPE, 'clientSeed');
+    expectError(() => SeedPair.fromParts(bad, C, 0), T, TYPE, 'serverSeed');
+    expectError(() => SeedPair.fromParts(S, bad, 0), T, TYPE, 'clientSeed');
+  }
+  expectError(() => new SeedPair(), T, TYPE, 'clientSeed');
+  expectError(() => new SeedPair(LONE), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
+  expectError(() => SeedPair.fromParts(S, LONE, 0), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
+  for (const bad of ['', 'xyz', S.slice(1), `${S}0`, S.replace('b', 'g'), S.toUpperCase(), ' '.repeat(64)]) {
+    expectError(() => SeedPair.fromParts(bad, C, 0), R, 'FAIRMINES_INVALID_HEX', 'serverSeed');
+  }
+  for (const bad of [-1, 1.5, 2 ** 53, NaN, -1n, 2n ** 64n]) {
+    expectError(() => SeedPair.fromParts(S, C, bad), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
+  }
+  for (const bad of ['1', null, undefined, {}]) {
+    expectError(() => SeedPair.fromParts(S, C, bad), T, TYPE, 'nonce');
+  }
+});
+
+test('SeedPair.fromStateJson: json', () => {
+  for (const bad of WRONG_TYPES) expectError(() => SeedPair.fromStateJson(bad), T, TYPE, 'json');
+  const state = JSON.parse(pair().toStateJson());
+  const bads = [
+    '', '{', '[]', '{}', 'null',
+    JSON.stringify({ ...state, commitment: fm.commitment('another') }), // not the seed's commitment
+    JSON.stringify({ ...state, server_seed: 'not hex' }),
+    JSON.stringify({ ...state, server_seed: S.toUpperCase(), commitment: fm.commitment(S.toUpperCase()) }),
+    JSON.stringify({ ...state, nonce: -1 }),
+    JSON.stringify({ ...state, nonce: '1' }),
+    pair().toStateJson().replace('"nonce":1', '"nonce":18446744073709551616'),
+  ];
+  for (const bad of bads) {
+    const e = expectError(() => SeedPair.fromStateJson(bad), R, 'FAIRMINES_INVALID_STATE', 'json');
+    assert.ok(!e.message.includes(S), 'the message does not repeat the secret seed');
+  }
+});
+
+test('startRound: mines, rtp (a number is refused with the reason), the last nonce; nothing changes on error', () => {
+  const p = pair();
+  for (const mines of [0, 25, -1, 3.5, NaN, Infinity, 2 ** 70]) {
+    expectError(() => p.startRound(mines, '0.99'), R, 'FAIRMINES_INVALID_MINES', 'mines');
+  }
+  for (const mines of ['3', 3n, null, undefined, {}]) expectError(() => p.startRound(mines, '0.99'), T, TYPE, 'mines');
+  for (const rtp of [0.99, 1, 0, NaN]) {
+    const e = expectError(() => p.startRound(3, rtp), T, TYPE, 'rtp');
+    assert.match(e.message, /binary floating point/);
+    assert.match(e.message, /'0\.99'/);
+  }
+  for (const rtp of [null, undefined, 99n, {}, [], true]) expectError(() => p.startRound(3, rtp), T, TYPE, 'rtp');
+  for (const rtp of ['0', '0.0', '1.01', '101/100', '2', 'abc', '', '0.99%', '-0.5', '1/0', ' ', '99/100/1']) {
+    expectError(() => p.startRound(3, rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
+  }
+  for (const rtp of [new Ratio(0, 1), new Ratio(101, 100), new Ratio(2, 1)]) {
+    expectError(() => p.startRound(3, rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
+  }
+  expectError(() => p.startRound(3, LONE), R, 'FAIRMINES_INVALID_UTF8', 'rtp');
+  assert.equal(p.public.nonce, 1n, 'failed starts use no nonce');
+  assert.equal(p.startRound(3, '1').nonce, 1n);
+  const last = SeedPair.fromParts(S, C, 2n ** 64n - 1n);
+  expectError(() => last.startRound(3, '0.99'), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
+  assert.equal(last.public.nonce, 2n ** 64n - 1n);
+});
+
+test('rotate and setClientSeed: clientSeed', () => {
+  const p = pair();
+  const commitment = p.public.commitment;
+  for (const bad of [3, 3n, true, {}, [], Symbol('x')]) expectError(() => p.rotate(bad), T, TYPE, 'clientSeed');
+  expectError(() => p.rotate(LONE), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
+  for (const bad of WRONG_TYPES) expectError(() => p.setClientSeed(bad), T, TYPE, 'clientSeed');
+  expectError(() => p.setClientSeed(LONE), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
+  assert.equal(p.public.commitment, commitment, 'failed rotations change nothing');
+  assert.equal(p.public.clientSeed, C);
+});
+
+test('reveal: tile; a tile twice; a finished round (a plain Error: no argument is at fault)', () => {
+  const round = pair().startRound(3, '0.99');
+  for (const tile of [0, 26, -1, 3.5, NaN, Infinity, -Infinity, 1e20, 2 ** 63, -(2 ** 63)]) {
+    const e = expectError(() => round.reveal(tile), R, 'FAIRMINES_INVALID_TILE', 'tile');
+    assert.match(e.message, /1\.\.=25/);
+  }
+  for (const tile of ['1', 1n, null, undefined, {}, [1]]) expectError(() => round.reveal(tile), T, TYPE, 'tile');
+  round.reveal(1);
+  const twice = expectError(() => round.reveal(1), R, 'FAIRMINES_TILE_ALREADY_REVEALED', 'tile');
+  assert.match(twice.message, /tile 1 /);
+  assert.deepEqual(round.picks, [1], 'failed reveals are not picks');
+  round.reveal(7); // a mine
+  for (const tile of [2, 7, 1]) {
+    const e = expectError(() => round.reveal(tile), Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined);
+    assert.match(e.message, /finished/);
+  }
+  expectError(() => round.cashOut(), Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined);
+  assert.deepEqual(round.picks, [1, 7]);
+});
+
+test('cashOut: before any safe pick; after a cash-out', () => {
+  const round = pair().startRound(3, '0.99');
+  const e = expectError(() => round.cashOut(), Error, 'FAIRMINES_NOTHING_TO_CASH_OUT', undefined, undefined);
+  assert.match(e.message, /safe pick/);
+  assert.equal(round.isFinished, false, 'the round goes on');
+  round.reveal(1);
+  assert.equal(round.cashOut().text, '9/8');
+  expectError(() => round.cashOut(), Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined);
+  expectError(() => round.reveal(2), Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined);
+});
+
+test('multiplier, payoutTable, maxSafePicks: mines, safePicks, rtp', () => {
+  for (const mines of [0, 25, 3.5, NaN]) {
+    expectError(() => fm.multiplier(mines, 1, '1'), R, 'FAIRMINES_INVALID_MINES', 'mines');
+    expectError(() => fm.maxSafePicks(mines), R, 'FAIRMINES_INVALID_MINES', 'mines');
+  }
+  for (const mines of ['3', null, undefined]) {
+    expectError(() => fm.multiplier(mines, 1, '1'), T, TYPE, 'mines');
+    expectError(() => fm.maxSafePicks(mines), T, TYPE, 'mines');
+  }
+  for (const [mines, picks] of [[3, 0], [3, 23], [24, 2], [1, 25], [3, 1.5], [3, -1], [3, 300], [3, NaN], [3, Infinity]]) {
+    const e = expectError(() => fm.multiplier(mines, picks, '1'), R, 'FAIRMINES_INVALID_PICKS', 'safePicks');
+    assert.match(e.message, new RegExp(`1\\.\\.=${25 - mines} with ${mines} mines`));
+  }
+  for (const picks of ['1', 1n, null, undefined]) expectError(() => fm.multiplier(3, picks, '1'), T, TYPE, 'safePicks');
+  for (const rtp of [0.99, null, undefined, 1n]) {
+    expectError(() => fm.multiplier(3, 1, rtp), T, TYPE, 'rtp');
+    expectError(() => fm.payoutTable(rtp), T, TYPE, 'rtp');
+  }
+  for (const rtp of ['0', '1.5', 'x', new Ratio(3, 2)]) {
+    expectError(() => fm.multiplier(3, 1, rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
+    expectError(() => fm.payoutTable(rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
+  }
+});
+
+test('Ratio: numerator, denominator, text, places, other', () => {
+  for (const bad of [-1, 1.5, 2 ** 53, NaN, -1n, 2n ** 128n]) {
+    expectError(() => new Ratio(bad, 1), R, 'FAIRMINES_INVALID_NUMBER', 'numerator');
+    expectError(() => new Ratio(1, bad), R, 'FAIRMINES_INVALID_NUMBER', 'denominator');
+  }
+  for (const bad of ['1', null, undefined, {}]) {
+    expectError(() => new Ratio(bad, 1), T, TYPE, 'numerator');
+    expectError(() => new Ratio(1, bad), T, TYPE, 'denominator');
+  }
+  expectError(() => new Ratio(1, 0), R, 'FAIRMINES_INVALID_NUMBER', 'denominator');
+  expectError(() => new Ratio(0n, 0n), R, 'FAIRMINES_INVALID_NUMBER', 'denominator');
+  for (const bad of ['', 'x', '1/0', '0.', '-1', '1.2.3', '1/-2', '1e3', `${2n ** 128n}`]) {
+    expectError(() => Ratio.parse(bad), R, 'FAIRMINES_INVALID_NUMBER', 'text');
+    expectError(() => new Ratio(1, 2).equals(bad), R, 'FAIRMINES_INVALID_NUMBER', 'other');
+  }
+  for (const bad of WRONG_TYPES) expectError(() => Ratio.parse(bad), T, TYPE, 'text');
+  for (const bad of [0.5, null, undefined, 1n, {}]) expectError(() => new Ratio(1, 2).equals(bad), T, TYPE, 'other');
+  for (const bad of [-1, 19, 1.5, NaN, Infinity]) {
+    expectError(() => new Ratio(1, 3).toDecimal(bad), R, 'FAIRMINES_INVALID_NUMBER', 'places');
+  }
+  for (const bad of ['2', 2n, null, undefined]) expectError(() => new Ratio(1, 3).toDecimal(bad), T, TYPE, 'places');
+});
+
+test('records (recordToJson, verifyRound): every field, named as record.<field>', () => {
+  const good = record();
+  const both = (rec, server = S) => [() => fm.recordToJson(rec), () => fm.verifyRound(rec, server)];
+  for (const bad of [undefined, null, 3, 'x', 3n, true]) {
+    for (const fn of both(bad)) expectError(fn, T, TYPE, 'record');
+  }
+  const typeErrors = {
+    commitment: [undefined, null, 1, {}],
+    clientSeed: [undefined, null, 1, {}],
+    nonce: [undefined, null, '1', {}],
+    mines: [undefined, null, '3', 3n],
+    rtp: [undefined, null, 0.99, 1, 99n],
+    picks: [undefined, null, '1,2', 1, new Uint8Array([1, 2])],
+    outcome: [undefined, null, 1, {}],
+    multiplier: [undefined, 1.2857, 9n, {}],
+  };
+  for (const [field, values] of Object.entries(typeErrors)) {
+    for (const value of values) {
+      for (const fn of both({ ...good, [field]: value })) expectError(fn, T, TYPE, 'record', `record.${field}`);
+    }
+  }
+  const missing = { ...good };
+  delete missing.outcome;
+  for (const fn of both(missing)) expectError(fn, T, TYPE, 'record', 'record.outcome');
+  for (const fn of both({ ...good, picks: [1, '2'] })) expectError(fn, T, TYPE, 'record', 'record.picks[1]');
+  const e = expectError(() => fm.recordToJson({ ...good, rtp: 0.99 }), T, TYPE, 'record', 'record.rtp');
+  assert.match(e.message, /binary floating point/);
+
+  const rangeErrors = [
+    ['commitment', 'xyz', 'FAIRMINES_INVALID_HEX'],
+    ['commitment', `${good.commitment}0`, 'FAIRMINES_INVALID_HEX'],
+    ['clientSeed', LONE, 'FAIRMINES_INVALID_UTF8'],
+    ['nonce', -1, 'FAIRMINES_INVALID_NONCE'],
+    ['nonce', 2n ** 64n, 'FAIRMINES_INVALID_NONCE'],
+    ['mines', 256, 'FAIRMINES_INVALID_MINES'],
+    ['mines', 2.5, 'FAIRMINES_INVALID_MINES'],
+    ['rtp', '2', 'FAIRMINES_INVALID_RTP'],
+    ['rtp', 'x', 'FAIRMINES_INVALID_RTP'],
+    ['rtp', new Ratio(0, 1), 'FAIRMINES_INVALID_RTP'],
+    ['outcome', 'won', 'FAIRMINES_INVALID_STATE'],
+    ['outcome', 'Lost', 'FAIRMINES_INVALID_STATE'],
+    ['multiplier', 'x', 'FAIRMINES_INVALID_NUMBER'],
+    ['multiplier', '1/0', 'FAIRMINES_INVALID_NUMBER'],
+  ];
+  for (const [field, value, code] of rangeErrors) {
+    for (const fn of both({ ...good, [field]: value })) expectError(fn, R, code, 'record', `record.${field}`);
+  }
+  for (const picks of [[1, 256], [1, -1], [1, 2.5]]) {
+    for (const fn of both({ ...good, picks })) expectError(fn, R, 'FAIRMINES_INVALID_TILE', 'record', 'record.picks[1]');
+  }
+  // What the core's types hold but no round can be: verifyRound refuses it, recordToJson writes it.
+  for (const [field, value, code] of [
+    ['mines', 0, 'FAIRMINES_INVALID_MINES'],
+    ['mines', 25, 'FAIRMINES_INVALID_MINES'],
+    ['picks', [0], 'FAIRMINES_INVALID_TILE'],
+    ['picks', [1, 26], 'FAIRMINES_INVALID_TILE'],
+    ['picks', Array.from({ length: 26 }, (_, i) => (i % 25) + 1), 'FAIRMINES_INVALID_TILE'],
+  ]) {
+    const rec = { ...good, [field]: value };
+    expectError(() => fm.verifyRound(rec, S), R, code, 'record', `record.${field}`);
+    assert.equal(JSON.parse(fm.recordToJson(rec))[field].toString(), value.toString());
+  }
+  for (const bad of WRONG_TYPES) expectError(() => fm.verifyRound(good, bad), T, TYPE, 'serverSeed');
+  expectError(() => fm.verifyRound(good, LONE), R, 'FAIRMINES_INVALID_UTF8', 'serverSeed');
+  assert.equal(fm.verifyRound(good, 'any string at all').commitmentOk, false, 'a wrong seed is a difference, not an error');
+});
+
+test('recordFromJson: json', () => {
+  for (const bad of WRONG_TYPES) expectError(() => fm.recordFromJson(bad), T, TYPE, 'json');
+  const text = fm.recordToJson(record());
+  const bads = ['', '{', '{}', '[]', 'null', text.replace('"99/100"', '"2"'), text.replace('"99/100"', '0.99'),
+    text.replace('"cashed_out"', '"won"'), text.replace('"nonce":1', '"nonce":-1'), text.replace('"mines":3', '"mines":300'),
+    text.replace(/"commitment":"[0-9a-f]+"/, '"commitment":"xyz"'), text.replace('"9/7"', '"x"')];
+  for (const bad of bads) expectError(() => fm.recordFromJson(bad), R, 'FAIRMINES_INVALID_STATE', 'json');
+});

@@ -1,0 +1,108 @@
+'use strict';
+// The documentation runs: the game example of README.md, and examples/play-round.mjs, whose output the
+// Python and C packages verify in the cross-language test.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const fm = require('fairmines');
+const { loadVectors } = require('./helpers');
+
+const PACKAGE = path.join(__dirname, '..');
+
+function node(args, input) {
+  return spawnSync(process.execPath, args, { cwd: PACKAGE, encoding: 'utf8', input, timeout: 60_000 });
+}
+
+test('the game example of README.md runs (both when its first reveal is safe and when it is a mine)', () => {
+  const readme = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## The game'));
+  const start = section.indexOf('```js\n') + 6;
+  const code = section.slice(start, section.indexOf('\n```', start));
+  assert.match(code, /new SeedPair\(/);
+  for (let run = 0; run < 4; run++) {
+    const result = node(['--input-type=commonjs', '-e', code]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /^SeedPair \{ commitment: "[0-9a-f]{64}", clientSeed: ".*", nonce: 0n, serverSeed: <hidden> \}$/m);
+  }
+});
+
+const PLAY = path.join('examples', 'play-round.mjs');
+
+/** Plays a round with the example and returns its record text and parsed output. */
+function play(args) {
+  const result = node([PLAY, ...args]);
+  assert.equal(result.status, 0, result.stderr);
+  const line = result.stdout;
+  assert.ok(line.endsWith('}\n') && line.indexOf('\n') === line.length - 1, `one JSON line: ${line}`);
+  const recordText = line.slice('{"record":'.length, line.lastIndexOf(',"server_seed":'));
+  const parsed = JSON.parse(line);
+  assert.deepEqual(Object.keys(parsed), ['record', 'server_seed']);
+  return { recordText, parsed, stderr: result.stderr };
+}
+
+test('examples/play-round.mjs: records that verify, in the core\'s JSON, for every kind of ending', () => {
+  const hex = loadVectors().cases.filter((v) => /^[0-9a-f]{64}$/.test(v.server_seed) && !v.client_seed.startsWith('-'));
+  // A few kinds of round (each run is a process): the worked example, 1 and 24 mines, a rejected
+  // draw, a Unicode client seed.
+  const picked = [
+    hex.find((v) => v.id === 'worked-example'),
+    hex.find((v) => v.mines === 1),
+    hex.find((v) => v.mines === 24),
+    hex.find((v) => v.rejected.length > 0),
+    hex.find((v) => /[^\x00-\x7f]/.test(v.client_seed)),
+  ];
+  assert.ok(picked.every(Boolean));
+  for (const v of picked) {
+    const safe = [...Array(25).keys()].map((t) => t + 1).filter((t) => !v.positions.includes(t));
+    const endings = [
+      [safe.slice(0, 2), 'cashed_out', 0], // cashed out after the last pick
+      [[v.positions[0], safe[0]], 'lost', 1], // a mine at once; the pick after it is not played
+      [safe, 'cashed_out', 0], // every safe tile: paid out by the round itself
+    ];
+    if (safe.length > 1) endings.push([[safe[0], v.positions[0]], 'lost', 0]);
+    for (const [picks, outcome, leftOver] of endings) {
+      const args = ['--server-seed', v.server_seed, '--client-seed', v.client_seed, '--nonce', String(v.nonce),
+        '--mines', String(v.mines), '--rtp', '99/100', '--picks', picks.join(',')];
+      const { recordText, parsed, stderr } = play(args);
+      const at = `${v.id}: ${picks}`;
+      assert.equal(parsed.server_seed, v.server_seed, at);
+      const record = fm.recordFromJson(recordText);
+      assert.equal(fm.recordToJson(record), recordText, `${at}: the core's text, byte for byte`);
+      assert.deepEqual([record.outcome, record.nonce, record.mines, record.clientSeed, record.commitment],
+        [outcome, BigInt(v.nonce), v.mines, v.client_seed, v.commitment], at);
+      assert.deepEqual(record.picks, picks.slice(0, picks.length - leftOver), at);
+      if (leftOver) assert.match(stderr, /1 pick\(s\) not played/, at);
+      const verdict = fm.verifyRound(record, v.server_seed);
+      assert.ok(verdict.ok, `${at}: ${verdict.differences}`);
+      assert.deepEqual(verdict.minePositions, v.positions, at);
+    }
+  }
+});
+
+test('examples/play-round.mjs: a u64 nonce stays exact, and bad input exits 2 naming the argument', () => {
+  const S = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
+  const { recordText } = play(['--server-seed', S, '--client-seed', 'c', '--nonce', '18446744073709551614', '--mines', '1', '--rtp', '1', '--picks', '25']);
+  assert.match(recordText, /"nonce":18446744073709551614,/);
+  assert.ok(fm.verifyRound(fm.recordFromJson(recordText), S).ok);
+  const base = { '--server-seed': S, '--client-seed': 'c', '--nonce': '1', '--mines': '3', '--rtp': '0.99', '--picks': '1' };
+  const bad = [
+    [{ '--mines': '25' }, /^FAIRMINES_INVALID_MINES: mines: /],
+    [{ '--rtp': '1.5' }, /^FAIRMINES_INVALID_RTP: rtp: /],
+    [{ '--server-seed': 'abc' }, /^FAIRMINES_INVALID_HEX: serverSeed: /],
+    [{ '--picks': '1,1' }, /^FAIRMINES_TILE_ALREADY_REVEALED: tile: /],
+    [{ '--picks': '0' }, /^FAIRMINES_INVALID_TILE: tile: /],
+    [{ '--nonce': '18446744073709551616' }, /^FAIRMINES_INVALID_NONCE: nonce: /],
+    [{ '--nonce': '-1' }, /^usage: /],
+    [{ '--picks': 'a' }, /^usage: --picks/],
+    [{ '--rtp': undefined }, /^usage: --rtp is required/],
+  ];
+  for (const [change, message] of bad) {
+    const args = Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined).flat();
+    const result = node([PLAY, ...args]);
+    assert.equal(result.status, 2, `${JSON.stringify(change)}: ${result.stdout}${result.stderr}`);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, message);
+  }
+});

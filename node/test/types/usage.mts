@@ -1,0 +1,68 @@
+// Type-checked by test/types.test.js (tsc --strict --noEmit against index.d.ts): the declared types of
+// the game API are the documented ones. Never run.
+import {
+  SeedPair, Round, Ratio, verifyRound, recordToJson, recordFromJson, multiplier, payoutTable, maxSafePicks,
+  minePositions,
+} from 'fairmines'
+import type { RoundRecord, RoundVerification, RevealResult, TableEntry, PublicSeedPair, RevealedSeedPair } from 'fairmines'
+
+const pair: SeedPair = new SeedPair('client')
+const replay: SeedPair = SeedPair.fromParts('00'.repeat(32), 'client', 5n)
+const restored: SeedPair = SeedPair.fromStateJson(pair.toStateJson())
+const pub: PublicSeedPair = restored.public
+const nonce: bigint = pub.nonce
+const commitment: string = pub.commitment
+
+const round: Round = pair.startRound(3, '0.99')
+replay.startRound(3, new Ratio(99n, 100n))
+// @ts-expect-error an RTP is never a number: binary floats are not exact
+pair.startRound(3, 0.99)
+// @ts-expect-error mines is a number
+pair.startRound('3', '0.99')
+
+const result: RevealResult = round.reveal(13)
+const safe: boolean = result.safe
+const reached: Ratio | null = result.multiplier
+const paid: Ratio = round.cashOut()
+const grid: number[] | null = round.minePositions
+const outcome: 'lost' | 'cashed_out' | null = round.outcome
+const rtp: Ratio = round.rtp
+const roundNonce: bigint = round.nonce
+const finished: boolean = round.isFinished
+const picks: number[] = round.picks
+const safePicks: number = round.safePicks
+const current: Ratio | null = round.multiplier
+const roundCommitment: string = round.commitment
+const clientSeed: string = round.clientSeed
+
+const record: RoundRecord | null = round.record()
+if (record !== null) {
+  const recordOutcome: 'lost' | 'cashed_out' = record.outcome
+  const json: string = recordToJson(record)
+  const back: RoundRecord = recordFromJson(json)
+  const verdict: RoundVerification = verifyRound(back, 'revealed seed')
+  const ok: boolean = verdict.ok && verdict.commitmentOk
+  const differences: string[] = verdict.differences
+  const expected: Ratio | null = verdict.expectedMultiplier
+  const positions: number[] = verdict.minePositions
+  void [recordOutcome, ok, differences, expected, positions]
+}
+
+const revealed: RevealedSeedPair = pair.rotate()
+pair.rotate(null)
+pair.rotate('new client')
+const seed: string = revealed.serverSeed
+const rounds: bigint = revealed.rounds
+pair.setClientSeed('other')
+
+const m: Ratio = multiplier(3, 1, '0.99')
+const parts: [bigint, bigint, string] = [m.numerator, m.denominator, m.text]
+const shown: string = m.toDecimal(2)
+const same: boolean = m.equals('9/8') && m.equals(Ratio.parse('1.125'))
+const table: TableEntry[] = payoutTable('99/100')
+const entry: [number, number, Ratio] = [table[0].mines, table[0].safePicks, table[0].multiplier]
+const most: number = maxSafePicks(3)
+const mines: number[] = minePositions('s', 'c', 1n, 3)
+
+void [nonce, commitment, safe, reached, paid, grid, outcome, rtp, roundNonce, finished, picks, safePicks, current,
+  roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines]
