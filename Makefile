@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi test-python test-miri install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi test-python test-miri test-cross install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-python test-node test-c test-uniffi test-miri
+test: test-rust test-vectors test-python test-node test-c test-uniffi test-cross test-miri
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -35,6 +35,10 @@ test-node:
 
 test-uniffi:
 	bash scripts/test-uniffi.sh
+
+# Rounds played through the Node package, verified by the Python package and the C library.
+test-cross:
+	bash scripts/test-cross.sh
 
 # The core's unit and game tests under Miri (nightly; installed when missing).
 test-miri:

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The cross-language test: rounds played through the Node package, verified by the Python package and
+# by the C library (tests/cross-language/cross_language.py). Builds whichever of the three is missing,
+# the same way their own test scripts do; in `make test` they are already built.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+
+# Python: the package in python/.venv.
+if ! python/.venv/bin/python -c 'import fairmines' 2>/dev/null; then
+    bash scripts/test-python.sh --setup-only
+fi
+# Node: the addon next to node/index.js.
+if ! compgen -G 'node/fairmines.*.node' >/dev/null; then
+    (cd node && npm ci --no-audit --no-fund && npm run build --silent)
+fi
+# C: the library installed into a scratch prefix, the example built against it with pkg-config.
+bash scripts/install-c.sh "$TMP/c" >/dev/null 2>&1
+export PKG_CONFIG_PATH="$TMP/c/lib/pkgconfig"
+# shellcheck disable=SC2046
+cc -std=c11 -O2 -o "$TMP/verify_round" bindings/c/examples/verify_round.c \
+    $(pkg-config --cflags --libs fairmines) -Wl,-rpath,"$TMP/c/lib"
+
+python/.venv/bin/python tests/cross-language/cross_language.py "$TMP/verify_round"
