@@ -1,7 +1,10 @@
 'use strict';
 // Rounds per second of `fairmines` (native) against the js-sha3 reference of vectors/ and a
 // node:crypto (OpenSSL) implementation, on the same inputs in the same run. Not part of the tests:
-// run it with scripts/bench-node.sh. BENCH_SECONDS sets the time per measurement (default 1).
+// run it with scripts/bench-node.sh. BENCH_SECONDS sets the time per measurement (default 1),
+// BENCH_MINES the mine counts (default "3 24").
+// Targets (issue 9): minePositions >= 5x js-sha3 and >= 2.5x node:crypto; the batch >= 15x and >= 8x.
+// Prints a table and one `BENCH {json}` line per ratio (collected by scripts/bench.sh).
 const path = require('node:path');
 const crypto = require('node:crypto');
 const fm = require('fairmines');
@@ -53,8 +56,9 @@ async function perBatch(rounds, batch) {
   return done / (Number(process.hrtime.bigint() - started) / 1e9);
 }
 
-async function main() {
-  const mines = Number(process.env.BENCH_MINES || 3);
+const TARGETS = { perCall: { ref: 5, ossl: 2.5 }, batch: { ref: 15, ossl: 8 } };
+
+async function benchMines(mines, results) {
   const batchSize = 100000;
   const nonces = BigUint64Array.from({ length: batchSize }, (_, i) => BigInt(i));
   const numbers = Array.from({ length: batchSize }, (_, i) => i);
@@ -65,25 +69,56 @@ async function main() {
     const got = [fm.minePositions(SERVER, CLIENT, n, mines), opensslPositions(SERVER, CLIENT, n, mines)];
     if (got.some((g) => JSON.stringify(g) !== want)) throw new Error(`implementations disagree at nonce ${n}`);
   }
+  const batch = Array.from(fm.minePositionsBatch(SERVER, CLIENT, nonces.subarray(0, 2000), mines));
+  for (let n = 0; n < 2000; n++) {
+    const want = JSON.stringify(reference.minePositions(SERVER, CLIENT, n, mines));
+    if (JSON.stringify(batch.slice(n * mines, (n + 1) * mines)) !== want) throw new Error(`batch disagrees at nonce ${n}`);
+  }
 
   const rows = [];
-  const add = (name, rate) => rows.push({ name, rate });
-  add('per call: fairmines.minePositions (native)', perCall((n) => fm.minePositions(SERVER, CLIENT, n, mines)));
-  add('per call: node:crypto (OpenSSL) + JS sampling', perCall((n) => opensslPositions(SERVER, CLIENT, n, mines)));
+  const add = (name, rate, kind) => rows.push({ name, rate, kind });
   add('per call: vectors/reference.js (js-sha3)', perCall((n) => reference.minePositions(SERVER, CLIENT, n, mines)));
-  add(`batch of ${batchSize}: minePositionsBatch (BigUint64Array)`, await perBatch(batchSize, () => fm.minePositionsBatch(SERVER, CLIENT, nonces, mines)));
-  add(`batch of ${batchSize}: minePositionsBatch (number[])`, await perBatch(batchSize, () => fm.minePositionsBatch(SERVER, CLIENT, numbers, mines)));
-  add(`batch of ${batchSize}: minePositionsBatchAsync`, await perBatch(batchSize, () => fm.minePositionsBatchAsync(SERVER, CLIENT, nonces, mines)));
-  add(`batch of ${batchSize}: node:crypto loop`, await perBatch(batchSize, () => { for (const n of numbers) opensslPositions(SERVER, CLIENT, n, mines); }));
-  add(`batch of ${batchSize}: reference loop`, await perBatch(batchSize, () => { for (const n of numbers) reference.minePositions(SERVER, CLIENT, n, mines); }));
+  add('per call: node:crypto (OpenSSL) + JS sampling', perCall((n) => opensslPositions(SERVER, CLIENT, n, mines)));
+  add('per call: fairmines.minePositions (native)', perCall((n) => fm.minePositions(SERVER, CLIENT, n, mines)), 'perCall');
+  add(`batch of ${batchSize}: minePositionsBatch (BigUint64Array)`, await perBatch(batchSize, () => fm.minePositionsBatch(SERVER, CLIENT, nonces, mines)), 'batch');
+  add(`batch of ${batchSize}: minePositionsBatch (number[])`, await perBatch(batchSize, () => fm.minePositionsBatch(SERVER, CLIENT, numbers, mines)), 'batch');
+  add(`batch of ${batchSize}: minePositionsBatchAsync`, await perBatch(batchSize, () => fm.minePositionsBatchAsync(SERVER, CLIENT, nonces, mines)), 'batch');
 
-  const ref = rows.find((r) => r.name.includes('per call: vectors')).rate;
-  const ossl = rows.find((r) => r.name.includes('per call: node:crypto')).rate;
-  console.log(`fairmines Node benchmark: ${mines} mines, ${SECONDS} s per line, Node ${process.version}, ${require('node:os').availableParallelism()} cores`);
-  for (const { name, rate } of rows) {
+  const ref = rows[0].rate;
+  const ossl = rows[1].rate;
+  console.log(`\n${mines} mines, ${SECONDS} s per line`);
+  for (const { name, rate, kind } of rows) {
+    let verdict = '';
+    if (kind) {
+      const t = TARGETS[kind];
+      const met = rate / ref >= t.ref && rate / ossl >= t.ossl;
+      verdict = `  targets ${t.ref}x / ${t.ossl}x: ${met ? 'met' : 'NOT MET'}`;
+      for (const [against, base, target] of [['js-sha3 reference', ref, t.ref], ['node:crypto', ossl, t.ossl]]) {
+        const ratio = rate / base;
+        results.push({
+          suite: 'node',
+          name: `Node ${name.replace(/^[^:]*: /, '')}, ${mines} mines, vs ${against}`,
+          value: Number(ratio.toFixed(2)),
+          target,
+          cmp: '>=',
+          met: ratio >= target,
+          rounds_per_s: Math.round(rate),
+          reference_rounds_per_s: Math.round(base),
+        });
+      }
+    }
     console.log(`${name.padEnd(58)} ${Math.round(rate).toLocaleString('en-US').padStart(12)} rounds/s  ` +
-      `${(rate / ref).toFixed(1).padStart(6)}x js-sha3  ${(rate / ossl).toFixed(1).padStart(6)}x node:crypto`);
+      `${(rate / ref).toFixed(1).padStart(6)}x js-sha3  ${(rate / ossl).toFixed(1).padStart(6)}x node:crypto${verdict}`);
   }
+}
+
+async function main() {
+  const mines = (process.env.BENCH_MINES || '3 24').split(/\s+/).filter(Boolean).map(Number);
+  console.log(`fairmines Node benchmark: Node ${process.version}, ${require('node:os').availableParallelism()} cores`);
+  const results = [];
+  for (const m of mines) await benchMines(m, results);
+  console.log();
+  for (const r of results) console.log(`BENCH ${JSON.stringify(r)}`);
 }
 
 main().catch((error) => { console.error(error); process.exit(1); });

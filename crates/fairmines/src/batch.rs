@@ -3,12 +3,10 @@
 
 use core::fmt;
 use std::num::NonZeroUsize;
+use std::sync::{Mutex, PoisonError};
 use std::thread;
 
-use sha3::Sha3_256;
-use sha3::digest::Update;
-
-use crate::hashing::{decimal, finish};
+use crate::hashing::{Sha3, decimal, signature_prefix};
 use crate::{Digest, Error, MineCount, Placement, placement_for_signature};
 
 /// Computes round signatures of one seed pair, hashing `server_seed:client_seed:` only once.
@@ -19,18 +17,13 @@ use crate::{Digest, Error, MineCount, Placement, placement_for_signature};
 /// ```
 #[derive(Clone)]
 pub struct RoundHasher {
-    prefix: Sha3_256,
+    prefix: Sha3,
 }
 
 impl RoundHasher {
     /// Absorbs `server_seed + ":" + client_seed + ":"`.
     pub fn new(server_seed: &str, client_seed: &str) -> Self {
-        let mut prefix = Sha3_256::default();
-        prefix.update(server_seed.as_bytes());
-        prefix.update(b":");
-        prefix.update(client_seed.as_bytes());
-        prefix.update(b":");
-        RoundHasher { prefix }
+        RoundHasher { prefix: signature_prefix(server_seed, client_seed) }
     }
 
     /// The round signature for `nonce`.
@@ -38,7 +31,7 @@ impl RoundHasher {
         let mut digits = [0u8; 20];
         let mut hasher = self.prefix.clone();
         hasher.update(decimal(nonce, &mut digits));
-        finish(hasher)
+        hasher.finish()
     }
 
     /// The placement of the round with `nonce`.
@@ -53,6 +46,12 @@ impl fmt::Debug for RoundHasher {
         f.write_str("RoundHasher { .. }")
     }
 }
+
+/// Fewest rounds worth a thread of their own (a thread costs tens of microseconds to start).
+const MIN_ROUNDS_PER_THREAD: usize = 2048;
+/// Rounds per chunk of the batch's work queue: about a millisecond of work, so taking a chunk (one
+/// uncontended lock) costs nothing in comparison.
+const CHUNK_ROUNDS: usize = 1024;
 
 /// The nonces of a batch.
 #[derive(Clone, Copy, Debug)]
@@ -129,18 +128,30 @@ pub fn mine_positions_batch(
             dest.copy_from_slice(&rounds.placement(nonces.get(first + i), mines).positions());
         }
     };
-    let threads = thread::available_parallelism().map_or(1, NonZeroUsize::get);
-    // Below a few thousand rounds, starting threads costs more than it saves.
-    let rounds_per_thread = nonces.len().div_ceil(threads).max(2048);
-    if rounds_per_thread >= nonces.len() {
+    // Below a few thousand rounds per thread, starting a thread costs more than it saves.
+    let threads =
+        thread::available_parallelism().map_or(1, NonZeroUsize::get).min(nonces.len() / MIN_ROUNDS_PER_THREAD).max(1);
+    if threads == 1 {
         fill(0, out);
         return Ok(());
     }
-    thread::scope(|scope| {
-        for (k, chunk) in out.chunks_mut(rounds_per_thread * row).enumerate() {
-            let fill = &fill;
-            scope.spawn(move || fill(k * rounds_per_thread, chunk));
+    // The threads take small chunks from one queue instead of one fixed share each: when other
+    // processes take CPU time from one core (a shared machine), that thread simply takes fewer chunks,
+    // and at the end no core waits for another's share for longer than one chunk (about a millisecond).
+    let queue = Mutex::new(out.chunks_mut(CHUNK_ROUNDS * row).enumerate());
+    // The lock is held only while taking the next chunk, never while filling it.
+    let take = || queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+    let work = || {
+        while let Some((k, chunk)) = take() {
+            fill(k * CHUNK_ROUNDS, chunk);
         }
+    };
+    thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        // The calling thread is one of the workers.
+        work();
     });
     Ok(())
 }

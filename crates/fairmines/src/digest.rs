@@ -7,8 +7,6 @@ use subtle::ConstantTimeEq;
 
 use crate::Error;
 
-const HEX_DIGITS: &[u8; 16] = b"0123456789abcdef";
-
 /// A SHA3-256 digest: a commitment or a round signature.
 ///
 /// Displays as 64 lowercase hex characters and parses from 64 hex characters of either case.
@@ -36,11 +34,20 @@ impl Digest {
     /// The 64 lowercase hex characters, without allocating.
     pub fn to_hex(&self) -> Hex {
         let mut out = [0u8; 64];
-        for (pair, byte) in out.chunks_exact_mut(2).zip(self.0) {
-            pair[0] = HEX_DIGITS[usize::from(byte >> 4)];
-            pair[1] = HEX_DIGITS[usize::from(byte & 0x0f)];
+        for (chars, lane) in out.chunks_exact_mut(8).zip(self.hex_lanes()) {
+            chars.copy_from_slice(&lane.to_le_bytes());
         }
         Hex(out)
+    }
+
+    /// The hex text as eight little-endian 64-bit words, the form in which the SHAKE256 stream absorbs
+    /// it: every round hex-encodes its signature, so this is on the hot path.
+    pub(crate) fn hex_lanes(&self) -> [u64; 8] {
+        let mut lanes = [0u64; 8];
+        for (lane, bytes) in lanes.iter_mut().zip(self.0.chunks_exact(4)) {
+            *lane = hex_lane(u32::from_le_bytes(bytes.try_into().unwrap_or_default()));
+        }
+        lanes
     }
 
     /// Parses 64 hex characters (either case); `argument` names the input in the error message.
@@ -69,6 +76,22 @@ impl Digest {
         }
         Ok(Digest(out))
     }
+}
+
+/// The 8 hex characters of 4 bytes (first byte in the low bits), first character in the low byte.
+/// Works on all nibbles at once instead of a table lookup per character.
+fn hex_lane(bytes: u32) -> u64 {
+    const LOW_NIBBLES: u64 = 0x000f_000f_000f_000f;
+    const EACH_BYTE: u64 = 0x0101_0101_0101_0101;
+    // Spread the 4 bytes to every other byte: byte k of the input lands in byte 2k.
+    let x = u64::from(bytes);
+    let x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    // One nibble per byte, the high nibble first (it is written first).
+    let nibbles = (x >> 4) & LOW_NIBBLES | (x & LOW_NIBBLES) << 8;
+    // '0' + n, plus ('a' - '0' - 10) = 39 where n >= 10 (n + 6 carries into bit 4 exactly then).
+    let letters = ((nibbles + 6 * EACH_BYTE) >> 4) & EACH_BYTE;
+    nibbles + u64::from(b'0') * EACH_BYTE + letters * 39
 }
 
 fn hex_value(c: u8) -> Option<u8> {

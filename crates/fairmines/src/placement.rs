@@ -5,6 +5,7 @@ use core::ops::Deref;
 
 use core::convert::Infallible;
 
+use crate::hashing::read_word;
 use crate::{Error, WordStream};
 
 /// Tiles on the board (5 × 5, numbered 1..=25 row-major: 1 top-left, 5 top-right, 25 bottom-right).
@@ -167,11 +168,12 @@ impl Placement {
 
     /// The mine positions: sorted, 1-based (what the verifier prints).
     pub fn positions(&self) -> Tiles {
+        // The mask's set bits, lowest first, are the mines in ascending order.
         let mut out = Tiles::default();
-        for tile in 1..=TILES {
-            if self.is_mine(tile) {
-                out.push(tile);
-            }
+        let mut mask = self.mask;
+        while mask != 0 {
+            out.push(mask.trailing_zeros() as u8 + 1);
+            mask &= mask - 1;
         }
         out
     }
@@ -246,13 +248,43 @@ where
 }
 
 /// Places the mines of a round from an unbounded stream, which cannot run out.
-pub(crate) fn place_from_stream(mut words: WordStream, mines: MineCount) -> Placement {
-    let never_fails = place(|| Ok::<u32, Infallible>(words.next().unwrap_or_default()), mines, |_| {});
+pub(crate) fn place_from_stream(words: WordStream, mines: MineCount) -> Placement {
+    let (mut state, mut next) = words.into_parts();
+    let never_fails = place(|| Ok::<u32, Infallible>(read_word(&mut state, &mut next)), mines, |_| {});
     match never_fails {
         Ok(placement) => placement,
         Err(never) => match never {},
     }
 }
+
+/// Bits per tile index in the packed list of free tiles (indices are 0..=24).
+const TILE_BITS: u32 = 5;
+const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
+
+/// The packed list 0, 1, …, 24: tile index `i` in bits `5i..5i + 5`.
+const ALL_TILES: u128 = {
+    let mut list = 0u128;
+    let mut i = 0;
+    while i < TILES as u32 {
+        list |= (i as u128) << (TILE_BITS * i);
+        i += 1;
+    }
+    list
+};
+
+/// At draw `d`, with P = 25 − d tiles free, `LIMITS[d]` = floor(2^32 / P) × P: the largest multiple
+/// of P that fits in 32 bits. A word at or above it would bias the remainder mod P, so it is
+/// rejected. A table, because this is a 64-bit division per mine otherwise.
+const LIMITS: [u64; MineCount::MAX as usize] = {
+    let mut limits = [0u64; MineCount::MAX as usize];
+    let mut draw = 0;
+    while draw < limits.len() {
+        let p = (TILES as usize - draw) as u64;
+        limits[draw] = (1u64 << 32) / p * p;
+        draw += 1;
+    }
+    limits
+};
 
 /// The sampler itself, over any source of words; `E` is how the source can fail.
 #[inline]
@@ -261,25 +293,26 @@ where
     W: FnMut() -> Result<u32, E>,
     F: FnMut(Rejection),
 {
-    let mut available: [u8; TILES as usize] = core::array::from_fn(|i| i as u8);
-    let mut free = TILES;
+    // The free tiles in order, 5 bits each (25 × 5 = 125 bits): taking one out is a few shifts
+    // instead of moving the bytes after it, as a list would.
+    let mut available = ALL_TILES;
     let mut placement = Placement { draw_order: Tiles::default(), mask: 0, words_used: 0 };
-    for draw in 0..mines.get() {
-        let p = u64::from(free);
-        // The largest multiple of P that fits in 32 bits; words at or above it would bias the remainder.
-        let limit = (1u64 << 32) / p * p;
+    for (draw, &limit) in (0..mines.get()).zip(&LIMITS) {
+        let free = TILES - draw;
         let index = loop {
             let word = next_word()?;
             let word_index = placement.words_used;
             placement.words_used += 1;
             if u64::from(word) < limit {
-                break (u64::from(word) % p) as usize;
+                break word % u32::from(free);
             }
             on_reject(Rejection { draw, available: free, word_index, word });
         };
-        let tile = available[index];
-        available.copy_within(index + 1..usize::from(free), index);
-        free -= 1;
+        let shift = TILE_BITS * index;
+        let tile = (available >> shift) as u8 & TILE_MASK;
+        // The tiles after the one taken move down one place; those before it stay.
+        let moving = u128::MAX << shift;
+        available = available & !moving | (available >> TILE_BITS) & moving;
         placement.draw_order.push(tile);
         placement.mask |= 1 << tile;
     }

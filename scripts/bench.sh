@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Every benchmark (`make bench`): the core's criterion bench (per round beside the Keccak bound, batch
+# on all cores beside one thread), then the C, Python and Node benchmarks; writes BENCHMARKS.md at the
+# repo root with the machine, the date, the commit, rounds/s and every ratio of issue 9 with its
+# target. Each benchmark prints `BENCH {json}` lines; this script collects them. Logs go to
+# target/bench-logs/. About 5-10 minutes on 2 cores (builds included). Not part of the tests.
+#
+#   scripts/bench.sh                 everything
+#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node); BENCHMARKS.md lists what ran
+#
+# Ratios are measured inside one run of one program, so they hold on a busy machine better than the
+# absolute rounds/s do; still, run it on a quiet machine (the load average is recorded).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+LOGS=$ROOT/target/bench-logs
+mkdir -p "$LOGS"
+ONLY=${BENCH_ONLY:-rust c python node}
+started=$SECONDS
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+
+run() { # suite command...
+    local suite=$1
+    shift
+    [[ " $ONLY " == *" $suite "* ]] || return 0
+    printf '\n== %s: %s\n' "$suite" "$*"
+    local t0=$SECONDS
+    if "$@" > >(tee "$LOGS/$suite.log") 2> >(tee "$LOGS/$suite.err" >&2); then
+        echo "$suite ok $((SECONDS - t0))" >>"$LOGS/status"
+    else
+        echo "$suite failed $((SECONDS - t0))" >>"$LOGS/status"
+        echo "bench: $suite failed (log: $LOGS/$suite.log, $LOGS/$suite.err)" >&2
+    fi
+}
+
+rm -f "$LOGS"/*.log "$LOGS"/*.err "$LOGS/status"
+# Criterion's own reports go to target/criterion; its bound ratios come out as BENCH lines.
+run rust cargo bench --quiet --locked -p fairmines --bench rounds
+run c bash scripts/bench-c.sh
+run python bash scripts/bench-python.sh
+run node bash scripts/bench-node.sh
+sleep 1 # let the tee processes finish writing
+
+python3 - "$LOGS" "$load_before" "$((SECONDS - started))" <<'PY'
+import datetime, json, os, platform, subprocess, sys
+
+logs, load_before, elapsed = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def sh(*cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+cpu = "?"
+for line in open("/proc/cpuinfo"):
+    if line.startswith("model name"):
+        cpu = line.split(":", 1)[1].strip()
+        break
+commit = sh("git", "rev-parse", "--short", "HEAD")
+if sh("git", "status", "--porcelain", "--untracked-files=no") not in ("", "?"):
+    commit += " (with uncommitted changes)"
+status = {}
+for line in open(os.path.join(logs, "status")):
+    suite, state, seconds = line.split()
+    status[suite] = (state, int(seconds))
+results = []
+for suite in status:
+    for line in open(os.path.join(logs, f"{suite}.log")):
+        if line.startswith("BENCH "):
+            results.append(json.loads(line[len("BENCH "):]))
+
+def fmt_rate(r):
+    value = r.get("rounds_per_s")
+    return f"{value:,.0f}" if value else ""
+
+out = []
+out.append("# Benchmarks\n")
+out.append("Written by `make bench` (`scripts/bench.sh`); do not edit by hand. Targets from issue 9.\n")
+out.append(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}")
+out.append(f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; "
+           f"load average before: {load_before}, after: {' '.join(open('/proc/loadavg').read().split()[:3])}")
+out.append(f"- commit: {commit}")
+out.append(f"- toolchain: {sh('rustc', '--version')}; {sh('python3', '--version')}; Node {sh('node', '--version')}; "
+           f"{sh('cc', '--version').splitlines()[0] if sh('cc', '--version') != '?' else 'cc ?'}")
+out.append(f"- suites: " + ", ".join(f"{s} {st} ({sec} s)" for s, (st, sec) in status.items()) + f"; total {elapsed} s\n")
+met = sum(1 for r in results if "target" in r and r["met"])
+with_target = sum(1 for r in results if "target" in r)
+out.append(f"**{met} of {with_target} targets met.**\n")
+out.append("| measure | value | target | met | rounds/s |")
+out.append("|---|---:|---:|:---:|---:|")
+for r in results:
+    if "target" in r:
+        target = f"{r.get('cmp', '>=')} {r['target']}"
+        verdict = "yes" if r["met"] else "**no**"
+    else:
+        target, verdict = "", ""
+    value = r["value"]
+    unit = "x" if r.get("cmp", ">=") == ">=" and r["suite"] != "rust" else ""
+    if r["suite"] == "rust" and "Keccak" in r["name"]:
+        shown = f"{value:.1%}"
+        target = f">= {r['target']:.0%}"
+    else:
+        shown = f"{value:.3g}{unit}" if "C " not in r["name"] else f"{value:.3f}"
+    out.append(f"| {r['name']} | {shown} | {target} | {verdict} | {fmt_rate(r)} |")
+out.append("""
+How each is measured:
+- **core vs Keccak bound**: `cargo bench -p fairmines --bench rounds`. Each criterion sample times a run of
+  `mine_positions` calls, then as many rounds' worth of `keccak::f1600` (2 permutations per round, 3 when
+  `server:client:nonce` is 136 bytes or longer: "long" is a 100-byte client seed); value = bound time / round
+  time (100% = nothing but permutations), the median over the samples. Rounds/s is one thread's.
+- **batch speed-up**: `mine_positions_batch` over 100,000 nonces on all cores against the same rounds on one
+  thread, in the same samples; rounds/s is the batch's.
+- **C**: `scripts/bench-c.sh`, the C API from C against the same calls straight to the Rust core, in turns;
+  value = C ns / Rust ns (1.05 = 5% slower).
+- **Python**: `scripts/bench-python.sh`, against a pure-Python implementation on hashlib in `python/bench/bench.py`.
+- **Node**: `scripts/bench-node.sh`, against `vectors/reference.js` (js-sha3) and a `node:crypto` implementation
+  in `node/bench/bench.js`.
+
+Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
+open("BENCHMARKS.md", "w").write("\n".join(out) + "\n")
+print("\n".join(out[:12]))
+print(f"\nBENCHMARKS.md written: {met} of {with_target} targets met")
+failed = [s for s, (st, _) in status.items() if st != "ok"]
+sys.exit(1 if failed else 0)
+PY
