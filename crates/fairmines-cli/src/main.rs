@@ -2,6 +2,7 @@
 
 mod board;
 mod game;
+mod history;
 mod selftest;
 
 use std::process::ExitCode;
@@ -65,6 +66,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Verify a whole bet history (JSON Lines or CSV): every row recomputed, nonce gaps and duplicates found.
+    VerifyHistory(history::VerifyHistoryArgs),
+    /// Test the mine placement for uniformity: per-tile frequencies, chi-square p-values, a heatmap.
+    Audit(history::AuditArgs),
+    /// Write a genuine history with fresh seeds (test data for verify-history and audit).
+    SimulateHistory(history::SimulateArgs),
     /// Check this build against the reference vectors embedded in it.
     Selftest {
         /// Print one JSON object instead of text.
@@ -134,6 +141,9 @@ fn main() -> ExitCode {
         Command::Play { mines, rtp, client_seed, places } => game::play(mines, rtp, client_seed, places),
         Command::Table { rtp, mines, places, json } => game::table(rtp, mines, places, json),
         Command::Selftest { json } => selftest::run(json),
+        Command::VerifyHistory(args) => history::verify_history(&args),
+        Command::Audit(args) => history::audit(&args),
+        Command::SimulateHistory(args) => history::simulate(&args),
     })
 }
 

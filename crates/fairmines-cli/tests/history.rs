@@ -1,0 +1,178 @@
+//! `fairmines verify-history`, `audit` and `simulate-history` as a user runs them.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const EXAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/history/");
+
+fn fairmines(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairmines")).args(args).output().expect("the binary runs")
+}
+
+fn with_stdin(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fairmines"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    out
+}
+
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fairmines-cli-history-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn a_simulated_history_verifies_in_both_formats() {
+    for (name, format) in [("sim.jsonl", "jsonl"), ("sim.csv", "csv")] {
+        let path = tmp(name);
+        let path = path.to_str().unwrap();
+        let made = fairmines(&["simulate-history", "--rows", "700", "--rounds-per-seed", "300", "--output", path]);
+        assert_eq!(made.status.code(), Some(0), "{}", String::from_utf8_lossy(&made.stderr));
+        let text = std::fs::read_to_string(path).unwrap();
+        assert_eq!(text.starts_with("round_id,"), format == "csv");
+        let out = fairmines(&["verify-history", path]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+        let shown = String::from_utf8_lossy(&out.stdout);
+        assert!(shown.contains("rows read        700") && shown.contains("seed pairs       3"), "{shown}");
+        assert!(shown.contains("verdict: OK"), "{shown}");
+        // No progress bar when standard error is not a terminal.
+        assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn the_tampered_sample_reports_every_fault_and_exits_1() {
+    let out = fairmines(&["verify-history", &format!("{EXAMPLES}tampered.jsonl"), "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines = json_lines(&out);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["all_ok"], false);
+    assert_eq!((summary["rows_read"].as_u64(), summary["ok"].as_u64()), (Some(30), Some(21)));
+    assert_eq!((summary["mismatched"].as_u64(), summary["malformed"].as_u64()), (Some(3), Some(6)));
+    let kinds: Vec<(&str, Option<u64>)> =
+        lines[..lines.len() - 1].iter().map(|f| (f["kind"].as_str().unwrap(), f["line"].as_u64())).collect();
+    for expected in [
+        ("positions", Some(4)),
+        ("commitment", Some(6)),
+        ("malformed", Some(10)),
+        ("duplicate_nonce", Some(16)),
+        ("malformed", Some(21)),
+        ("malformed", Some(23)),
+        ("malformed", Some(25)),
+        ("malformed", Some(27)),
+        ("malformed", Some(31)),
+    ] {
+        assert!(kinds.contains(&expected), "{expected:?} not in {kinds:?}");
+    }
+    assert_eq!(kinds.iter().filter(|(k, _)| *k == "nonce_gap").count(), 5);
+    let positions = &lines[0];
+    assert!(positions["expected"].is_string() && positions["declared"].is_string() && positions["round_id"] == "r4");
+    // The text report says the same, line by line.
+    let text = fairmines(&["verify-history", &format!("{EXAMPLES}tampered.jsonl")]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("line 4 (round r4): POSITIONS positions: the seeds give"), "{text}");
+    assert!(text.contains("line 31: MALFORMED") && text.contains("looks truncated"), "{text}");
+    assert!(text.contains("verdict: FAILED"), "{text}");
+}
+
+#[test]
+fn standard_input_and_csv_give_the_same_summary() {
+    let summary = |out: &Output| {
+        let mut v = json_lines(out).pop().unwrap();
+        v.as_object_mut().unwrap().remove("unterminated_last_line");
+        v
+    };
+    let csv = fairmines(&["verify-history", &format!("{EXAMPLES}history.csv"), "--json"]);
+    let piped =
+        with_stdin(&["verify-history", "-", "--json"], &std::fs::read(format!("{EXAMPLES}history.jsonl")).unwrap());
+    assert_eq!(csv.status.code(), Some(0));
+    assert_eq!(piped.status.code(), Some(0));
+    assert_eq!(summary(&csv), summary(&piped));
+    assert_eq!(summary(&csv)["ok"], 60);
+}
+
+#[test]
+fn bad_input_exits_2_naming_it() {
+    let out = fairmines(&["verify-history", "/nonexistent/history.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("input:"));
+    let out = with_stdin(&["verify-history", "-"], b"server_seed,nonce\nabc,1\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("header:"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = fairmines(&["verify-history", "-", "--format", "xml"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("format:"));
+}
+
+#[test]
+fn audit_of_a_seed_pair_gives_p_values_a_heatmap_and_a_plot() {
+    let plot = tmp("heatmap.svg");
+    let out = fairmines(&[
+        "audit",
+        "--server-seed",
+        "s",
+        "--client-seed",
+        "c",
+        "--count",
+        "20000",
+        "--mines",
+        "1,3,24",
+        "--json",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let by_mines = v["by_mines"].as_array().unwrap();
+    assert_eq!(by_mines.iter().map(|m| m["mines"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 3, 24]);
+    for m in by_mines {
+        assert_eq!(m["rounds"], 20000);
+        let total: u64 = m["tile_counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum();
+        assert_eq!(total, 20000 * m["mines"].as_u64().unwrap());
+        let p = m["chi_square"]["p_value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p));
+    }
+    assert_eq!(v["combined"]["degrees_of_freedom"], 72);
+    assert_eq!(v["first_draw_counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(), 20000);
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg") && svg.matches("<rect").count() == 26);
+
+    let text = fairmines(&["audit", "--server-seed", "s", "--client-seed", "c", "--count", "5000", "--mines", "3"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("mine frequency per tile") && text.contains("tiles 21-25"), "{text}");
+    assert!(text.contains("first draw over 5000 rounds"), "{text}");
+}
+
+#[test]
+fn audit_of_a_history_and_its_errors() {
+    let out = fairmines(&["audit", &format!("{EXAMPLES}tampered.jsonl"), "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["rows_read"].as_u64(), v["malformed"].as_u64()), (Some(30), Some(6)));
+    // A p-value threshold turns the audit into a check; a threshold above 1 always fails.
+    let out = fairmines(&["audit", &format!("{EXAMPLES}history.csv"), "--fail-below", "1.1"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = fairmines(&["audit", &format!("{EXAMPLES}history.csv"), "--plot", "x.png"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("plot:"));
+    let out = fairmines(&["audit"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = fairmines(&["audit", "--server-seed", "s", "--client-seed", "c", "--count", "10", "--mines", "25"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("mines:"));
+}

@@ -1,0 +1,434 @@
+//! `audit`: how often each tile holds a mine, tested against the uniform distribution.
+
+use std::io::Read;
+
+use fairmines::{MineCount, Nonces, TILES, mine_positions_batch};
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ChiSquared, ContinuousCDF};
+
+use crate::input::{Chunk, HistoryError, pipeline, read_chunks, thread_count};
+use crate::verify::{Options, Progress};
+
+const N: usize = TILES as usize;
+/// Degrees of freedom of a test over the 25 tiles.
+const DF: u32 = TILES as u32 - 1;
+
+/// A chi-square goodness-of-fit test against the uniform distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChiSquare {
+    /// The statistic.
+    pub statistic: f64,
+    /// Its degrees of freedom.
+    pub degrees_of_freedom: u32,
+    /// The probability of a statistic at least this large if the tiles are uniform (statrs' `ChiSquared::sf`).
+    pub p_value: f64,
+}
+
+impl ChiSquare {
+    /// The test of a statistic with `df` degrees of freedom.
+    pub fn new(statistic: f64, degrees_of_freedom: u32) -> ChiSquare {
+        let p_value = ChiSquared::new(f64::from(degrees_of_freedom.max(1))).map_or(f64::NAN, |d| d.sf(statistic));
+        ChiSquare { statistic, degrees_of_freedom, p_value }
+    }
+}
+
+/// Pearson's statistic of `counts` against equal expected counts.
+fn pearson(counts: &[u64; N]) -> Option<f64> {
+    let total: u64 = counts.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let expected = total as f64 / N as f64;
+    Some(counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum())
+}
+
+/// The test of the tile counts of `rounds` rounds with `mines` mines each.
+///
+/// A round's mines are `mines` *different* tiles, so the counts are not multinomial: each tile count has
+/// variance `n·p·(1−p)` with `p = mines/25`, and two tiles' counts covary by `−n·p·(1−p)/24`. Pearson's
+/// statistic is therefore scaled by `24 / (25 − mines)`, which makes it chi-square with 24 degrees of
+/// freedom for every mine count (for one mine the factor is 1: plain Pearson).
+pub fn tile_chi_square(counts: &[u64; N], mines: MineCount) -> Option<ChiSquare> {
+    let scale = f64::from(DF) / f64::from(TILES - mines.get());
+    pearson(counts).map(|x| ChiSquare::new(x * scale, DF))
+}
+
+/// The test of a distribution of single draws over the 25 tiles (plain Pearson, 24 degrees of freedom).
+pub fn draw_chi_square(counts: &[u64; N]) -> Option<ChiSquare> {
+    pearson(counts).map(|x| ChiSquare::new(x, DF))
+}
+
+/// The counts for one mine count: per tile, how many rounds had a mine there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MineAudit {
+    /// The mine count.
+    pub mines: u8,
+    /// Rounds with this mine count.
+    pub rounds: u64,
+    /// Index `i`: rounds with a mine on tile `i + 1`.
+    pub tile_counts: [u64; N],
+    /// The uniformity test of `tile_counts` ([`tile_chi_square`]).
+    pub chi_square: Option<ChiSquare>,
+}
+
+/// What an audit found, per mine count and over the first draw of every round.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AuditReport {
+    /// Rows read (history audits) or rounds computed (seed-pair audits).
+    pub rows_read: u64,
+    /// Rows that could not be read (history audits; `verify-history` says why).
+    pub malformed: u64,
+    /// Rows whose declared positions are not `mines` different tiles, left out of the tile counts.
+    pub skipped: u64,
+    /// One entry per mine count that has rounds, in order.
+    pub by_mines: Vec<MineAudit>,
+    /// Index `i`: rounds whose first mine was drawn on tile `i + 1`. The first draw does not depend on the
+    /// mine count (it is the first accepted word mod 25), so it is counted once per distinct round.
+    pub first_draw_counts: [u64; N],
+    /// The uniformity test of `first_draw_counts`.
+    pub first_draw: Option<ChiSquare>,
+    /// All mine counts together: the sum of their statistics, with 24 degrees of freedom each.
+    pub combined: Option<ChiSquare>,
+}
+
+/// Counts being gathered; add them up with [`AuditCounts::merge`] and test with [`AuditCounts::report`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditCounts {
+    /// Rows read.
+    pub rows_read: u64,
+    /// Rows that could not be read.
+    pub malformed: u64,
+    /// Rows left out of the tile counts.
+    pub skipped: u64,
+    /// Index `m − 1`: rounds with `m` mines.
+    pub rounds: [u64; 24],
+    /// Index `m − 1`, then tile index: rounds with `m` mines and a mine on that tile.
+    pub tiles: [[u64; N]; 24],
+    /// Rounds by the tile of their first draw.
+    pub first_draw: [u64; N],
+}
+
+impl Default for AuditCounts {
+    fn default() -> Self {
+        AuditCounts { rows_read: 0, malformed: 0, skipped: 0, rounds: [0; 24], tiles: [[0; N]; 24], first_draw: [0; N] }
+    }
+}
+
+impl AuditCounts {
+    /// Counts one round: its positions (1-based) and, if known, the tile of its first draw (1-based).
+    /// Positions that are not `mines` different tiles in 1..=25 are counted as skipped.
+    pub fn add_round(&mut self, mines: MineCount, positions: &[u8], first_draw: Option<u8>) {
+        self.rows_read += 1;
+        if let Some(tile @ 1..=TILES) = first_draw {
+            self.first_draw[usize::from(tile - 1)] += 1;
+        }
+        let mut seen = 0u32;
+        let valid = positions.len() == usize::from(mines.get())
+            && positions.iter().all(|&t| {
+                (1..=TILES).contains(&t) && seen & (1 << t) == 0 && {
+                    seen |= 1 << t;
+                    true
+                }
+            });
+        if !valid {
+            self.skipped += 1;
+            return;
+        }
+        let m = usize::from(mines.get() - 1);
+        self.rounds[m] += 1;
+        for &tile in positions {
+            self.tiles[m][usize::from(tile - 1)] += 1;
+        }
+    }
+
+    /// Adds another part's counts.
+    pub fn merge(&mut self, other: &AuditCounts) {
+        self.rows_read += other.rows_read;
+        self.malformed += other.malformed;
+        self.skipped += other.skipped;
+        for m in 0..24 {
+            self.rounds[m] += other.rounds[m];
+            for t in 0..N {
+                self.tiles[m][t] += other.tiles[m][t];
+            }
+        }
+        for t in 0..N {
+            self.first_draw[t] += other.first_draw[t];
+        }
+    }
+
+    /// The tests over the counts.
+    pub fn report(&self) -> AuditReport {
+        let mut by_mines = Vec::new();
+        for (m, &rounds) in self.rounds.iter().enumerate() {
+            let Ok(mines) = MineCount::try_from(m + 1) else { continue };
+            if rounds > 0 {
+                let chi_square = tile_chi_square(&self.tiles[m], mines);
+                by_mines.push(MineAudit { mines: mines.get(), rounds, tile_counts: self.tiles[m], chi_square });
+            }
+        }
+        let tests: Vec<ChiSquare> = by_mines.iter().filter_map(|m| m.chi_square).collect();
+        let combined = (!tests.is_empty())
+            .then(|| ChiSquare::new(tests.iter().map(|t| t.statistic).sum(), DF * tests.len() as u32));
+        AuditReport {
+            rows_read: self.rows_read,
+            malformed: self.malformed,
+            skipped: self.skipped,
+            by_mines,
+            first_draw_counts: self.first_draw,
+            first_draw: draw_chi_square(&self.first_draw),
+            combined,
+        }
+    }
+}
+
+/// Rounds per block of a seed-pair audit: the batch buffers stay under 24 × 2^16 bytes.
+const BLOCK: usize = 1 << 16;
+
+/// Audits the rounds of one seed pair with nonces `first..first + count`, for each of `mines`, with the
+/// core's [`mine_positions_batch`] (every core). The first draws come from the one-mine batch: a round's
+/// first mine is the same whatever its mine count.
+///
+/// ```
+/// use fairmines::MineCount;
+/// let report = fairmines_history::audit_seed_pair("server", "client", 0, 5_000, &[MineCount::new(3)?])?;
+/// assert_eq!(report.by_mines[0].rounds, 5_000);
+/// assert_eq!(report.by_mines[0].tile_counts.iter().sum::<u64>(), 15_000);
+/// assert!(report.by_mines[0].chi_square.unwrap().p_value > 1e-6);
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+pub fn audit_seed_pair(
+    server_seed: &str,
+    client_seed: &str,
+    first: u64,
+    count: u64,
+    mines: &[MineCount],
+) -> Result<AuditReport, fairmines::Error> {
+    audit_seed_pair_counts(server_seed, client_seed, first, count, mines, |_| {}).map(|c| c.report())
+}
+
+/// [`audit_seed_pair`], returning the counts (to merge) and calling `on_progress` after every block.
+pub fn audit_seed_pair_counts(
+    server_seed: &str,
+    client_seed: &str,
+    first: u64,
+    count: u64,
+    mines: &[MineCount],
+    mut on_progress: impl FnMut(Progress),
+) -> Result<AuditCounts, fairmines::Error> {
+    if count > 0 && first.checked_add(count - 1).is_none() {
+        return Err(fairmines::Error::InvalidNonce {
+            detail: format!("the range from {first} with {count} nonces passes 2^64 - 1"),
+        });
+    }
+    let mut mines: Vec<MineCount> = mines.to_vec();
+    mines.sort();
+    mines.dedup();
+    let mut counts = AuditCounts::default();
+    let mut out = Vec::new();
+    let mut done = 0u64;
+    while done < count {
+        let block = (count - done).min(BLOCK as u64) as usize;
+        let nonces = Nonces::Range { start: first + done, count: block };
+        out.resize(block, 0);
+        mine_positions_batch(server_seed, client_seed, nonces, MineCount::new(1)?, &mut out)?;
+        for &tile in &out {
+            counts.first_draw[usize::from(tile - 1)] += 1;
+        }
+        for &m in &mines {
+            let row = usize::from(m.get());
+            out.resize(block * row, 0);
+            mine_positions_batch(server_seed, client_seed, nonces, m, &mut out)?;
+            let (rounds, tiles) = (&mut counts.rounds[row - 1], &mut counts.tiles[row - 1]);
+            *rounds += block as u64;
+            for &tile in &out {
+                tiles[usize::from(tile - 1)] += 1;
+            }
+        }
+        counts.rows_read += block as u64 * mines.len() as u64;
+        done += block as u64;
+        on_progress(Progress { rows: done, bytes: 0 });
+    }
+    Ok(counts)
+}
+
+fn audit_chunk(chunk: Chunk) -> AuditCounts {
+    let mut counts = AuditCounts::default();
+    let header = chunk.header.as_deref();
+    for raw in &chunk.rows {
+        match raw.parse(header) {
+            Err(_) => {
+                counts.rows_read += 1;
+                counts.malformed += 1;
+            }
+            Ok(row) => {
+                let placement = fairmines::placement(&row.server_seed, &row.client_seed, row.nonce, row.mines);
+                let first = placement.draw_order().first().map(|&t| t + 1);
+                counts.add_round(row.mines, &row.positions, first);
+            }
+        }
+    }
+    counts
+}
+
+/// Audits a history: the tile counts of the *declared* positions of every readable row (what was played),
+/// and the first draws recomputed from the seeds. Streams on every core like
+/// [`verify_history`](crate::verify_history).
+pub fn audit_history<R: Read + Send>(
+    input: R,
+    options: &Options,
+    mut on_progress: impl FnMut(Progress),
+) -> Result<AuditCounts, HistoryError> {
+    let mut total = AuditCounts::default();
+    let (format, chunk_rows) = (options.format, options.chunk_rows);
+    pipeline(
+        thread_count(options.threads),
+        move |send| read_chunks(input, format, chunk_rows, send),
+        || (),
+        |(), chunk| {
+            let bytes = chunk.bytes;
+            (audit_chunk(chunk), bytes)
+        },
+        |(counts, bytes)| {
+            total.merge(&counts);
+            on_progress(Progress { rows: total.rows_read, bytes });
+        },
+    )?;
+    Ok(total)
+}
+
+/// Per tile: observed mines over expected mines, pooled over the mine counts, and the z-score of the
+/// difference (`None` when there are no rounds).
+pub fn tile_ratios(report: &AuditReport) -> Option<[(f64, f64); N]> {
+    let mut observed = [0f64; N];
+    let mut expected = 0f64;
+    let mut variance = 0f64;
+    for m in &report.by_mines {
+        let p = f64::from(m.mines) / f64::from(TILES);
+        let n = m.rounds as f64;
+        expected += n * p;
+        variance += n * p * (1.0 - p);
+        for (o, &c) in observed.iter_mut().zip(&m.tile_counts) {
+            *o += c as f64;
+        }
+    }
+    (expected > 0.0).then(|| observed.map(|o| (o / expected, (o - expected) / variance.sqrt().max(f64::MIN_POSITIVE))))
+}
+
+fn describe(test: Option<ChiSquare>) -> String {
+    test.map_or_else(
+        || "no rounds".to_owned(),
+        |t| format!("chi-square {:.2} (df {}), p = {:.4}", t.statistic, t.degrees_of_freedom, t.p_value),
+    )
+}
+
+/// The 5 × 5 grid as text: each tile's mine frequency against the expected one, in percent
+/// (`+1.2` = 1.2 % more often than uniform), with a shade for the z-score (` ` |z| < 1, `░` < 2, `▒` < 3,
+/// `▓` < 4, `█` ≥ 4).
+pub fn heatmap_text(report: &AuditReport) -> String {
+    let Some(ratios) = tile_ratios(report) else { return "no rounds to show\n".to_owned() };
+    let mut out = String::from("mine frequency per tile, % above (+) or below (-) uniform; shade = |z|\n");
+    for row in 0..5 {
+        out.push_str("  ");
+        for col in 0..5 {
+            let (ratio, z) = ratios[row * 5 + col];
+            let shade = match z.abs() {
+                z if z < 1.0 => ' ',
+                z if z < 2.0 => '░',
+                z if z < 3.0 => '▒',
+                z if z < 4.0 => '▓',
+                _ => '█',
+            };
+            out.push_str(&format!(" {shade}{:>+6.2}{shade}", (ratio - 1.0) * 100.0));
+        }
+        out.push_str(&format!("   tiles {:>2}-{}\n", row * 5 + 1, row * 5 + 5));
+    }
+    out
+}
+
+/// The heatmap as a standalone SVG document: one square per tile, red above uniform and blue below,
+/// full colour at |z| = 4, labelled with the tile number and its deviation in percent.
+pub fn heatmap_svg(report: &AuditReport, title: &str) -> String {
+    const CELL: usize = 96;
+    const TOP: usize = 72;
+    // Wide enough for the title at about 9 px per character.
+    let width = (CELL * 5 + 40).max(40 + title.chars().count() * 9);
+    let height = TOP + CELL * 5 + 96;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"20\" y=\"28\" font-size=\"16\">{}</text>\n<text x=\"20\" y=\"52\" font-size=\"13\">{}</text>\n",
+        escape(title),
+        escape(&format!(
+            "{} rounds · all mine counts: {}",
+            report.by_mines.iter().map(|m| m.rounds).sum::<u64>(),
+            describe(report.combined)
+        )),
+    );
+    let ratios = tile_ratios(report).unwrap_or([(1.0, 0.0); N]);
+    for (i, (ratio, z)) in ratios.iter().enumerate() {
+        let (x, y) = (20 + (i % 5) * CELL, TOP + (i / 5) * CELL);
+        let strength = (z.abs() / 4.0).min(1.0);
+        let fade = (255.0 * (1.0 - strength)).round() as u8;
+        let fill = if *z >= 0.0 { format!("rgb(255,{fade},{fade})") } else { format!("rgb({fade},{fade},255)") };
+        svg.push_str(&format!(
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#444\"/>\n\
+             <text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"#333\">{}</text>\n\
+             <text x=\"{}\" y=\"{}\" font-size=\"16\" text-anchor=\"middle\">{:+.2}%</text>\n\
+             <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">z {:+.2}</text>\n",
+            x + 6,
+            y + 16,
+            i + 1,
+            x + CELL / 2,
+            y + CELL / 2 + 6,
+            (ratio - 1.0) * 100.0,
+            x + CELL / 2,
+            y + CELL / 2 + 26,
+            z
+        ));
+    }
+    let legend_y = TOP + CELL * 5 + 28;
+    svg.push_str(&format!(
+        "<text x=\"20\" y=\"{legend_y}\" font-size=\"13\">first draw: {}</text>\n\
+         <text x=\"20\" y=\"{}\" font-size=\"12\" fill=\"#333\">red: more mines than uniform, blue: fewer; full colour at |z| = 4</text>\n</svg>\n",
+        escape(&describe(report.first_draw)),
+        legend_y + 24
+    ));
+    svg
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_statistic_is_zero_on_a_perfectly_even_grid() {
+        let even = [40; N];
+        let t = tile_chi_square(&even, MineCount::new(5).unwrap()).unwrap();
+        assert_eq!(t.statistic, 0.0);
+        assert!((t.p_value - 1.0).abs() < 1e-12);
+        assert!(draw_chi_square(&[0; N]).is_none());
+    }
+
+    #[test]
+    fn p_values_come_from_the_chi_square_tail() {
+        // The 95th percentile of chi-square with 24 degrees of freedom is 36.415.
+        let t = ChiSquare::new(36.415, 24);
+        assert!((t.p_value - 0.05).abs() < 1e-4, "{t:?}");
+    }
+
+    #[test]
+    fn rows_that_are_not_a_board_are_skipped() {
+        let mut counts = AuditCounts::default();
+        let three = MineCount::new(3).unwrap();
+        counts.add_round(three, &[7, 10, 19], Some(10));
+        counts.add_round(three, &[7, 7, 19], None);
+        counts.add_round(three, &[7, 19], None);
+        assert_eq!((counts.rows_read, counts.skipped, counts.rounds[2]), (3, 2, 1));
+        assert_eq!(counts.first_draw[9], 1);
+    }
+}

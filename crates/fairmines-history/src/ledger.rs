@@ -1,0 +1,196 @@
+//! The nonces seen of each seed pair, as sets of ranges: duplicates and gaps in any row order.
+
+use std::collections::{BTreeMap, HashMap};
+
+use fairmines::Digest;
+use serde::{Deserialize, Serialize};
+
+/// A set of nonces kept as disjoint, non-adjacent inclusive ranges: a run of consecutive nonces costs one
+/// entry however long it is, so a genuine history (nonces 0, 1, 2, … per seed pair) costs one entry per pair.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NonceRanges {
+    ranges: BTreeMap<u64, u64>,
+}
+
+impl NonceRanges {
+    /// Adds `nonce`; `false` if it was already there.
+    pub fn insert(&mut self, nonce: u64) -> bool {
+        if let Some((&start, &end)) = self.ranges.range(..=nonce).next_back() {
+            if nonce <= end {
+                return false;
+            }
+            if end + 1 == nonce {
+                let end = self.take_following(nonce);
+                self.ranges.insert(start, end);
+                return true;
+            }
+        }
+        let end = self.take_following(nonce);
+        self.ranges.insert(nonce, end);
+        true
+    }
+
+    /// Removes the range starting right after `nonce`, if any, and returns where the merged range ends.
+    fn take_following(&mut self, nonce: u64) -> u64 {
+        nonce.checked_add(1).and_then(|next| self.ranges.remove(&next)).unwrap_or(nonce)
+    }
+
+    /// Adds every nonce of `first..=last`; returns the sub-ranges that were already there.
+    pub fn insert_range(&mut self, first: u64, last: u64) -> Vec<(u64, u64)> {
+        let (first, last) = (first.min(last), first.max(last));
+        let from = match self.ranges.range(..=first).next_back() {
+            Some((&start, &end)) if end.saturating_add(1) >= first => start,
+            _ => first,
+        };
+        let touching: Vec<(u64, u64)> =
+            self.ranges.range(from..=last.saturating_add(1)).map(|(&s, &e)| (s, e)).collect();
+        let mut overlaps = Vec::new();
+        let (mut lo, mut hi) = (first, last);
+        for (start, end) in touching {
+            if start <= last && end >= first {
+                overlaps.push((start.max(first), end.min(last)));
+            }
+            lo = lo.min(start);
+            hi = hi.max(end);
+            self.ranges.remove(&start);
+        }
+        self.ranges.insert(lo, hi);
+        overlaps
+    }
+
+    /// The ranges, in order.
+    pub fn ranges(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.ranges.iter().map(|(&s, &e)| (s, e))
+    }
+
+    /// The missing stretches between the first and the last nonce, in order.
+    pub fn gaps(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.ranges.iter().zip(self.ranges.iter().skip(1)).map(|((_, &end), (&next, _))| (end + 1, next - 1))
+    }
+}
+
+/// The nonces of one seed pair, identified by its commitment (computed from the server seed, so no
+/// server seed is kept) and its client seed: the mergeable part of a [`Report`](crate::Report).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairNonces {
+    /// SHA3-256 of the server seed, hex.
+    pub commitment: String,
+    /// The client seed.
+    pub client_seed: String,
+    /// The nonces seen, as inclusive `(first, last)` ranges in order.
+    pub ranges: Vec<(u64, u64)>,
+}
+
+pub(crate) type PairKey = (Digest, String);
+
+struct PairState {
+    nonces: NonceRanges,
+    last_seen: u64,
+}
+
+/// Every open seed pair's nonces, with at most `max_open` pairs held at once.
+pub(crate) struct Ledger {
+    pairs: HashMap<PairKey, PairState>,
+    max_open: usize,
+    clock: u64,
+    pub(crate) closed_early: u64,
+}
+
+impl Ledger {
+    pub(crate) fn new(max_open: usize) -> Self {
+        Ledger { pairs: HashMap::new(), max_open: max_open.max(1), clock: 0, closed_early: 0 }
+    }
+
+    /// Records `nonce` for the pair; `false` if the pair already had it. When the ledger is full, the least
+    /// recently seen half of the pairs is closed first and handed to `closed`.
+    pub(crate) fn insert(&mut self, key: &PairKey, nonce: u64, closed: &mut dyn FnMut(PairNonces)) -> bool {
+        self.clock += 1;
+        if let Some(state) = self.pairs.get_mut(key) {
+            state.last_seen = self.clock;
+            return state.nonces.insert(nonce);
+        }
+        if self.pairs.len() >= self.max_open {
+            self.close_oldest_half(closed);
+        }
+        let mut nonces = NonceRanges::default();
+        nonces.insert(nonce);
+        self.pairs.insert(key.clone(), PairState { nonces, last_seen: self.clock });
+        true
+    }
+
+    fn close_oldest_half(&mut self, closed: &mut dyn FnMut(PairNonces)) {
+        let mut ages: Vec<u64> = self.pairs.values().map(|s| s.last_seen).collect();
+        let keep = self.max_open / 2;
+        let cut = ages.len() - keep;
+        let (_, &mut threshold, _) = ages.select_nth_unstable(cut.saturating_sub(1));
+        let old: Vec<PairKey> =
+            self.pairs.iter().filter(|(_, s)| s.last_seen <= threshold).map(|(k, _)| k.clone()).collect();
+        for key in old {
+            if let Some(state) = self.pairs.remove(&key) {
+                self.closed_early += 1;
+                closed(pair_nonces(key, state.nonces));
+            }
+        }
+    }
+
+    /// Closes every pair, in a stable order (by commitment, then client seed).
+    pub(crate) fn close_all(self) -> Vec<PairNonces> {
+        let mut pairs: Vec<PairNonces> = self.pairs.into_iter().map(|(k, s)| pair_nonces(k, s.nonces)).collect();
+        pairs.sort_by(|a, b| (&a.commitment, &a.client_seed).cmp(&(&b.commitment, &b.client_seed)));
+        pairs
+    }
+}
+
+fn pair_nonces((commitment, client_seed): PairKey, nonces: NonceRanges) -> PairNonces {
+    PairNonces { commitment: commitment.to_string(), client_seed, ranges: nonces.ranges().collect() }
+}
+
+impl PairNonces {
+    /// The missing stretches between the first and the last nonce.
+    pub fn gaps(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.ranges.iter().zip(self.ranges.iter().skip(1)).map(|(&(_, end), &(next, _))| (end + 1, next - 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_merge_in_any_order_and_duplicates_are_found() {
+        let mut set = NonceRanges::default();
+        for n in [5, 3, 4, 9, 0, 1, 8] {
+            assert!(set.insert(n));
+        }
+        assert!(!set.insert(4));
+        assert_eq!(set.ranges().collect::<Vec<_>>(), [(0, 1), (3, 5), (8, 9)]);
+        assert_eq!(set.gaps().collect::<Vec<_>>(), [(2, 2), (6, 7)]);
+        assert!(set.insert(u64::MAX) && !set.insert(u64::MAX));
+        assert!(set.insert(2) && set.insert(6) && set.insert(7));
+        assert_eq!(set.ranges().collect::<Vec<_>>(), [(0, 9), (u64::MAX, u64::MAX)]);
+    }
+
+    #[test]
+    fn ranges_merge_and_report_overlaps() {
+        let mut set = NonceRanges::default();
+        assert!(set.insert_range(10, 19).is_empty());
+        assert!(set.insert_range(0, 8).is_empty());
+        assert_eq!(set.insert_range(5, 12), [(5, 8), (10, 12)]);
+        assert_eq!(set.ranges().collect::<Vec<_>>(), [(0, 19)]);
+        assert!(set.insert_range(20, 20).is_empty());
+        assert_eq!(set.ranges().collect::<Vec<_>>(), [(0, 20)]);
+    }
+
+    #[test]
+    fn a_full_ledger_closes_the_oldest_pairs() {
+        let mut ledger = Ledger::new(4);
+        let mut closed = Vec::new();
+        for pair in 0..8u8 {
+            let key = (Digest::from_bytes([pair; 32]), String::new());
+            assert!(ledger.insert(&key, 0, &mut |p| closed.push(p)));
+        }
+        assert_eq!(ledger.closed_early, 4);
+        assert_eq!(closed.len() as u64, ledger.closed_early);
+        assert_eq!(ledger.close_all().len(), 4);
+    }
+}

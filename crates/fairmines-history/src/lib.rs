@@ -1,0 +1,34 @@
+//! # fairmines-history
+//!
+//! Verifies whole bet histories of the provably fair *Mines* game and audits their fairness, for players
+//! who export their history and auditors who check millions of rounds. Every result comes from the
+//! [`fairmines`] core (commitment, placement); this crate reads, schedules and counts.
+//!
+//! - [`verify_history`] / [`verify_history_to`]: a JSON Lines or CSV history, streamed in constant memory
+//!   on every core; every failing row reported (line, round id, expected against declared), malformed rows
+//!   reported and skipped, nonce gaps and duplicates per seed pair. `ok + mismatched + malformed == rows_read`.
+//! - [`verify_values`]: the same over rows given as `serde_json::Value` objects (a binding's dicts).
+//! - [`audit_seed_pair`], [`audit_history`]: per-tile mine frequencies per mine count, chi-square tests
+//!   against the uniform distribution, the first-draw distribution, and a heatmap ([`heatmap_text`],
+//!   [`heatmap_svg`]).
+//!
+//! The format and the memory bounds are described in the crate's README.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod audit;
+mod input;
+mod ledger;
+mod row;
+mod verify;
+
+pub use audit::{
+    AuditCounts, AuditReport, ChiSquare, MineAudit, audit_history, audit_seed_pair, audit_seed_pair_counts,
+    draw_chi_square, heatmap_svg, heatmap_text, tile_chi_square, tile_ratios,
+};
+pub use input::{Format, HistoryError, MAX_LINE_BYTES};
+pub use ledger::{NonceRanges, PairNonces};
+pub use row::{CSV_HEADER, REQUIRED_FIELDS, Row, RowError, parse_positions};
+pub use verify::{
+    Failure, FailureKind, Options, Progress, Report, Sink, Summary, verify_history, verify_history_to, verify_values,
+};

@@ -1,0 +1,599 @@
+//! `verify_history`: every row recomputed from its seeds, on every core, in constant memory.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use fairmines::{Digest, Tiles};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::input::{Chunk, Format, HistoryError, RawData, RawRow, pipeline, read_chunks, thread_count};
+use crate::ledger::{Ledger, NonceRanges, PairKey, PairNonces};
+
+/// How a run goes. `Options::default()` suits almost every history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Options {
+    /// JSON Lines, CSV, or decided from the first byte.
+    pub format: Format,
+    /// Worker threads; 0 = one per core.
+    pub threads: usize,
+    /// Rows per chunk handed to a worker.
+    pub chunk_rows: usize,
+    /// Server seeds whose commitment each worker keeps (see the crate's README, "Memory").
+    pub commitment_cache: usize,
+    /// Seed pairs whose nonces are held at once; past it the least recently seen half is closed early.
+    pub max_open_pairs: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { format: Format::Auto, threads: 0, chunk_rows: 2048, commitment_cache: 4096, max_open_pairs: 100_000 }
+    }
+}
+
+/// What went wrong with a row (or, for a gap, between rows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The row could not be read (bad JSON, a wrong type, a missing field, bad hex, mines out of range, …).
+    Malformed,
+    /// The declared commitment is not SHA3-256 of the server seed.
+    Commitment,
+    /// The declared positions are not the ones the seeds give.
+    Positions,
+    /// The seed pair already had a row with this nonce.
+    DuplicateNonce,
+    /// Nonces missing between two that the seed pair has.
+    NonceGap,
+}
+
+impl FailureKind {
+    /// The name used in JSON and tables: `malformed`, `commitment`, `positions`, `duplicate_nonce`, `nonce_gap`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Malformed => "malformed",
+            FailureKind::Commitment => "commitment",
+            FailureKind::Positions => "positions",
+            FailureKind::DuplicateNonce => "duplicate_nonce",
+            FailureKind::NonceGap => "nonce_gap",
+        }
+    }
+}
+
+/// One finding, flat so that a list of them is a table (a DataFrame in Python).
+///
+/// A row that fails two checks gives two failures with the same `line`; it still counts once as mismatched.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// What went wrong.
+    pub kind: FailureKind,
+    /// The row's first line in the input (1-based; the CSV header is line 1); `None` for gaps and for
+    /// duplicates found only when merging reports.
+    pub line: Option<u64>,
+    /// The row's round id, where it has one.
+    pub round_id: Option<String>,
+    /// The seed pair: SHA3-256 of its server seed (computed, not declared), where the row could be read.
+    pub pair_commitment: Option<String>,
+    /// The seed pair's client seed, where the row could be read.
+    pub client_seed: Option<String>,
+    /// The row's nonce; for a gap or a merged duplicate range, the first nonce of it.
+    pub nonce: Option<u64>,
+    /// For a gap or a merged duplicate range, the last nonce of it.
+    pub last_nonce: Option<u64>,
+    /// The field at fault (`positions`, `commitment`, `mines`, …).
+    pub field: Option<String>,
+    /// What the seeds give.
+    pub expected: Option<String>,
+    /// What the history declares.
+    pub declared: Option<String>,
+    /// The finding in words.
+    pub message: String,
+}
+
+impl Failure {
+    fn new(kind: FailureKind, line: Option<u64>, message: String) -> Self {
+        Failure {
+            kind,
+            line,
+            round_id: None,
+            pair_commitment: None,
+            client_seed: None,
+            nonce: None,
+            last_nonce: None,
+            field: None,
+            expected: None,
+            declared: None,
+            message,
+        }
+    }
+
+    fn gap(pair: &PairNonces, (first, last): (u64, u64)) -> Self {
+        let missing = last - first + 1;
+        let what = if missing == 1 {
+            format!("nonce {first} is missing")
+        } else {
+            format!("nonces {first}..={last} are missing ({missing})")
+        };
+        Failure {
+            pair_commitment: Some(pair.commitment.clone()),
+            client_seed: Some(pair.client_seed.clone()),
+            nonce: Some(first),
+            last_nonce: Some(last),
+            field: Some("nonce".into()),
+            ..Failure::new(FailureKind::NonceGap, None, format!("nonce: {what} in the seed pair"))
+        }
+    }
+}
+
+/// The counts of a run. `ok + mismatched + malformed == rows_read`, always.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Rows read (blank lines are not rows).
+    pub rows_read: u64,
+    /// Rows that are well formed, whose commitment and positions check, and whose nonce is new for its pair.
+    pub ok: u64,
+    /// Well-formed rows that fail a check (commitment, positions, or a nonce seen before).
+    pub mismatched: u64,
+    /// Rows that could not be read; reported and skipped.
+    pub malformed: u64,
+    /// Rows whose declared commitment is wrong.
+    pub commitment_mismatches: u64,
+    /// Rows whose declared positions are wrong.
+    pub position_mismatches: u64,
+    /// Rows whose nonce their seed pair already had.
+    pub duplicate_nonces: u64,
+    /// Stretches of missing nonces.
+    pub nonce_gaps: u64,
+    /// Nonces missing in all the gaps.
+    pub missing_nonces: u64,
+    /// Distinct seed pairs seen.
+    pub seed_pairs: u64,
+    /// Blank lines skipped (JSON Lines only; they are not rows).
+    pub blank_lines: u64,
+    /// Seed pairs closed before the end because more than `max_open_pairs` were open (see the README):
+    /// if such a pair comes back, duplicates and gaps across the two stretches are not seen.
+    pub pairs_closed_early: u64,
+    /// The input's last line has no newline (counted, not a failure; a truncated row fails on its own).
+    pub unterminated_last_line: bool,
+}
+
+impl Summary {
+    /// True when every row is ok and no nonce is missing.
+    pub fn is_ok(&self) -> bool {
+        self.mismatched == 0 && self.malformed == 0 && self.nonce_gaps == 0
+    }
+
+    fn add(&mut self, other: &Summary) {
+        self.rows_read += other.rows_read;
+        self.ok += other.ok;
+        self.mismatched += other.mismatched;
+        self.malformed += other.malformed;
+        self.commitment_mismatches += other.commitment_mismatches;
+        self.position_mismatches += other.position_mismatches;
+        self.duplicate_nonces += other.duplicate_nonces;
+        self.blank_lines += other.blank_lines;
+        self.pairs_closed_early += other.pairs_closed_early;
+        self.unterminated_last_line |= other.unterminated_last_line;
+    }
+}
+
+/// How far a run has got.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Rows checked so far.
+    pub rows: u64,
+    /// Input bytes read so far (the input may be a little ahead of the rows checked).
+    pub bytes: u64,
+}
+
+/// Where the findings of a run go, in input order (gaps come when their pair closes, mostly at the end).
+pub trait Sink {
+    /// A failing row, or a gap.
+    fn failure(&mut self, failure: Failure);
+    /// After every chunk of rows.
+    fn progress(&mut self, _progress: Progress) {}
+}
+
+/// Everything a run found: the summary, every failure, and each seed pair's nonces (for [`Report::merge`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// The counts.
+    pub summary: Summary,
+    /// Every failing row and every gap, in input order, gaps after the rows.
+    pub failures: Vec<Failure>,
+    /// The nonces of every seed pair that was still open at the end.
+    pub pairs: Vec<PairNonces>,
+}
+
+impl Sink for Report {
+    fn failure(&mut self, failure: Failure) {
+        self.failures.push(failure);
+    }
+}
+
+impl Report {
+    /// Whether the history checks out ([`Summary::is_ok`]).
+    pub fn is_ok(&self) -> bool {
+        self.summary.is_ok()
+    }
+
+    /// The report of two parts of one history checked apart (e.g. the partitions of a Dask frame).
+    ///
+    /// Row counts and row failures add up; the seed pairs' nonces are merged, so gaps are found again over
+    /// the whole, and a nonce that both parts have is a duplicate (reported as a range, without a line; the
+    /// row is moved from `ok` to `mismatched`, as a single run would have counted it unless that row also
+    /// failed another check). Line numbers stay those of each part.
+    pub fn merge(self, other: Report) -> Report {
+        let mut summary = self.summary.clone();
+        summary.add(&other.summary);
+        let mut failures: Vec<Failure> =
+            self.failures.into_iter().chain(other.failures).filter(|f| f.kind != FailureKind::NonceGap).collect();
+        let mut pairs: HashMap<(String, String), NonceRanges> = HashMap::new();
+        for pair in self.pairs.into_iter().chain(other.pairs) {
+            let set = pairs.entry((pair.commitment.clone(), pair.client_seed.clone())).or_default();
+            for (first, last) in pair.ranges {
+                for (a, b) in set.insert_range(first, last) {
+                    let count = b - a + 1;
+                    summary.duplicate_nonces += count;
+                    let moved = count.min(summary.ok);
+                    summary.ok -= moved;
+                    summary.mismatched += moved;
+                    failures.push(Failure {
+                        pair_commitment: Some(pair.commitment.clone()),
+                        client_seed: Some(pair.client_seed.clone()),
+                        nonce: Some(a),
+                        last_nonce: Some(b),
+                        field: Some("nonce".into()),
+                        ..Failure::new(
+                            FailureKind::DuplicateNonce,
+                            None,
+                            format!("nonce: {count} nonce(s) {a}..={b} appear in both parts for the seed pair"),
+                        )
+                    });
+                }
+            }
+        }
+        let mut merged: Vec<PairNonces> = pairs
+            .into_iter()
+            .map(|((commitment, client_seed), set)| PairNonces {
+                commitment,
+                client_seed,
+                ranges: set.ranges().collect(),
+            })
+            .collect();
+        merged.sort_by(|a, b| (&a.commitment, &a.client_seed).cmp(&(&b.commitment, &b.client_seed)));
+        summary.seed_pairs = merged.len() as u64;
+        summary.nonce_gaps = 0;
+        summary.missing_nonces = 0;
+        for pair in &merged {
+            for gap in pair.gaps() {
+                summary.nonce_gaps += 1;
+                summary.missing_nonces += gap.1 - gap.0 + 1;
+                failures.push(Failure::gap(pair, gap));
+            }
+        }
+        Report { summary, failures, pairs: merged }
+    }
+}
+
+/// A bounded map from server seed to its commitment: two generations of at most `capacity / 2` seeds each.
+/// A lookup that misses the newer generation but hits the older one moves the seed up; when the newer one
+/// is full, the older one is dropped. So at most `capacity` seeds are held, and a seed in use stays.
+pub(crate) struct CommitmentCache {
+    young: HashMap<String, Digest>,
+    old: HashMap<String, Digest>,
+    half: usize,
+    pub(crate) computed: u64,
+}
+
+impl CommitmentCache {
+    pub(crate) fn new(capacity: usize) -> Self {
+        CommitmentCache { young: HashMap::new(), old: HashMap::new(), half: (capacity / 2).max(1), computed: 0 }
+    }
+
+    pub(crate) fn get(&mut self, server_seed: &str) -> Digest {
+        if let Some(&digest) = self.young.get(server_seed) {
+            return digest;
+        }
+        let digest = match self.old.remove(server_seed) {
+            Some(digest) => digest,
+            None => {
+                self.computed += 1;
+                fairmines::commitment(server_seed)
+            }
+        };
+        if self.young.len() >= self.half {
+            self.old = std::mem::take(&mut self.young);
+        }
+        self.young.insert(server_seed.to_owned(), digest);
+        digest
+    }
+}
+
+/// A row as a worker leaves it: what the collector needs, without the seeds.
+pub(crate) struct Checked {
+    line: u64,
+    unterminated: bool,
+    round_id: Option<String>,
+    outcome: Result<Verdict, Failure>,
+}
+
+struct Verdict {
+    pair: u32,
+    nonce: u64,
+    commitment: Option<(Digest, Digest)>,
+    positions: Option<(Tiles, Tiles)>,
+}
+
+pub(crate) struct CheckedChunk {
+    rows: Vec<Checked>,
+    pairs: Vec<PairKey>,
+    blank_lines: u64,
+    bytes: u64,
+    unterminated: bool,
+}
+
+fn list(tiles: &[u8]) -> String {
+    tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
+}
+
+pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedChunk {
+    let header = chunk.header.as_deref();
+    let mut pairs: Vec<PairKey> = Vec::new();
+    let unterminated = chunk.rows.last().is_some_and(|r| r.unterminated);
+    let rows = chunk
+        .rows
+        .iter()
+        .map(|raw| match raw.parse(header) {
+            Err((error, round_id)) => Checked {
+                line: raw.line,
+                unterminated: raw.unterminated,
+                round_id: round_id.clone(),
+                outcome: Err(Failure {
+                    round_id,
+                    field: error.field.map(str::to_owned),
+                    ..Failure::new(FailureKind::Malformed, Some(raw.line), error.message)
+                }),
+            },
+            Ok(row) => {
+                let computed = cache.get(&row.server_seed);
+                let expected =
+                    fairmines::placement(&row.server_seed, &row.client_seed, row.nonce, row.mines).positions();
+                let same_pair = pairs.last().is_some_and(|(c, s)| *c == computed && *s == row.client_seed);
+                if !same_pair {
+                    pairs.push((computed, row.client_seed.clone()));
+                }
+                Checked {
+                    line: raw.line,
+                    unterminated: raw.unterminated,
+                    round_id: row.round_id,
+                    outcome: Ok(Verdict {
+                        pair: (pairs.len() - 1) as u32,
+                        nonce: row.nonce,
+                        commitment: (computed != row.commitment).then_some((computed, row.commitment)),
+                        positions: (expected != row.positions).then_some((expected, row.positions)),
+                    }),
+                }
+            }
+        })
+        .collect();
+    CheckedChunk { rows, pairs, blank_lines: chunk.blank_lines, bytes: chunk.bytes, unterminated }
+}
+
+/// Counts the checked rows in order, tracks each pair's nonces and sends the failures on.
+pub(crate) struct Collector<'s> {
+    pub(crate) summary: Summary,
+    ledger: Ledger,
+    sink: &'s mut dyn Sink,
+    gaps_seen: u64,
+}
+
+impl<'s> Collector<'s> {
+    pub(crate) fn new(options: &Options, sink: &'s mut dyn Sink) -> Self {
+        Collector { summary: Summary::default(), ledger: Ledger::new(options.max_open_pairs), sink, gaps_seen: 0 }
+    }
+
+    fn close(summary: &mut Summary, sink: &mut dyn Sink, gaps_seen: &mut u64, pair: &PairNonces) {
+        summary.seed_pairs += 1;
+        for gap in pair.gaps() {
+            *gaps_seen += 1;
+            summary.nonce_gaps += 1;
+            summary.missing_nonces += gap.1 - gap.0 + 1;
+            sink.failure(Failure::gap(pair, gap));
+        }
+    }
+
+    pub(crate) fn collect(&mut self, chunk: CheckedChunk) {
+        self.summary.blank_lines += chunk.blank_lines;
+        self.summary.unterminated_last_line |= chunk.unterminated;
+        for row in chunk.rows {
+            self.summary.rows_read += 1;
+            let verdict = match row.outcome {
+                Err(failure) => {
+                    self.summary.malformed += 1;
+                    self.sink.failure(failure);
+                    continue;
+                }
+                Ok(verdict) => verdict,
+            };
+            let (commitment, client_seed) = &chunk.pairs[verdict.pair as usize];
+            let (summary, sink, gaps_seen) = (&mut self.summary, &mut *self.sink, &mut self.gaps_seen);
+            let new_nonce = self.ledger.insert(&chunk.pairs[verdict.pair as usize], verdict.nonce, &mut |closed| {
+                Self::close(summary, sink, gaps_seen, &closed);
+            });
+            let note = if row.unterminated { " (the last line has no newline: the input looks truncated)" } else { "" };
+            let base = || Failure {
+                round_id: row.round_id.clone(),
+                pair_commitment: Some(commitment.to_string()),
+                client_seed: Some(client_seed.clone()),
+                nonce: Some(verdict.nonce),
+                ..Failure::new(FailureKind::Malformed, Some(row.line), String::new())
+            };
+            let mut failed = false;
+            if let Some((expected, declared)) = verdict.commitment {
+                failed = true;
+                self.summary.commitment_mismatches += 1;
+                self.sink.failure(Failure {
+                    kind: FailureKind::Commitment,
+                    field: Some("commitment".into()),
+                    expected: Some(expected.to_string()),
+                    declared: Some(declared.to_string()),
+                    message: format!("commitment: SHA3-256 of the server seed is not the declared commitment{note}"),
+                    ..base()
+                });
+            }
+            if let Some((expected, declared)) = verdict.positions {
+                failed = true;
+                self.summary.position_mismatches += 1;
+                self.sink.failure(Failure {
+                    kind: FailureKind::Positions,
+                    field: Some("positions".into()),
+                    expected: Some(list(&expected)),
+                    declared: Some(list(&declared)),
+                    message: format!(
+                        "positions: the seeds give {}, the history declares {}{note}",
+                        list(&expected),
+                        list(&declared)
+                    ),
+                    ..base()
+                });
+            }
+            if !new_nonce {
+                failed = true;
+                self.summary.duplicate_nonces += 1;
+                self.sink.failure(Failure {
+                    kind: FailureKind::DuplicateNonce,
+                    field: Some("nonce".into()),
+                    message: format!("nonce: the seed pair already had a round with nonce {}{note}", verdict.nonce),
+                    ..base()
+                });
+            }
+            if failed {
+                self.summary.mismatched += 1;
+            } else {
+                self.summary.ok += 1;
+            }
+        }
+        self.sink.progress(Progress { rows: self.summary.rows_read, bytes: chunk.bytes });
+    }
+
+    /// Closes every pair (reporting their gaps) and returns the summary and the pairs' nonces.
+    pub(crate) fn finish(self) -> (Summary, Vec<PairNonces>) {
+        let Collector { mut summary, ledger, sink, mut gaps_seen } = self;
+        summary.pairs_closed_early = ledger.closed_early;
+        let pairs = ledger.close_all();
+        for pair in &pairs {
+            Self::close(&mut summary, sink, &mut gaps_seen, pair);
+        }
+        (summary, pairs)
+    }
+}
+
+/// Verifies a whole history read from `input`, streaming: findings go to `sink` as they are made, in input
+/// order. Malformed rows are reported and skipped; only an I/O error or a CSV header without the needed
+/// columns ends the run early.
+pub fn verify_history_to<R: Read + Send>(
+    input: R,
+    options: &Options,
+    sink: &mut dyn Sink,
+) -> Result<(Summary, Vec<PairNonces>), HistoryError> {
+    let threads = thread_count(options.threads);
+    let mut collector = Collector::new(options, sink);
+    let (format, chunk_rows) = (options.format, options.chunk_rows);
+    pipeline(
+        threads,
+        move |send| read_chunks(input, format, chunk_rows, send),
+        || CommitmentCache::new(options.commitment_cache),
+        check_chunk,
+        |checked| collector.collect(checked),
+    )?;
+    Ok(collector.finish())
+}
+
+/// Verifies a whole history read from `input` and returns everything it found; `on_progress` is called
+/// after every chunk (from the calling thread).
+///
+/// ```
+/// let history = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/history/history.jsonl"))?;
+/// let report = fairmines_history::verify_history(&history[..], &Default::default(), |_| {})?;
+/// assert!(report.is_ok());
+/// assert_eq!(report.summary.rows_read, report.summary.ok);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn verify_history<R: Read + Send>(
+    input: R,
+    options: &Options,
+    on_progress: impl FnMut(Progress),
+) -> Result<Report, HistoryError> {
+    struct Collecting<F> {
+        report: Report,
+        on_progress: F,
+    }
+    impl<F: FnMut(Progress)> Sink for Collecting<F> {
+        fn failure(&mut self, failure: Failure) {
+            self.report.failures.push(failure);
+        }
+        fn progress(&mut self, progress: Progress) {
+            (self.on_progress)(progress);
+        }
+    }
+    let mut sink = Collecting { report: Report::default(), on_progress };
+    let (summary, pairs) = verify_history_to(input, options, &mut sink)?;
+    let mut report = sink.report;
+    report.summary = summary;
+    report.pairs = pairs;
+    Ok(report)
+}
+
+/// Verifies rows given as JSON values (e.g. Python dicts converted to `serde_json::Value`), on every core.
+/// Row `i` (0-based) is reported as line `i + 1`.
+pub fn verify_values<I>(rows: I, options: &Options, on_progress: impl FnMut(Progress)) -> Report
+where
+    I: IntoIterator<Item = Value>,
+    I::IntoIter: Send,
+{
+    let rows = rows.into_iter();
+    let chunk_rows = options.chunk_rows.max(1);
+    let produce = move |send: &mut dyn FnMut(Chunk) -> bool| {
+        let mut chunk = Vec::with_capacity(chunk_rows);
+        for (line, value) in (1u64..).zip(rows) {
+            chunk.push(RawRow { line, data: RawData::Value(value), unterminated: false });
+            if chunk.len() == chunk_rows {
+                let rows = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_rows));
+                if !send(Chunk { rows, header: None, blank_lines: 0, bytes: 0 }) {
+                    return Ok(());
+                }
+            }
+        }
+        send(Chunk { rows: chunk, header: None, blank_lines: 0, bytes: 0 });
+        Ok(())
+    };
+    let mut report = Report::default();
+    struct Collecting<'r, F> {
+        report: &'r mut Report,
+        on_progress: F,
+    }
+    impl<F: FnMut(Progress)> Sink for Collecting<'_, F> {
+        fn failure(&mut self, failure: Failure) {
+            self.report.failures.push(failure);
+        }
+        fn progress(&mut self, progress: Progress) {
+            (self.on_progress)(progress);
+        }
+    }
+    let mut sink = Collecting { report: &mut report, on_progress };
+    let mut collector = Collector::new(options, &mut sink);
+    // Values are produced in memory: nothing can fail.
+    let _ = pipeline(
+        thread_count(options.threads),
+        produce,
+        || CommitmentCache::new(options.commitment_cache),
+        check_chunk,
+        |checked| collector.collect(checked),
+    );
+    let (summary, pairs) = collector.finish();
+    report.summary = summary;
+    report.pairs = pairs;
+    report
+}

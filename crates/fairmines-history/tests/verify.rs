@@ -1,0 +1,277 @@
+//! Whole histories with every kind of fault, in both formats, in any order, in parts.
+
+use fairmines::{MineCount, ServerSeed};
+use fairmines_history::{
+    CSV_HEADER, FailureKind, Format, Options, Report, Row, Summary, verify_history, verify_values,
+};
+
+/// A genuine row of seed pair `pair` (a fixed server seed, so the test is deterministic).
+fn genuine(pair: u8, nonce: u64, mines: u32) -> Row {
+    let server = ServerSeed::from_bytes(&[pair; 32]);
+    let client = format!("client, \"{pair}\"");
+    let mines = MineCount::new(mines).unwrap();
+    Row {
+        server_seed: server.reveal().to_owned(),
+        commitment: server.commitment(),
+        positions: fairmines::placement(server.reveal(), &client, nonce, mines).positions(),
+        client_seed: client,
+        nonce,
+        mines,
+        round_id: Some(format!("p{pair}n{nonce}")),
+    }
+}
+
+fn rows(pairs: u8, per_pair: u64) -> Vec<Row> {
+    (0..pairs).flat_map(|p| (0..per_pair).map(move |n| genuine(p, n, 1 + (n % 24) as u32))).collect()
+}
+
+fn jsonl(rows: &[Row]) -> String {
+    rows.iter().map(|r| r.to_json_line() + "\n").collect()
+}
+
+fn csv(rows: &[Row]) -> String {
+    format!("{CSV_HEADER}\n{}", rows.iter().map(|r| r.to_csv_line() + "\n").collect::<String>())
+}
+
+fn run(text: &str, format: Format) -> Report {
+    let options = Options { format, chunk_rows: 7, ..Options::default() };
+    let report = verify_history(text.as_bytes(), &options, |_| {}).unwrap();
+    check_invariant(&report.summary);
+    report
+}
+
+fn check_invariant(s: &Summary) {
+    assert_eq!(s.ok + s.mismatched + s.malformed, s.rows_read, "{s:?}");
+}
+
+fn kinds(report: &Report) -> Vec<(FailureKind, Option<u64>)> {
+    report.failures.iter().map(|f| (f.kind, f.line)).collect()
+}
+
+#[test]
+fn a_genuine_history_verifies_in_both_formats() {
+    let rows = rows(3, 40);
+    for (text, format) in [
+        (jsonl(&rows), Format::JsonLines),
+        (csv(&rows), Format::Csv),
+        (jsonl(&rows), Format::Auto),
+        (csv(&rows), Format::Auto),
+    ] {
+        let report = run(&text, format);
+        assert!(report.is_ok(), "{:?}", report.failures);
+        assert_eq!(report.summary.rows_read, 120);
+        assert_eq!(report.summary.ok, 120);
+        assert_eq!(report.summary.seed_pairs, 3);
+        assert_eq!(report.pairs.iter().map(|p| p.ranges.clone()).collect::<Vec<_>>(), vec![vec![(0, 39)]; 3]);
+    }
+}
+
+/// Every kind of fault, each once, in JSON Lines; the expected findings as (kind, line).
+fn tampered_jsonl() -> (String, Vec<(FailureKind, Option<u64>)>) {
+    let mut rows = rows(2, 20);
+    rows[3].positions = fairmines::Tiles::declared([1, 2, 3, 4], "positions").unwrap(); // line 4: positions
+    rows[5].commitment = fairmines::Digest::from_bytes([0; 32]); // line 6: commitment
+    let mut lines: Vec<String> = rows.iter().map(Row::to_json_line).collect();
+    lines.remove(12); // pair 0 loses nonce 12: a gap
+    lines.insert(15, lines[14].clone()); // line 16 repeats line 15: a duplicate (pair 0, nonce 15)
+    let wrong_type = lines[20].replacen("\"mines\":", "\"mines\":\"", 1).replacen(",\"nonce\"", "\",\"nonce\"", 1);
+    lines[20] = wrong_type; // line 21: mines is a string (pair 1, nonce 0)
+    lines[22] = lines[22].replace("\"client_seed\"", "\"client_seed_x\""); // line 23: missing field (nonce 2)
+    lines[24] = lines[24].replacen("\"commitment\":\"", "\"commitment\":\"zz", 1); // line 25: bad hex (nonce 4)
+    lines[26] = "{\"server_seed\": \"s\", this is not json".to_owned(); // line 27: bad JSON (nonce 6)
+    lines.insert(28, "   ".to_owned()); // a blank line: skipped and counted, not a row
+    let last = lines.len() - 1;
+    lines[last].truncate(50); // the last line is cut short and has no newline (pair 1, nonce 19 lost)
+    let text = lines.join("\n");
+    let expected = vec![
+        (FailureKind::Positions, Some(4)),
+        (FailureKind::Commitment, Some(6)),
+        (FailureKind::DuplicateNonce, Some(16)),
+        (FailureKind::Malformed, Some(21)),
+        (FailureKind::Malformed, Some(23)),
+        (FailureKind::Malformed, Some(25)),
+        (FailureKind::Malformed, Some(27)),
+        (FailureKind::Malformed, Some(41)),
+    ];
+    (text, expected)
+}
+
+#[test]
+fn faults_of_every_kind_are_reported_and_counted() {
+    let (text, expected_rows) = tampered_jsonl();
+    let report = run(&text, Format::JsonLines);
+    let found = kinds(&report);
+    assert_eq!(found[..expected_rows.len()], expected_rows[..], "{:#?}", report.failures);
+    let s = &report.summary;
+    assert_eq!((s.rows_read, s.ok, s.mismatched, s.malformed), (40, 32, 3, 5));
+    assert_eq!((s.commitment_mismatches, s.position_mismatches, s.duplicate_nonces), (1, 1, 1));
+    assert_eq!(s.blank_lines, 1);
+    assert!(s.unterminated_last_line);
+    // Gaps: nonce 12 of pair 0; nonces 2, 4 and 6 of pair 1 (their rows were unreadable). Nonce 0 of pair 1
+    // (also unreadable) and nonce 19 (the truncated last row) lie outside the nonces seen: not gaps.
+    let gaps: Vec<(u64, u64)> = report
+        .failures
+        .iter()
+        .filter(|f| f.kind == FailureKind::NonceGap)
+        .map(|f| (f.nonce.unwrap(), f.last_nonce.unwrap()))
+        .collect();
+    let mut sorted = gaps.clone();
+    sorted.sort();
+    assert_eq!(sorted, [(2, 2), (4, 4), (6, 6), (12, 12)]);
+    assert_eq!((s.nonce_gaps, s.missing_nonces), (4, 4));
+    assert!(!report.is_ok());
+
+    let at = |line: u64| report.failures.iter().find(|f| f.line == Some(line)).unwrap();
+    assert_eq!(at(4).declared.as_deref(), Some("1,2,3,4"));
+    assert_eq!(
+        at(4).expected.as_deref(),
+        Some(&*genuine(0, 3, 4).positions.iter().map(u8::to_string).collect::<Vec<_>>().join(","))
+    );
+    assert_eq!(at(4).round_id.as_deref(), Some("p0n3"));
+    assert_eq!(at(6).declared.as_deref(), Some(&*"0".repeat(64)));
+    assert_eq!(at(6).expected.as_deref(), Some(&*genuine(0, 5, 6).commitment.to_string()));
+    assert_eq!(at(16).nonce, Some(15));
+    assert_eq!((at(21).field.as_deref(), at(21).round_id.as_deref()), (Some("mines"), Some("p1n0")));
+    assert!(at(21).message.starts_with("mines: must be an integer, got a string"), "{}", at(21).message);
+    assert_eq!(at(23).field.as_deref(), Some("client_seed"));
+    assert_eq!(at(25).field.as_deref(), Some("commitment"));
+    assert!(at(27).message.starts_with("row: not valid JSON"), "{}", at(27).message);
+    assert!(at(41).message.contains("looks truncated"), "{}", at(41).message);
+    // The server seeds never appear in a failure: pairs are named by their commitment.
+    let shown = format!("{report:?}");
+    assert!(!shown.contains(ServerSeed::from_bytes(&[1; 32]).reveal()));
+}
+
+#[test]
+fn csv_and_json_lines_give_the_same_findings() {
+    let mut rows = rows(2, 30);
+    rows[4].positions = fairmines::Tiles::declared([25], "positions").unwrap();
+    rows[9].commitment = fairmines::Digest::from_bytes([7; 32]);
+    rows.remove(17);
+    rows.insert(40, rows[39].clone());
+    let from_json = run(&jsonl(&rows), Format::Auto);
+    let from_csv = run(&csv(&rows), Format::Auto);
+    assert_eq!(from_json.summary, from_csv.summary);
+    assert_eq!(from_json.pairs, from_csv.pairs);
+    // The same failures; CSV lines are one further down (the header is line 1).
+    let shift = |r: &Report| {
+        r.failures.iter().map(|f| (f.kind, f.line, f.expected.clone(), f.declared.clone(), f.nonce)).collect::<Vec<_>>()
+    };
+    let json_failures: Vec<_> =
+        shift(&from_json).into_iter().map(|(k, l, e, d, n)| (k, l.map(|l| l + 1), e, d, n)).collect();
+    assert_eq!(json_failures, shift(&from_csv));
+    assert_eq!(from_json.summary.mismatched, 3);
+    assert_eq!(from_json.summary.nonce_gaps, 1);
+}
+
+#[test]
+fn csv_faults_are_reported_too() {
+    let rows = rows(1, 6);
+    let mut lines: Vec<String> = csv(&rows).lines().map(str::to_owned).collect();
+    lines[2] = lines[2].replacen(",1,2,", ",1,x,", 1); // mines not a number (row with nonce 1, mines 2)
+    lines[3].push_str(",extra"); // one field too many
+    lines[4] = lines[4].replace("p0n3,", "p0n3,\u{1}"); // still readable: the server seed text is any string
+    let last = lines.len() - 1;
+    lines[last] = lines[last].rsplit_once(',').unwrap().0.to_owned(); // cut short, no newline
+    let report = run(&lines.join("\n"), Format::Csv);
+    let s = &report.summary;
+    assert_eq!((s.rows_read, s.malformed), (6, 2), "{:#?}", report.failures);
+    assert_eq!(report.failures[0].field.as_deref(), Some("mines"));
+    assert_eq!(report.failures[0].line, Some(3));
+    assert!(report.failures[1].message.contains("has 8 fields, the header has 7"));
+    assert_eq!((report.failures[2].kind, report.failures[2].line), (FailureKind::Commitment, Some(5)));
+    assert_eq!((report.failures[3].kind, report.failures[3].line), (FailureKind::Positions, Some(5)));
+    // Cut inside the quoted positions: the record still reads, with one tile less, and fails its check.
+    assert_eq!((report.failures[4].kind, report.failures[4].line), (FailureKind::Positions, Some(7)));
+    assert!(report.failures[4].message.contains("looks truncated"), "{}", report.failures[4].message);
+    assert!(s.unterminated_last_line);
+}
+
+#[test]
+fn a_csv_header_without_the_needed_columns_stops_the_run() {
+    let err =
+        verify_history("round_id,server_seed,nonce\nr1,s,1\n".as_bytes(), &Options::default(), |_| {}).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.starts_with("header:") && text.contains("commitment, client_seed") && text.contains("positions"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rows_in_any_order_give_the_same_gaps_and_duplicates() {
+    let mut rows = rows(4, 50);
+    rows.remove(130);
+    rows.remove(20);
+    rows.push(rows[77].clone());
+    let grouped = run(&jsonl(&rows), Format::JsonLines);
+    // Interleave the pairs and reverse within: every pair's nonces arrive out of order.
+    let mut shuffled = rows.clone();
+    shuffled.sort_by_key(|r| (std::cmp::Reverse(r.nonce), r.client_seed.clone()));
+    let mixed = run(&jsonl(&shuffled), Format::JsonLines);
+    for report in [&grouped, &mixed] {
+        assert_eq!(report.summary.duplicate_nonces, 1);
+        assert_eq!(report.summary.nonce_gaps, 2);
+        assert_eq!(report.summary.seed_pairs, 4);
+    }
+    assert_eq!(grouped.pairs, mixed.pairs);
+}
+
+#[test]
+fn past_max_open_pairs_pairs_close_early_without_false_findings() {
+    // 40 pairs, interleaved, with room for only 8 at once.
+    let rows = rows(40, 12);
+    let mut interleaved = rows.clone();
+    interleaved.sort_by_key(|r| (r.nonce / 6, r.client_seed.clone(), r.nonce));
+    let options = Options { max_open_pairs: 8, chunk_rows: 5, ..Options::default() };
+    let report = verify_history(jsonl(&interleaved).as_bytes(), &options, |_| {}).unwrap();
+    assert!(report.summary.pairs_closed_early > 0);
+    assert_eq!(report.summary.ok, 480);
+    assert!(report.is_ok(), "{:?}", report.failures);
+}
+
+#[test]
+fn dict_rows_and_parts_merge_to_the_whole() {
+    let (text, _) = tampered_jsonl();
+    let whole = run(&text, Format::JsonLines);
+    let values: Vec<serde_json::Value> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or(serde_json::Value::Null))
+        .collect();
+    let from_values = verify_values(values.clone(), &Options::default(), |_| {});
+    check_invariant(&from_values.summary);
+    assert_eq!(from_values.summary.rows_read, whole.summary.rows_read);
+    assert_eq!(from_values.summary.malformed, whole.summary.malformed);
+    assert_eq!(from_values.summary.mismatched, whole.summary.mismatched);
+    assert_eq!(from_values.pairs, whole.pairs);
+    // Two parts checked apart (split inside pair 0, between the duplicate and its original) merge to the
+    // summary of the whole.
+    let (a, b) = values.split_at(15);
+    let merged = verify_values(a.to_vec(), &Options::default(), |_| {}).merge(verify_values(
+        b.to_vec(),
+        &Options::default(),
+        |_| {},
+    ));
+    let mut expected = from_values.summary.clone();
+    expected.unterminated_last_line = false;
+    assert_eq!(merged.summary, expected);
+    assert_eq!(merged.pairs, from_values.pairs);
+}
+
+#[test]
+fn the_sample_histories_verify_and_agree() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/history/");
+    let json = verify_history(std::fs::File::open(format!("{dir}history.jsonl")).unwrap(), &Options::default(), |_| {})
+        .unwrap();
+    let csv =
+        verify_history(std::fs::File::open(format!("{dir}history.csv")).unwrap(), &Options::default(), |_| {}).unwrap();
+    assert!(json.is_ok() && csv.is_ok());
+    assert_eq!(json, csv);
+    assert_eq!(json.summary.rows_read, 60);
+    let tampered =
+        verify_history(std::fs::File::open(format!("{dir}tampered.jsonl")).unwrap(), &Options::default(), |_| {})
+            .unwrap();
+    let s = &tampered.summary;
+    assert_eq!((s.rows_read, s.ok, s.mismatched, s.malformed, s.nonce_gaps, s.blank_lines), (30, 21, 3, 6, 5, 1));
+}
