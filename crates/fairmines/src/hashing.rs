@@ -9,6 +9,8 @@
 //! `tests/sponge_differential.rs` checks this code against the `sha3` crate for every input length
 //! around the block boundaries.
 
+use zeroize::Zeroize;
+
 use crate::Digest;
 
 /// Bytes absorbed or squeezed per Keccak permutation: 200 − 2 × 32 for both SHA3-256 and SHAKE256.
@@ -64,6 +66,14 @@ impl Sha3 {
             bytes.copy_from_slice(&lane.to_le_bytes());
         }
         Digest::from_bytes(out)
+    }
+}
+
+impl Drop for Sha3 {
+    /// The state holds the server seed: as absorbed bytes before the last permutation, and recoverable
+    /// after it (Keccak-f is a permutation, so the whole state can be run backwards).
+    fn drop(&mut self) {
+        self.state.zeroize();
     }
 }
 
