@@ -18,9 +18,14 @@ message starts with the name of the argument; arguments of the wrong type raise 
 """
 
 from ._native import (
+    AuditReport,
     BufferSizeError,
+    ChiSquare,
     ConcurrentUseError,
+    Failure,
     FairminesError,
+    HistoryReport,
+    HistorySummary,
     InvalidHexError,
     InvalidMinesError,
     InvalidNonceError,
@@ -30,6 +35,7 @@ from ._native import (
     InvalidStateError,
     InvalidTileError,
     InvalidUtf8Error,
+    MineAudit,
     NothingToCashOutError,
     PublicSeedPair,
     RevealedSeedPair,
@@ -46,6 +52,7 @@ from ._native import (
     TileAlreadyRevealedError,
     Verification,
     __version__,
+    audit,
     commitment,
     draw_order,
     generate_server_seed,
@@ -56,13 +63,19 @@ from ._native import (
     payout_table,
     round_signature,
     verify,
+    verify_history,
     verify_round,
 )
 
 __all__ = [
+    "AuditReport",
     "BufferSizeError",
+    "ChiSquare",
     "ConcurrentUseError",
+    "Failure",
     "FairminesError",
+    "HistoryReport",
+    "HistorySummary",
     "InvalidHexError",
     "InvalidMinesError",
     "InvalidNonceError",
@@ -72,6 +85,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidTileError",
     "InvalidUtf8Error",
+    "MineAudit",
     "NothingToCashOutError",
     "PublicSeedPair",
     "RevealedSeedPair",
@@ -88,6 +102,7 @@ __all__ = [
     "TileAlreadyRevealedError",
     "Verification",
     "__version__",
+    "audit",
     "commitment",
     "draw_order",
     "generate_server_seed",
@@ -98,5 +113,6 @@ __all__ = [
     "payout_table",
     "round_signature",
     "verify",
+    "verify_history",
     "verify_round",
 ]

@@ -1,18 +1,27 @@
 # Type stubs of the extension module fairmines._native (bindings/python/src). Written by hand and
 # checked against the built module by `mypy.stubtest` in scripts/test-python.sh.
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from os import PathLike
+
+from _typeshed import SupportsRead
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, NoReturn, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 __version__: str
 __all__ = [
+    "AuditReport",
     "BufferSizeError",
+    "ChiSquare",
     "ConcurrentUseError",
+    "Failure",
     "FairminesError",
+    "HistoryReport",
+    "HistorySummary",
     "InvalidHexError",
     "InvalidMinesError",
     "InvalidNonceError",
@@ -22,6 +31,7 @@ __all__ = [
     "InvalidStateError",
     "InvalidTileError",
     "InvalidUtf8Error",
+    "MineAudit",
     "NothingToCashOutError",
     "PublicSeedPair",
     "RevealedSeedPair",
@@ -38,6 +48,7 @@ __all__ = [
     "TileAlreadyRevealedError",
     "Verification",
     "__version__",
+    "audit",
     "commitment",
     "draw_order",
     "generate_server_seed",
@@ -48,6 +59,7 @@ __all__ = [
     "payout_table",
     "round_signature",
     "verify",
+    "verify_history",
     "verify_round",
 ]
 
@@ -452,3 +464,182 @@ def payout_table(rtp: _ExactNumber) -> list[TableEntry]:
 
 def max_safe_picks(mines: SupportsIndex) -> int:
     """25 - mines."""
+
+# --- whole histories (fairmines-history) ---------------------------------------------------------
+
+_FailureKind = Literal["malformed", "commitment", "positions", "duplicate_nonce", "nonce_gap"]
+
+_History = str | PathLike[str] | SupportsRead[bytes] | Iterable[Mapping[str, Any]]
+_Progress = Callable[[int, int], object]
+
+def verify_history(
+    history: _History,
+    /,
+    *,
+    format: Literal["auto", "jsonl", "csv"] | str | None = None,
+    threads: SupportsIndex | None = None,
+    progress: _Progress | None = None,
+) -> HistoryReport:
+    """Verifies a whole bet history (a path, a binary file or an iterable of dicts), on every core."""
+
+def audit(
+    history: _History | None = None,
+    /,
+    *,
+    server_seed: str | None = None,
+    client_seed: str | None = None,
+    nonces: range | None = None,
+    mines: SupportsIndex | Iterable[SupportsIndex] | None = None,
+    format: Literal["auto", "jsonl", "csv"] | str | None = None,
+    threads: SupportsIndex | None = None,
+    progress: _Progress | None = None,
+) -> AuditReport:
+    """Mine frequency per tile per mine count and first draws, with chi-square tests; over a history
+    or over a seed pair and a range of nonces."""
+
+@final
+class Failure:
+    """One finding of ``verify_history``: a failing row, or a gap between rows."""
+
+    @property
+    def kind(self) -> _FailureKind: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def round_id(self) -> str | None: ...
+    @property
+    def pair_commitment(self) -> str | None: ...
+    @property
+    def client_seed(self) -> str | None: ...
+    @property
+    def nonce(self) -> int | None: ...
+    @property
+    def last_nonce(self) -> int | None: ...
+    @property
+    def field(self) -> str | None: ...
+    @property
+    def expected(self) -> str | None: ...
+    @property
+    def declared(self) -> str | None: ...
+    @property
+    def message(self) -> str: ...
+    def to_dict(self) -> dict[str, str | int | None]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class HistorySummary:
+    """The counts of ``verify_history``: ``ok + mismatched + malformed == rows_read``."""
+
+    @property
+    def rows_read(self) -> int: ...
+    @property
+    def ok(self) -> int: ...
+    @property
+    def mismatched(self) -> int: ...
+    @property
+    def malformed(self) -> int: ...
+    @property
+    def commitment_mismatches(self) -> int: ...
+    @property
+    def position_mismatches(self) -> int: ...
+    @property
+    def duplicate_nonces(self) -> int: ...
+    @property
+    def nonce_gaps(self) -> int: ...
+    @property
+    def missing_nonces(self) -> int: ...
+    @property
+    def seed_pairs(self) -> int: ...
+    @property
+    def blank_lines(self) -> int: ...
+    @property
+    def pairs_closed_early(self) -> int: ...
+    @property
+    def unterminated_last_line(self) -> bool: ...
+    def to_dict(self) -> dict[str, int | bool]: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class HistoryReport:
+    """What ``verify_history`` found; ``merge`` combines the reports of a history's parts."""
+
+    def __new__(cls) -> HistoryReport: ...
+    @property
+    def summary(self) -> HistorySummary: ...
+    @property
+    def ok(self) -> bool: ...
+    def __bool__(self) -> bool: ...
+    @property
+    def failures(self) -> tuple[Failure, ...]: ...
+    def merge(self, other: HistoryReport) -> HistoryReport: ...
+    def to_pandas(self) -> pd.DataFrame: ...
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(json: str) -> HistoryReport: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def __reduce__(self) -> tuple[Callable[[str], HistoryReport], tuple[str]]: ...
+
+@final
+class ChiSquare:
+    """A chi-square goodness-of-fit test against the uniform distribution."""
+
+    @property
+    def statistic(self) -> float: ...
+    @property
+    def degrees_of_freedom(self) -> int: ...
+    @property
+    def p_value(self) -> float: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class MineAudit:
+    """The audit of one mine count."""
+
+    @property
+    def mines(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+    @property
+    def tile_counts(self) -> tuple[int, ...]: ...
+    @property
+    def chi_square(self) -> ChiSquare | None: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+
+@final
+class AuditReport:
+    """What ``audit`` found; ``merge`` adds the counts of another part."""
+
+    def __new__(cls) -> AuditReport: ...
+    @property
+    def rows_read(self) -> int: ...
+    @property
+    def malformed(self) -> int: ...
+    @property
+    def skipped(self) -> int: ...
+    @property
+    def by_mines(self) -> tuple[MineAudit, ...]: ...
+    @property
+    def first_draw_counts(self) -> tuple[int, ...]: ...
+    @property
+    def first_draw(self) -> ChiSquare | None: ...
+    @property
+    def combined(self) -> ChiSquare | None: ...
+    def heatmap_text(self) -> str: ...
+    def heatmap_svg(self, title: str | None = None) -> str: ...
+    def merge(self, other: AuditReport) -> AuditReport: ...
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(json: str) -> AuditReport: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def __reduce__(self) -> tuple[Callable[[str], AuditReport], tuple[str]]: ...

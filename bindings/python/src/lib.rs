@@ -12,6 +12,7 @@ mod args;
 mod batch;
 mod errors;
 mod game;
+mod history;
 mod ratio;
 
 use pyo3::prelude::*;
@@ -35,6 +36,11 @@ pub(crate) mod _native {
     use crate::game::{
         PublicSeedPair, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification, SeedPair, TableEntry,
         max_safe_picks, multiplier, payout_table, verify_round,
+    };
+
+    #[pymodule_export]
+    use crate::history::{
+        AuditReport, ChiSquare, Failure, HistoryReport, HistorySummary, MineAudit, audit, verify_history,
     };
 
     #[pymodule_init]

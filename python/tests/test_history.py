@@ -1,0 +1,372 @@
+"""verify_history and audit (issue 8): every fault kind counted through the Python API, dict rows,
+files and file objects, progress, the GIL released, pandas, merge and pickling, and the audit's counts
+replayed against mine_positions / draw_order."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import pickle
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import fairmines
+from conftest import REPO_ROOT
+from history_data import FAULTY_SUMMARY, faulty_lines, faulty_rows, genuine_rows
+
+SAMPLES = REPO_ROOT / "examples" / "history"
+
+
+@pytest.fixture(scope="module")
+def faulty_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("history") / "faulty.jsonl"
+    path.write_text("".join(faulty_lines()), encoding="utf-8")
+    return path
+
+
+def test_the_sample_histories_check_out_in_both_formats() -> None:
+    jsonl = fairmines.verify_history(SAMPLES / "history.jsonl")
+    csv = fairmines.verify_history(str(SAMPLES / "history.csv"))
+    assert jsonl.ok and bool(jsonl) and jsonl.failures == ()
+    assert jsonl.summary.rows_read == jsonl.summary.ok == 60
+    assert csv.summary == jsonl.summary
+
+
+def test_every_fault_kind_is_reported_and_counted(faulty_path: Path) -> None:
+    report = fairmines.verify_history(faulty_path)
+    assert not report.ok and not report
+    assert report.summary.to_dict() == FAULTY_SUMMARY
+    s = report.summary
+    assert s.ok + s.mismatched + s.malformed == s.rows_read
+    kinds = Counter(f.kind for f in report.failures)
+    assert kinds == {"positions": 1, "commitment": 1, "duplicate_nonce": 1, "malformed": 4, "nonce_gap": 3}
+    by_kind = {f.kind: f for f in report.failures}
+    rows = faulty_rows()
+    tampered = next(r for r in rows if r["round_id"] == "p0n10")
+    positions = by_kind["positions"]
+    assert positions.round_id == "p0n10" and positions.field == "positions"
+    assert positions.expected == ",".join(map(str, fairmines.mine_positions("server-seed-0", "client-seed-0", 10, 11)))
+    assert positions.declared == ",".join(map(str, tampered["positions"]))
+    assert positions.line is not None and json.loads(faulty_lines()[positions.line - 1])["round_id"] == "p0n10"
+    commitment = by_kind["commitment"]
+    assert (commitment.expected, commitment.declared) == (fairmines.commitment("server-seed-0"), "00" * 32)
+    assert by_kind["duplicate_nonce"].round_id == "dup" and by_kind["duplicate_nonce"].nonce == 40
+    gaps = sorted((f.nonce, f.last_nonce, f.line) for f in report.failures if f.kind == "nonce_gap")
+    assert gaps == [(30, 30, None), (50, 50, None), (60, 60, None)]
+    malformed = [f for f in report.failures if f.kind == "malformed"]
+    assert [f.field for f in malformed] == [None, "mines", "client_seed", None]
+    assert malformed[1].message.startswith("mines: must be an integer")
+    assert malformed[2].message == "client_seed: missing"
+    assert "truncated" in malformed[3].message and malformed[3].line == len(faulty_lines())
+
+
+def test_dict_rows_are_checked_like_lines() -> None:
+    rows = faulty_rows()
+    report = fairmines.verify_history(rows)
+    expected = dict(FAULTY_SUMMARY, rows_read=len(rows), ok=len(rows) - 5, malformed=2, unterminated_last_line=False)
+    assert report.summary.to_dict() == expected
+    # Row i is line i + 1; a generator streams the same rows.
+    first = next(f for f in report.failures if f.kind == "positions")
+    assert first.line is not None and rows[first.line - 1]["round_id"] == "p0n10"
+    assert fairmines.verify_history(r for r in rows) == report
+    # The genuine rows with numpy integers and tuples, as they come out of numpy/pandas.
+    genuine = [dict(r, nonce=np.uint64(r["nonce"]), mines=np.int64(r["mines"]), positions=tuple(r["positions"])) for r in genuine_rows()]
+    assert fairmines.verify_history(genuine).summary.ok == len(genuine)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("mines", "3", "mines: must be an integer, got a string"),
+        ("nonce", 5.5, "nonce: must be an integer, got 5.5"),
+        ("nonce", True, "nonce: must be an integer, got a boolean"),
+        ("nonce", -1, "nonce: must be an integer in 0..=18446744073709551615, got -1"),
+        ("nonce", float("nan"), "nonce: missing"),
+        ("client_seed", None, "client_seed: missing"),
+        ("client_seed", 7, "client_seed: must be a string, got a number"),
+        ("server_seed", b"bytes", "server_seed: must be a string, got an object"),
+        ("positions", [1, "x", 3], "positions: item 1 must be an integer tile number"),
+        ("positions", {"a": 1}, "positions: must be a string like"),
+        ("mines", 2**70, "mines: must be an integer, got"),
+    ],
+)
+def test_dict_rows_with_wrong_types_are_malformed(field: str, value: Any, message: str) -> None:
+    rows = genuine_rows(pairs=1, rounds=3)
+    rows[1][field] = value
+    report = fairmines.verify_history(rows)
+    assert (report.summary.rows_read, report.summary.malformed, report.summary.ok) == (3, 1, 2)
+    failure = next(f for f in report.failures if f.kind == "malformed")
+    assert failure.line == 2 and failure.round_id == "p0n1"
+    assert failure.message.startswith(message), failure.message
+
+
+def test_rows_that_are_not_dicts_are_malformed() -> None:
+    rows: list[Any] = [*genuine_rows(pairs=1, rounds=2), ["not", "a", "dict"], "text", None]
+    report = fairmines.verify_history(rows)
+    assert (report.summary.ok, report.summary.malformed) == (2, 3)
+    assert [f.message for f in report.failures] == [
+        "row: must be a JSON object, got an array",
+        "row: must be a JSON object, got a string",
+        "row: must be a JSON object, got null",
+    ]
+
+
+def test_files_and_file_objects(faulty_path: Path, tmp_path: Path) -> None:
+    expected = fairmines.verify_history(faulty_path)
+    data = faulty_path.read_bytes()
+    with faulty_path.open("rb") as f:
+        assert fairmines.verify_history(f) == expected
+    assert fairmines.verify_history(io.BytesIO(data), format="jsonl") == expected
+    packed = tmp_path / "h.jsonl.gz"
+    packed.write_bytes(gzip.compress(data))
+    with gzip.open(packed) as g:
+        assert fairmines.verify_history(g).summary == expected.summary
+    # No extension: the format comes from the first byte.
+    plain = tmp_path / "history"
+    plain.write_bytes((SAMPLES / "history.csv").read_bytes())
+    assert fairmines.verify_history(plain).summary.ok == 60
+    assert fairmines.verify_history(plain, format="csv").summary.ok == 60
+
+
+def test_bad_arguments_raise_with_the_argument_named(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="^history: must be a path"):
+        fairmines.verify_history(42)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="io.BytesIO"):
+        fairmines.verify_history(b"{}")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a single dict"):
+        fairmines.verify_history({"nonce": 1})  # type: ignore[dict-item]
+    with pytest.raises(FileNotFoundError, match="history: ") as missing:
+        fairmines.verify_history(tmp_path / "missing.jsonl")
+    assert missing.value.filename == str(tmp_path / "missing.jsonl")
+    with pytest.raises(ValueError, match="^format: must be auto, jsonl or csv"):
+        fairmines.verify_history(SAMPLES / "history.csv", format="xml")
+    with pytest.raises(ValueError, match="^format: only for a path or a file"):
+        fairmines.verify_history([], format="csv")
+    with pytest.raises(ValueError, match="^threads: "):
+        fairmines.verify_history([], threads=-1)
+    with pytest.raises(TypeError, match="^threads: must be int"):
+        fairmines.verify_history([], threads=True)
+    with pytest.raises(TypeError, match="^progress: must be a callable"):
+        fairmines.verify_history([], progress=3)  # type: ignore[arg-type]
+    with (SAMPLES / "history.csv").open(encoding="utf-8") as text:
+        with pytest.raises(TypeError, match="binary mode"):
+            fairmines.verify_history(text)  # type: ignore[arg-type]
+    header = tmp_path / "bad.csv"
+    header.write_text("round_id,nonce\nr1,1\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="^history: header: "):
+        fairmines.verify_history(header)
+
+
+def test_an_exception_in_the_iterable_stops_the_run() -> None:
+    def rows() -> Any:
+        yield from genuine_rows(pairs=1, rounds=10)
+        raise KeyError("the export broke")
+
+    with pytest.raises(KeyError, match="the export broke"):
+        fairmines.verify_history(rows())
+
+
+def write_big(path: Path, rounds: int) -> None:
+    """One seed pair, `rounds` genuine 3-mine rounds (positions from mine_positions_batch)."""
+    server, client = "big-server", "big-client"
+    commitment = fairmines.commitment(server)
+    boards = fairmines.mine_positions_batch(server, client, range(rounds), 3)
+    head = f'{{"server_seed":"{server}","commitment":"{commitment}","client_seed":"{client}","mines":3,'
+    with path.open("w", encoding="utf-8") as f:
+        for nonce, (a, b, c) in enumerate(boards.tolist()):
+            f.write(f'{head}"nonce":{nonce},"positions":"{a},{b},{c}"}}\n')
+
+
+@pytest.fixture(scope="module")
+def big_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("big") / "big.jsonl"
+    write_big(path, 60_000)
+    return path
+
+
+def test_progress_is_called_and_can_stop_the_run(big_path: Path) -> None:
+    calls: list[tuple[int, int]] = []
+    report = fairmines.verify_history(big_path, progress=lambda rows, read: calls.append((rows, read)))
+    assert report.ok and report.summary.rows_read == 60_000
+    assert len(calls) >= 60_000 // 2048
+    assert [r for r, _ in calls] == sorted(r for r, _ in calls) and calls[-1][0] == 60_000
+    assert calls[-1][1] == big_path.stat().st_size
+
+    seen: list[int] = []
+
+    def stop(rows: int, _read: int) -> None:
+        seen.append(rows)
+        if rows >= 4096:
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        fairmines.verify_history(big_path, progress=stop)
+    assert seen[-1] == 4096
+    dict_calls: list[int] = []
+    fairmines.verify_history(genuine_rows(pairs=2, rounds=3000), progress=lambda rows, _: dict_calls.append(rows))
+    assert dict_calls[-1] == 6000
+
+
+def test_the_gil_is_released_during_a_verify(big_path: Path) -> None:
+    """Another Python thread runs while verify_history works: with the GIL held (and no progress
+    callback, so no Python code in between) this thread could not count at all until it returned."""
+    results: list[fairmines.HistoryReport] = []
+    worker = threading.Thread(target=lambda: results.append(fairmines.verify_history(big_path, threads=1)))
+    counted = 0
+    worker.start()
+    while worker.is_alive():
+        counted += 1
+    worker.join()
+    assert results[0].summary.rows_read == 60_000
+    assert counted > 10_000, counted
+
+
+def test_to_pandas(faulty_path: Path) -> None:
+    pd = pytest.importorskip("pandas")
+    report = fairmines.verify_history(faulty_path)
+    frame = report.to_pandas()
+    assert list(frame.columns) == [
+        "line", "round_id", "kind", "field", "expected", "declared",
+        "nonce", "last_nonce", "pair_commitment", "client_seed", "message",
+    ]  # fmt: skip
+    assert len(frame) == len(report.failures)
+    assert frame["kind"].value_counts().to_dict() == Counter(f.kind for f in report.failures) | {}
+    assert str(frame["line"].dtype) == "Int64" and str(frame["nonce"].dtype) == "UInt64"
+    positions = next(i for i, f in enumerate(report.failures) if f.kind == "positions")
+    assert frame.iloc[positions]["round_id"] == report.failures[positions].round_id == "p0n10"
+    assert frame.iloc[positions]["line"] == report.failures[positions].line
+    assert frame["line"].isna().sum() == 3  # the gaps
+    assert [f.to_dict()["message"] for f in report.failures] == list(frame["message"])
+    empty = fairmines.verify_history(SAMPLES / "history.jsonl").to_pandas()
+    assert isinstance(empty, pd.DataFrame) and len(empty) == 0 and len(empty.columns) == 11
+    big = fairmines.verify_history([dict(genuine_rows(1, 1)[0], nonce=2**64 - 1, positions=[1])]).to_pandas()
+    assert int(big["nonce"][0]) == 2**64 - 1
+
+
+def test_to_pandas_without_pandas(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"to_pandas needs pandas, .*\(pip install pandas\)"):
+        fairmines.verify_history([]).to_pandas()
+
+
+def test_reports_of_parts_merge_to_the_whole(faulty_path: Path) -> None:
+    lines = faulty_lines()
+    whole = fairmines.verify_history(faulty_path)
+    # Cut through seed pairs, between the duplicate's two rows, and next to the removed row.
+    dup = next(i for i, line in enumerate(lines) if '"dup"' in line)
+    gap = next(i for i, line in enumerate(lines) if '"p0n31"' in line)
+    for cuts in ([dup], [gap, dup], [7, gap, 150, dup, 300], list(range(25, len(lines), 25))):
+        bounds = [0, *cuts, len(lines)]
+        parts = [fairmines.verify_history(io.BytesIO("".join(lines[a:b]).encode())) for a, b in zip(bounds, bounds[1:])]
+        merged = fairmines.HistoryReport()
+        for part in parts:
+            merged = merged.merge(part)
+        assert merged.summary == whole.summary, cuts
+        assert sorted(f.kind for f in merged.failures) == sorted(f.kind for f in whole.failures)
+    assert fairmines.HistoryReport().ok and fairmines.HistoryReport().summary.rows_read == 0
+
+
+def test_reports_pickle_and_round_trip_through_json(faulty_path: Path) -> None:
+    report = fairmines.verify_history(faulty_path)
+    assert pickle.loads(pickle.dumps(report)) == report
+    assert fairmines.HistoryReport.from_json(report.to_json()) == report
+    assert "server-seed" not in report.to_json()
+    with pytest.raises(fairmines.InvalidStateError, match="^json: ") as bad:
+        fairmines.HistoryReport.from_json("{")
+    assert bad.value.argument == "json"
+    assert repr(report).startswith("<HistoryReport FAILED: 361 rows read, 354 ok, 3 mismatched, 4 malformed")
+    assert repr(report.failures[0]).startswith("<Failure malformed line 6: row: incomplete JSON")
+    assert repr(report.failures[1]).startswith("<Failure positions line 12 round 'p0n10': positions: the seeds give")
+
+
+# --- audit -------------------------------------------------------------------------------------
+
+
+def test_seed_pair_audit_counts_are_the_rounds() -> None:
+    nonces = range(1000, 6000)
+    report = fairmines.audit(server_seed="audit-s", client_seed="audit-c", nonces=nonces, mines=[5, 1])
+    assert [m.mines for m in report.by_mines] == [1, 5]
+    for m in report.by_mines:
+        boards = fairmines.mine_positions_batch("audit-s", "audit-c", nonces, m.mines)
+        assert m.rounds == len(nonces)
+        assert m.tile_counts == tuple(int(c) for c in np.bincount(boards.ravel(), minlength=26)[1:])
+        assert m.chi_square is not None and m.chi_square.degrees_of_freedom == 24
+    singles = fairmines.mine_positions_batch("audit-s", "audit-c", nonces, 1)
+    assert report.first_draw_counts == report.by_mines[0].tile_counts
+    assert sum(report.first_draw_counts) == len(singles)
+    assert report.rows_read == 2 * len(nonces)
+    assert report.combined is not None and report.combined.degrees_of_freedom == 48
+
+
+def test_history_audit_counts_declared_positions_and_first_draws(faulty_path: Path) -> None:
+    report = fairmines.audit(faulty_path)
+    good = [json.loads(line) for line in faulty_lines()[:-1] if line.startswith("{") and line.endswith("}\n")]
+    readable = [r for r in good if isinstance(r.get("mines"), int) and "client_seed" in r]
+    assert (report.rows_read, report.malformed, report.skipped) == (361, 4, 0)
+    tiles: dict[int, Counter[int]] = {}
+    first: Counter[int] = Counter()
+    for r in readable:
+        tiles.setdefault(r["mines"], Counter()).update(r["positions"])
+        first[fairmines.draw_order(r["server_seed"], r["client_seed"], r["nonce"], r["mines"])[0] + 1] += 1
+    assert {m.mines: m.tile_counts for m in report.by_mines} == {
+        m: tuple(c[t] for t in range(1, 26)) for m, c in tiles.items()
+    }
+    assert report.first_draw_counts == tuple(first[t] for t in range(1, 26))
+    assert fairmines.audit(faulty_rows()[:-1]).by_mines == report.by_mines  # the last line is cut short
+
+
+def test_audit_p_values_see_bias_and_not_the_genuine_algorithm() -> None:
+    genuine = fairmines.audit(server_seed="p-s", client_seed="p-c", nonces=range(20_000), mines=[1, 3, 12])
+    assert genuine.combined is not None and genuine.combined.p_value > 1e-4
+    # Plain modulo over a tiny range: tile = word mod 25 with words in 0..40 favours tiles 1..15.
+    biased = [
+        {"server_seed": "b", "commitment": fairmines.commitment("b"), "client_seed": "c", "nonce": n, "mines": 1, "positions": [n * 7919 % 40 % 25 + 1]}
+        for n in range(4000)
+    ]
+    report = fairmines.audit(biased)
+    mine = report.by_mines[0]
+    assert mine.chi_square is not None and mine.chi_square.p_value < 1e-12
+
+
+def test_audit_reports_merge_pickle_and_draw() -> None:
+    rows = genuine_rows()
+    whole = fairmines.audit(rows)
+    parts = [fairmines.audit(rows[:100]), fairmines.audit(rows[100:250]), fairmines.audit(rows[250:])]
+    merged = fairmines.AuditReport()
+    for part in parts:
+        merged = merged.merge(part)
+    assert merged == whole
+    assert pickle.loads(pickle.dumps(whole)) == whole
+    assert fairmines.AuditReport.from_json(whole.to_json()) == whole
+    svg = whole.heatmap_svg("a <b> & c")
+    assert svg.startswith("<svg") and "a &lt;b&gt; &amp; c" in svg and svg.count("<rect") == 26
+    assert "tiles  1-5" in whole.heatmap_text()
+    assert repr(whole).startswith("<AuditReport 360 rounds over 24 mine count(s)")
+
+
+def test_audit_arguments() -> None:
+    with pytest.raises(TypeError, match="not both"):
+        fairmines.audit(genuine_rows(1, 1), server_seed="s")
+    with pytest.raises(TypeError, match="^audit: give a history"):
+        fairmines.audit()
+    with pytest.raises(TypeError, match="needs nonces"):
+        fairmines.audit(server_seed="s", client_seed="c", mines=3)
+    with pytest.raises(ValueError, match="^nonces: must be a range with step 1"):
+        fairmines.audit(server_seed="s", client_seed="c", nonces=range(0, 10, 2), mines=3)
+    with pytest.raises(fairmines.InvalidMinesError, match="^mines: "):
+        fairmines.audit(server_seed="s", client_seed="c", nonces=range(10), mines=[3, 25])
+    with pytest.raises(fairmines.InvalidNonceError):
+        fairmines.audit(server_seed="s", client_seed="c", nonces=range(-1, 10), mines=3)
+    with pytest.raises(TypeError, match="every core"):
+        fairmines.audit(server_seed="s", client_seed="c", nonces=range(10), mines=3, threads=2)
+    calls: list[int] = []
+    fairmines.audit(server_seed="s", client_seed="c", nonces=range(70_000), mines=3, progress=lambda r, _: calls.append(r))
+    assert calls[-1] == 70_000
