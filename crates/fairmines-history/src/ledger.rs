@@ -58,6 +58,31 @@ impl NonceRanges {
         overlaps
     }
 
+    /// Removes every nonce of `first..=last`.
+    pub fn remove_range(&mut self, first: u64, last: u64) {
+        let overlapping: Vec<(u64, u64)> =
+            self.ranges.range(..=last).rev().take_while(|&(_, &end)| end >= first).map(|(&s, &e)| (s, e)).collect();
+        for (start, end) in overlapping {
+            self.ranges.remove(&start);
+            if start < first {
+                self.ranges.insert(start, first - 1);
+            }
+            if end > last {
+                self.ranges.insert(last + 1, end);
+            }
+        }
+    }
+
+    /// How many nonces of `first..=last` the set holds.
+    pub fn count_within(&self, first: u64, last: u64) -> u64 {
+        self.ranges
+            .range(..=last)
+            .rev()
+            .take_while(|&(_, &end)| end >= first)
+            .map(|(&s, &e)| e.min(last) - s.max(first) + 1)
+            .sum()
+    }
+
     /// The ranges, in order.
     pub fn ranges(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.ranges.iter().map(|(&s, &e)| (s, e))
@@ -79,12 +104,17 @@ pub struct PairNonces {
     pub client_seed: String,
     /// The nonces seen, as inclusive `(first, last)` ranges in order.
     pub ranges: Vec<(u64, u64)>,
+    /// The nonces whose first row passed every check, as ranges: what a merge needs to count a duplicate
+    /// across parts exactly as one run would (the later row turns from ok to mismatched only if it was ok).
+    #[serde(default)]
+    pub ok: Vec<(u64, u64)>,
 }
 
 pub(crate) type PairKey = (Digest, String);
 
 struct PairState {
     nonces: NonceRanges,
+    ok: NonceRanges,
     last_seen: u64,
 }
 
@@ -114,8 +144,15 @@ impl Ledger {
         }
         let mut nonces = NonceRanges::default();
         nonces.insert(nonce);
-        self.pairs.insert(key.clone(), PairState { nonces, last_seen: self.clock });
+        self.pairs.insert(key.clone(), PairState { nonces, ok: NonceRanges::default(), last_seen: self.clock });
         true
+    }
+
+    /// Notes that the first row of the pair with `nonce` passed every check (a pair closed early is gone).
+    pub(crate) fn mark_ok(&mut self, key: &PairKey, nonce: u64) {
+        if let Some(state) = self.pairs.get_mut(key) {
+            state.ok.insert(nonce);
+        }
     }
 
     fn close_oldest_half(&mut self, closed: &mut dyn FnMut(PairNonces)) {
@@ -128,21 +165,26 @@ impl Ledger {
         for key in old {
             if let Some(state) = self.pairs.remove(&key) {
                 self.closed_early += 1;
-                closed(pair_nonces(key, state.nonces));
+                closed(pair_nonces(key, state));
             }
         }
     }
 
     /// Closes every pair, in a stable order (by commitment, then client seed).
     pub(crate) fn close_all(self) -> Vec<PairNonces> {
-        let mut pairs: Vec<PairNonces> = self.pairs.into_iter().map(|(k, s)| pair_nonces(k, s.nonces)).collect();
+        let mut pairs: Vec<PairNonces> = self.pairs.into_iter().map(|(k, s)| pair_nonces(k, s)).collect();
         pairs.sort_by(|a, b| (&a.commitment, &a.client_seed).cmp(&(&b.commitment, &b.client_seed)));
         pairs
     }
 }
 
-fn pair_nonces((commitment, client_seed): PairKey, nonces: NonceRanges) -> PairNonces {
-    PairNonces { commitment: commitment.to_string(), client_seed, ranges: nonces.ranges().collect() }
+fn pair_nonces((commitment, client_seed): PairKey, state: PairState) -> PairNonces {
+    PairNonces {
+        commitment: commitment.to_string(),
+        client_seed,
+        ranges: state.nonces.ranges().collect(),
+        ok: state.ok.ranges().collect(),
+    }
 }
 
 impl PairNonces {

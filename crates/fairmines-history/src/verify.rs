@@ -221,24 +221,31 @@ impl Report {
     /// The report of two parts of one history checked apart (e.g. the partitions of a Dask frame).
     ///
     /// Row counts and row failures add up; the seed pairs' nonces are merged, so gaps are found again over
-    /// the whole, and a nonce that both parts have is a duplicate (reported as a range, without a line; the
-    /// row is moved from `ok` to `mismatched`, as a single run would have counted it unless that row also
-    /// failed another check). Line numbers stay those of each part.
+    /// the whole, and a nonce that both parts have is a duplicate (reported as a range, without a line; a
+    /// later row that had passed moves from `ok` to `mismatched`, as one run counts it). `self` is the part
+    /// that comes first. Line numbers stay those of each part.
     pub fn merge(self, other: Report) -> Report {
         let mut summary = self.summary.clone();
         summary.add(&other.summary);
         let mut failures: Vec<Failure> =
             self.failures.into_iter().chain(other.failures).filter(|f| f.kind != FailureKind::NonceGap).collect();
-        let mut pairs: HashMap<(String, String), NonceRanges> = HashMap::new();
+        // Per pair: every nonce seen, and those whose first row passed.
+        let mut pairs: HashMap<(String, String), (NonceRanges, NonceRanges)> = HashMap::new();
         for pair in self.pairs.into_iter().chain(other.pairs) {
-            let set = pairs.entry((pair.commitment.clone(), pair.client_seed.clone())).or_default();
+            let (seen, ok) = pairs.entry((pair.commitment.clone(), pair.client_seed.clone())).or_default();
+            let mut later_ok = NonceRanges::default();
+            for &(first, last) in &pair.ok {
+                later_ok.insert_range(first, last);
+            }
             for (first, last) in pair.ranges {
-                for (a, b) in set.insert_range(first, last) {
+                for (a, b) in seen.insert_range(first, last) {
+                    // In one run these later rows are duplicates: each one that passed becomes mismatched.
                     let count = b - a + 1;
                     summary.duplicate_nonces += count;
-                    let moved = count.min(summary.ok);
+                    let moved = later_ok.count_within(a, b).min(summary.ok);
                     summary.ok -= moved;
                     summary.mismatched += moved;
+                    later_ok.remove_range(a, b);
                     failures.push(Failure {
                         pair_commitment: Some(pair.commitment.clone()),
                         client_seed: Some(pair.client_seed.clone()),
@@ -253,13 +260,18 @@ impl Report {
                     });
                 }
             }
+            // What is left of the later part's passing nonces were first seen there.
+            for (first, last) in later_ok.ranges().collect::<Vec<_>>() {
+                ok.insert_range(first, last);
+            }
         }
         let mut merged: Vec<PairNonces> = pairs
             .into_iter()
-            .map(|((commitment, client_seed), set)| PairNonces {
+            .map(|((commitment, client_seed), (seen, ok))| PairNonces {
                 commitment,
                 client_seed,
-                ranges: set.ranges().collect(),
+                ranges: seen.ranges().collect(),
+                ok: ok.ranges().collect(),
             })
             .collect();
         merged.sort_by(|a, b| (&a.commitment, &a.client_seed).cmp(&(&b.commitment, &b.client_seed)));
@@ -473,6 +485,7 @@ impl<'s> Collector<'s> {
                 self.summary.mismatched += 1;
             } else {
                 self.summary.ok += 1;
+                self.ledger.mark_ok(&chunk.pairs[verdict.pair as usize], verdict.nonce);
             }
         }
         self.sink.progress(Progress { rows: self.summary.rows_read, bytes: chunk.bytes });

@@ -275,3 +275,35 @@ fn the_sample_histories_verify_and_agree() {
     let s = &tampered.summary;
     assert_eq!((s.rows_read, s.ok, s.mismatched, s.malformed, s.nonce_gaps, s.blank_lines), (30, 21, 3, 6, 5, 1));
 }
+
+#[test]
+fn parts_cut_anywhere_merge_to_the_summary_of_one_run() {
+    // Duplicates across parts of every sort: of an ok row, of a row with wrong positions, twice over,
+    // and a duplicate that is itself wrong; plus a gap. Every cut point, and a three-way split.
+    let mut history = rows(2, 12);
+    history.push(genuine(0, 3, 4)); // duplicate, ok by itself
+    let mut wrong = genuine(1, 5, 6);
+    wrong.positions = fairmines::Tiles::declared([1, 2, 3, 4, 5, 6], "positions").unwrap();
+    history.insert(2, wrong.clone()); // a wrong row early, for a nonce seen again later
+    history.push(wrong); // a duplicate that is also wrong
+    history.push(genuine(0, 3, 4)); // a third copy
+    history.retain(|r| !(r.nonce == 9 && r.client_seed.contains('1'))); // a gap in pair 1
+    let values: Vec<serde_json::Value> =
+        history.iter().map(|r| serde_json::from_str(&r.to_json_line()).unwrap()).collect();
+    let options = Options { chunk_rows: 5, ..Options::default() };
+    let whole = verify_values(values.clone(), &options, |_| {});
+    assert!(whole.summary.duplicate_nonces >= 3 && whole.summary.nonce_gaps == 1, "{:?}", whole.summary);
+    let part = |rows: &[serde_json::Value]| verify_values(rows.to_vec(), &options, |_| {});
+    for cut in 0..=values.len() {
+        let (a, b) = values.split_at(cut);
+        let merged = part(a).merge(part(b));
+        assert_eq!(merged.summary, whole.summary, "cut at {cut}");
+        assert_eq!(merged.pairs, whole.pairs, "cut at {cut}");
+    }
+    let (a, rest) = values.split_at(9);
+    let (b, c) = rest.split_at(11);
+    let left_first = part(a).merge(part(b)).merge(part(c));
+    let right_first = part(a).merge(part(b).merge(part(c)));
+    assert_eq!(left_first.summary, whole.summary);
+    assert_eq!(right_first.summary, whole.summary);
+}
