@@ -10,7 +10,7 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi test-python test-miri test-cross bench history-memory install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi test-python test-miri test-cross bench history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
@@ -51,6 +51,15 @@ bench:
 # Verifies a generated 1,000,000-row history and prints its peak RSS (constant memory).
 history-memory:
 	bash scripts/history-memory.sh
+
+# Every fuzz target for SECONDS each (nightly + cargo-fuzz, installed when missing); `make fuzz SECONDS=600`.
+SECONDS ?= 60
+fuzz:
+	bash scripts/fuzz.sh $(SECONDS)
+
+# Deliberately broken variants of the core, applied to a copy; each must make the tests fail.
+mutation-check:
+	bash scripts/mutation-check.sh
 
 # Installs the C header, libraries, pkg-config file and CMake package: `make install-c PREFIX=/usr/local`.
 PREFIX ?= /usr/local
