@@ -142,7 +142,8 @@ fn play(input: &str, extra: &[&str]) -> Output {
 
 #[test]
 fn play_shows_the_commitment_first_then_reveals_and_verifies() {
-    // Every tile in order: the round ends on a mine whatever the seed.
+    // Every tile in order: the round ends on a mine, or (when the mines are all past the safe tiles, about
+    // 1 seed in 2300 with 3 mines) pays out once every safe tile is open.
     let input: String = (1..=25).map(|t| format!("{t}\n")).collect();
     let out = play(&format!("c\n0\nx\n{input}"), &["--client-seed", "me"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -152,7 +153,7 @@ fn play_shows_the_commitment_first_then_reveals_and_verifies() {
     assert!(commitment_at < text.find("pick a tile").unwrap() && text.find("pick a tile").unwrap() < seed_at);
     assert!(text.contains("cash-out needs at least one safe pick"), "{text}");
     assert!(text.contains("tile: must be in 1..=25, got 0"), "{text}");
-    assert!(text.contains("MINE, the round is lost"), "{text}");
+    assert!(text.contains("MINE, the round is lost") || text.contains("every safe tile is open: paid"), "{text}");
     assert!(text.contains("verified:"), "{text}");
     // The revealed seed hashes to the commitment shown first.
     let commitment = text[commitment_at..].split_whitespace().nth(1).unwrap();

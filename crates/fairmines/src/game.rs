@@ -6,7 +6,8 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Digest, Error, MineCount, Placement, Ratio, Rtp, ServerSeed, TILES, Tiles, commitment, multiplier, placement,
+    Digest, Error, MineCount, Placement, Ratio, Rtp, ServerSeed, TILES, Tiles, commitment, max_safe_picks, multiplier,
+    placement,
 };
 
 /// The public side of a seed pair: what the player sees while it is active.
@@ -128,6 +129,16 @@ impl SeedPair {
         let next = self.nonce.checked_add(1).ok_or_else(|| Error::InvalidNonce {
             detail: "this seed pair has used every nonce; rotate it".to_owned(),
         })?;
+        // Every multiplier the round can reach must be exact in 128 bits, so no reveal or cash-out can fail
+        // on arithmetic once a pick is made (only RTPs with enormous denominators come near).
+        for safe_picks in 1..=max_safe_picks(mines) {
+            multiplier(mines, safe_picks, rtp).map_err(|_| Error::InvalidRtp {
+                detail: format!(
+                    "{rtp} makes the multiplier after {safe_picks} safe picks with {} mines too large to be exact",
+                    mines.get()
+                ),
+            })?;
+        }
         let round = Round {
             commitment: self.server_seed.commitment(),
             client_seed: self.client_seed.clone(),
@@ -469,8 +480,15 @@ pub fn verify_round(record: &RoundRecord, server_seed: &str) -> Result<RoundVeri
     let safe_picks = hit_at.map_or(record.picks.len(), |at| at - 1) as u8;
     let expected_outcome = if hit_at.is_some() { Outcome::Lost } else { Outcome::CashedOut };
     let expected_multiplier = match expected_outcome {
-        Outcome::CashedOut => multiplier(mines, safe_picks, record.rtp).ok(),
-        Outcome::Lost => None,
+        Outcome::CashedOut if safe_picks > 0 => match multiplier(mines, safe_picks, record.rtp) {
+            Ok(paid) => Some(paid),
+            Err(e) => {
+                // No round can pay this: its RTP makes the multiplier too large to be exact.
+                differences.push(format!("multiplier: {e}"));
+                None
+            }
+        },
+        _ => None,
     };
     if expected_outcome == Outcome::CashedOut && safe_picks == 0 {
         differences.push("picks: a cash-out needs at least one safe pick".to_owned());

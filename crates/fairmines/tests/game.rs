@@ -205,3 +205,28 @@ fn a_lost_round_has_no_multiplier() {
     assert_eq!((round.safe_picks(), round.multiplier(), round.outcome()), (0, None, Some(Outcome::Lost)));
     assert_eq!(round.record().unwrap().multiplier, None);
 }
+
+/// Found by fuzzing: an RTP with an enormous denominator made multipliers overflow 128 bits, so a reveal
+/// failed after recording its pick, and a cashed-out record with no multiplier verified.
+#[test]
+fn rtps_whose_multipliers_cannot_be_exact_are_refused_and_such_records_do_not_verify() {
+    let huge = Rtp::parse("170141183460469231731687303715884105727/170141183460469231731687303715884105728").unwrap();
+    let (server, mut pair) = known_pair();
+    let refused = pair.start_round(MineCount::new(3).unwrap(), huge).unwrap_err();
+    assert_eq!((refused.code(), refused.argument()), (12, Some("rtp")));
+    assert_eq!(pair.public().nonce, 0, "a refused round uses no nonce");
+    let safe = safe_tiles(&server, 0, 3)[0] as u8;
+    let record = fairmines::RoundRecord {
+        commitment: fairmines::commitment(&server),
+        client_seed: CLIENT.to_owned(),
+        nonce: 0,
+        mines: 3,
+        rtp: huge,
+        picks: vec![safe],
+        outcome: Outcome::CashedOut,
+        multiplier: None,
+    };
+    let verdict = verify_round(&record, &server).unwrap();
+    assert!(!verdict.is_ok());
+    assert!(verdict.differences[0].starts_with("multiplier: "), "{:?}", verdict.differences);
+}

@@ -1,0 +1,43 @@
+//! Boundary cases that random inputs practically never reach (each one kills a broken variant that the
+//! mutation check, scripts/mutation-check.sh, applies to the core).
+
+use fairmines::{Error, MineCount, Published, place_mines, verify};
+
+const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+const CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
+const COMMITMENT: &str = "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42";
+
+#[test]
+fn the_largest_accepted_word_is_one_below_the_limit() {
+    // P = 25: the limit is floor(2^32 / 25) × 25 = 4294967275, so 4294967274 is the last word accepted
+    // (and lands on index 24), while 4294967275 is rejected.
+    let placed = place_mines([4_294_967_274], MineCount::new(1).unwrap()).unwrap();
+    assert_eq!((&*placed.draw_order(), placed.words_used()), (&[24u8][..], 1));
+    assert_eq!(
+        place_mines([4_294_967_275], MineCount::new(1).unwrap()).unwrap_err(),
+        Error::StreamExhausted { words_read: 1 }
+    );
+}
+
+#[test]
+fn where_p_divides_2_pow_32_no_word_is_rejected() {
+    // The tenth draw has P = 16, which divides 2^32: the limit is 2^32 itself, so even u32::MAX is taken
+    // (a limit computed from 2^32 − 1 would reject it). Nine zero words take tiles 0..=8 first.
+    let mut words = vec![0; 9];
+    words.push(u32::MAX);
+    let placed = place_mines(words, MineCount::new(10).unwrap()).unwrap();
+    assert_eq!(&*placed.draw_order(), &[0, 1, 2, 3, 4, 5, 6, 7, 8, 24]);
+    assert_eq!(placed.words_used(), 10);
+}
+
+#[test]
+fn a_commitment_differing_only_in_its_last_character_fails() {
+    let mut wrong = COMMITMENT.to_owned();
+    wrong.replace_range(63.., "3");
+    let check = |commitment: &str| {
+        let published = Published::parse(SERVER, CLIENT, 1, 3, Some(commitment), None).unwrap();
+        verify(&published).commitment_ok()
+    };
+    assert_eq!(check(COMMITMENT), Some(true));
+    assert_eq!(check(&wrong), Some(false));
+}
