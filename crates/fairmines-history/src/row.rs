@@ -332,7 +332,8 @@ impl CsvHeader {
             if text.is_empty() { Err(RowError::field(field, format!("{field}: missing"))) } else { Ok(text) }
         };
         Ok(Row {
-            server_seed: required(server, "server_seed")?.to_owned(),
+            // Seeds are text, and the empty text is a seed (as in JSON Lines): an empty column is not missing.
+            server_seed: self.text(record, server, "server_seed")?.to_owned(),
             commitment: commitment(required(commit, "commitment")?)?,
             client_seed: self.text(record, client, "client_seed")?.to_owned(),
             nonce: nonce(number(nonce_at, "nonce")?)?,

@@ -307,3 +307,23 @@ fn parts_cut_anywhere_merge_to_the_summary_of_one_run() {
     assert_eq!(left_first.summary, whole.summary);
     assert_eq!(right_first.summary, whole.summary);
 }
+
+/// Found by fuzzing: an empty server seed written as CSV read back as "missing"; it is a seed like any text.
+#[test]
+fn an_empty_server_seed_reads_back_the_same_from_csv_and_json_lines() {
+    let client = "c";
+    let mines = MineCount::new(2).unwrap();
+    let row = Row {
+        server_seed: String::new(),
+        commitment: fairmines::commitment(""),
+        positions: fairmines::placement("", client, 0, mines).positions(),
+        client_seed: client.to_owned(),
+        nonce: 0,
+        mines,
+        round_id: None,
+    };
+    let rows = [row];
+    let (from_csv, from_jsonl) = (run(&csv(&rows), Format::Csv), run(&jsonl(&rows), Format::JsonLines));
+    assert_eq!((from_csv.summary.ok, from_csv.summary.malformed), (1, 0), "{:?}", from_csv.failures);
+    assert_eq!(from_csv.summary, from_jsonl.summary);
+}
