@@ -65,10 +65,10 @@ VARIANTS = {
         [(P, r"\(1u64 << 32\) / p \* p;", "1u64 << 32;")],
     ]),
     "limit-inclusive": ("a word equal to the limit is accepted (< becomes <=)", [
-        [(P, r"if u64::from\(word\) < limit \{", "if u64::from(word) <= limit {")],
+        [(P, r"u64::from\(word\) < limit\n", "u64::from(word) <= limit\n")],
     ]),
     "limit-minus-one": ("the last word below the limit is rejected too", [
-        [(P, r"if u64::from\(word\) < limit \{", "if u64::from(word) < limit - 1 {")],
+        [(P, r"u64::from\(word\) < limit\n", "u64::from(word) < limit - 1\n")],
     ]),
     "limit-from-u32-max": ("limit = floor((2^32 - 1) / P) * P (wrong only when P divides 2^32)", [
         [(P, r"\(1u64 << 32\) / p \* p", "(u32::MAX as u64) / p * p")],
@@ -88,9 +88,11 @@ VARIANTS = {
     "swap-remove": ("the drawn tile is replaced by the last free one (order not preserved)", [
         [(P, r"available\.copy_within\(index \+ 1\.\.usize::from\(free\), index\);",
           "available[index] = available[usize::from(free) - 1];")],
-        [(P, r"available = available & !moving \| \(available >> TILE_BITS\) & moving;",
-          "let _ = moving;\n        let last = (available >> (TILE_BITS * (u32::from(free) - 1))) as u8 & TILE_MASK;\n"
-          "        available = available & !(u128::from(TILE_MASK) << shift) | u128::from(last) << shift;")],
+        [(P, r"self\.available = available & !moving \| \(available >> TILE_BITS\) & moving;",
+          "let _ = moving;\n        let free = u32::from(TILES - self.draw_order.len);\n"
+          "        let last = (available >> (TILE_BITS * (free - 1))) as u8 & TILE_MASK;\n"
+          "        let shift = TILE_BITS * u32::from(index);\n"
+          "        self.available = available & !(u128::from(TILE_MASK) << shift) | u128::from(last) << shift;")],
     ]),
     "separator-semicolon": ("server;client:nonce instead of server:client:nonce", [
         [(B, r"prefix\.update\(b\":\"\);(\n\s*prefix\.update\(client_seed)", r'prefix.update(b";");\1')],

@@ -41,17 +41,19 @@ impl Sha3 {
         Sha3 { state: [0; 25], pos: 0 }
     }
 
-    pub(crate) fn update(&mut self, data: &[u8]) {
+    #[inline(always)]
+    pub(crate) fn update(&mut self, mut data: &[u8]) {
         // A local `pos` stays in a register; the field would be reloaded after every store to the state.
         let mut pos = self.pos;
-        let mut chunks = data.chunks_exact(8);
-        for chunk in &mut chunks {
-            pos = absorb(&mut self.state, pos, u64::from_le_bytes(chunk.try_into().unwrap_or_default()), 8);
-        }
-        let tail = chunks.remainder();
-        if !tail.is_empty() {
-            let word = tail.iter().rev().fold(0, |word, &byte| word << 8 | u64::from(byte));
-            pos = absorb(&mut self.state, pos, word, tail.len());
+        while !data.is_empty() {
+            let (now, later) = data.split_at(data.len().min(RATE - pos));
+            xor_into_block(&mut self.state, pos, now);
+            pos += now.len();
+            if pos == RATE {
+                keccak::f1600(&mut self.state);
+                pos = 0;
+            }
+            data = later;
         }
         self.pos = pos;
     }
@@ -77,28 +79,30 @@ impl Drop for Sha3 {
     }
 }
 
-/// Absorbs the low `len` (1..=8) bytes of `word` (first byte lowest, the others zero) at byte `pos`
-/// of the block; returns the new position.
+/// XORs `bytes` into the block at byte `pos`; they fit in it (`pos + bytes.len() <= RATE`).
 #[inline(always)]
-fn absorb(state: &mut [u64; 25], pos: usize, word: u64, len: usize) -> usize {
+fn xor_into_block(state: &mut [u64; 25], pos: usize, bytes: &[u8]) {
     // Keccak reads a block as little-endian lanes: byte `pos` is byte `pos % 8` of lane `pos / 8`.
-    let (lane, offset) = (pos / 8, pos % 8);
-    state[lane] ^= word << (8 * offset);
-    let pos = pos + len;
-    if len > 8 - offset {
-        // The bytes that did not fit go to the next lane, which may be the next block's first.
-        let rest = word >> (64 - 8 * offset);
-        if lane + 1 == RATE / 8 {
-            keccak::f1600(state);
-            state[0] ^= rest;
-            return pos - RATE;
+    // Eight bytes at a time, each straddling two lanes unless `pos` is a multiple of 8.
+    let (mut lane, shift) = (pos / 8, 8 * (pos % 8) as u32);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        state[lane] ^= word << shift;
+        if shift != 0 {
+            state[lane + 1] ^= word >> (64 - shift);
         }
-        state[lane + 1] ^= rest;
-    } else if pos == RATE {
-        keccak::f1600(state);
-        return 0;
+        lane += 1;
     }
-    pos
+    let tail = chunks.remainder();
+    if !tail.is_empty() {
+        let word = tail.iter().rev().fold(0, |word, &byte| word << 8 | u64::from(byte));
+        state[lane] ^= word << shift;
+        // The tail's bytes that did not fit in this lane go to the next one.
+        if 8 * tail.len() as u32 + shift > 64 {
+            state[lane + 1] ^= word >> (64 - shift);
+        }
+    }
 }
 
 /// SHA3-256 of the server seed's UTF-8 bytes: the commitment shown to the player before play.
@@ -209,9 +213,16 @@ pub(crate) fn read_word(state: &mut [u64; 25], next: &mut usize) -> u32 {
         keccak::f1600(state);
         *next = 0;
     }
-    // Word k is bytes 4k..4k+4 of the block: half of lane k / 2 (little-endian), read big-endian.
-    let half = (state[*next / 2] >> (32 * (*next % 2))) as u32;
+    let word = block_word(state, *next);
     *next += 1;
+    word
+}
+
+/// Word `k` (0..34) of the block in the first 17 lanes of `state`.
+#[inline(always)]
+pub(crate) fn block_word(state: &[u64; 25], k: usize) -> u32 {
+    // Word k is bytes 4k..4k+4 of the block: half of lane k / 2 (little-endian), read big-endian.
+    let half = (state[k / 2] >> (32 * (k % 2))) as u32;
     half.swap_bytes()
 }
 

@@ -5,7 +5,7 @@ use core::ops::Deref;
 
 use core::convert::Infallible;
 
-use crate::hashing::read_word;
+use crate::hashing::{block_word, read_word};
 use crate::{Error, WordStream};
 
 /// Tiles on the board (5 × 5, numbered 1..=25 row-major: 1 top-left, 5 top-right, 25 bottom-right).
@@ -250,11 +250,35 @@ where
 /// Places the mines of a round from an unbounded stream, which cannot run out.
 pub(crate) fn place_from_stream(words: WordStream, mines: MineCount) -> Placement {
     let (mut state, mut next) = words.into_parts();
+    if next == 0
+        && let Some(placement) = place_unrejected(&state, mines)
+    {
+        return placement;
+    }
     let never_fails = place(|| Ok::<u32, Infallible>(read_word(&mut state, &mut next)), mines, |_| {});
     match never_fails {
         Ok(placement) => placement,
         Err(never) => match never {},
     }
+}
+
+/// The placement when no draw is rejected, which is almost every round: a word is rejected with
+/// probability (2^32 mod P) / 2^32 < 6 × 10^-9, so mine `d` takes word `d` of the first block (24
+/// mines need 24 of its 34 words). Checking every draw's limit without branching and falling back to
+/// [`place`] when one fails gives the same result with none of the per-word bookkeeping.
+fn place_unrejected(block: &[u64; 25], mines: MineCount) -> Option<Placement> {
+    let mines = usize::from(mines.get()).min(LIMITS.len());
+    let mut taken = Taken::new();
+    let mut rejected = false;
+    for draw in 0..mines {
+        let word = block_word(block, draw);
+        rejected |= !accepts(word, LIMITS[draw]);
+        taken.take(REMAINDERS[draw].of(word));
+    }
+    if rejected {
+        return None;
+    }
+    Some(taken.into_placement(mines as u32))
 }
 
 /// Bits per tile index in the packed list of free tiles (indices are 0..=24).
@@ -286,6 +310,57 @@ const LIMITS: [u64; MineCount::MAX as usize] = {
     limits
 };
 
+/// `MOVING[i]`: the bits of the packed list from tile `i` on, the ones that move when it is taken (a
+/// table: a variable 128-bit shift is several instructions on 64-bit machines).
+const MOVING: [u128; TILES as usize] = {
+    let mut moving = [0u128; TILES as usize];
+    let mut i = 0;
+    while i < moving.len() {
+        moving[i] = u128::MAX << (TILE_BITS * i as u32);
+        i += 1;
+    }
+    moving
+};
+
+/// Whether the sampler keeps `word` at a draw whose limit is `limit` (see [`LIMITS`]).
+#[inline(always)]
+fn accepts(word: u32, limit: u64) -> bool {
+    u64::from(word) < limit
+}
+
+/// `word mod P` for one P in 2..=25, by two multiplications instead of a division (Lemire, Kaser and
+/// Kurz, "Faster remainder by direct computation", 2019: exact for every 32-bit word and divisor).
+/// A division was the largest cost of a draw after the permutation.
+#[derive(Clone, Copy)]
+struct Remainder {
+    divisor: u64,
+    /// floor(2^64 / divisor) + 1.
+    inverse: u64,
+}
+
+impl Remainder {
+    const fn new(divisor: u64) -> Self {
+        Remainder { divisor, inverse: u64::MAX / divisor + 1 }
+    }
+
+    #[inline(always)]
+    fn of(self, word: u32) -> u8 {
+        let fraction = self.inverse.wrapping_mul(u64::from(word));
+        ((u128::from(fraction) * u128::from(self.divisor)) >> 64) as u8
+    }
+}
+
+/// `REMAINDERS[d]` takes a word mod P = 25 − d, the free tiles at draw `d`.
+const REMAINDERS: [Remainder; MineCount::MAX as usize] = {
+    let mut remainders = [Remainder::new(TILES as u64); MineCount::MAX as usize];
+    let mut draw = 0;
+    while draw < remainders.len() {
+        remainders[draw] = Remainder::new((TILES as usize - draw) as u64);
+        draw += 1;
+    }
+    remainders
+};
+
 /// The sampler itself, over any source of words; `E` is how the source can fail.
 #[inline]
 fn place<E, W, F>(mut next_word: W, mines: MineCount, mut on_reject: F) -> Result<Placement, E>
@@ -293,28 +368,98 @@ where
     W: FnMut() -> Result<u32, E>,
     F: FnMut(Rejection),
 {
-    // The free tiles in order, 5 bits each (25 × 5 = 125 bits): taking one out is a few shifts
-    // instead of moving the bytes after it, as a list would.
-    let mut available = ALL_TILES;
-    let mut placement = Placement { draw_order: Tiles::default(), mask: 0, words_used: 0 };
-    for (draw, &limit) in (0..mines.get()).zip(&LIMITS) {
-        let free = TILES - draw;
+    let mut taken = Taken::new();
+    let mut words_used = 0u32;
+    for draw in 0..mines.get() {
+        let (limit, remainder) = (LIMITS[usize::from(draw)], REMAINDERS[usize::from(draw)]);
         let index = loop {
             let word = next_word()?;
-            let word_index = placement.words_used;
-            placement.words_used += 1;
-            if u64::from(word) < limit {
-                break word % u32::from(free);
+            let word_index = words_used;
+            words_used += 1;
+            if accepts(word, limit) {
+                break remainder.of(word);
             }
-            on_reject(Rejection { draw, available: free, word_index, word });
+            on_reject(Rejection { draw, available: TILES - draw, word_index, word });
         };
-        let shift = TILE_BITS * index;
-        let tile = (available >> shift) as u8 & TILE_MASK;
-        // The tiles after the one taken move down one place; those before it stay.
-        let moving = u128::MAX << shift;
-        available = available & !moving | (available >> TILE_BITS) & moving;
-        placement.draw_order.push(tile);
-        placement.mask |= 1 << tile;
+        taken.take(index);
     }
-    Ok(placement)
+    Ok(taken.into_placement(words_used))
+}
+
+/// The tiles taken so far, and the free ones in order.
+struct Taken {
+    /// The free tiles in order, 5 bits each (25 × 5 = 125 bits): taking one out is a few shifts
+    /// instead of moving the bytes after it, as a list would.
+    available: u128,
+    draw_order: Tiles,
+    mask: u32,
+}
+
+impl Taken {
+    #[inline(always)]
+    fn new() -> Self {
+        Taken { available: ALL_TILES, draw_order: Tiles::default(), mask: 0 }
+    }
+
+    /// Takes out the tile at `index` among those still free.
+    #[inline(always)]
+    fn take(&mut self, index: u8) {
+        let available = self.available;
+        let tile = (available >> (TILE_BITS * u32::from(index))) as u8 & TILE_MASK;
+        // The tiles after the one taken move down one place; those before it stay.
+        let moving = MOVING[usize::from(index)];
+        self.available = available & !moving | (available >> TILE_BITS) & moving;
+        self.draw_order.push(tile);
+        self.mask |= 1 << tile;
+    }
+
+    #[inline(always)]
+    fn into_placement(self, words_used: u32) -> Placement {
+        Placement { draw_order: self.draw_order, mask: self.mask, words_used }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remainder_by_multiplication_is_exact() {
+        for remainder in REMAINDERS {
+            let p = remainder.divisor as u32;
+            // Every word near the ends and near the rejection limit, and a stride through the rest.
+            // (For P dividing 2^32 the limit is 2^32 itself, and this range ends at u32::MAX.)
+            let limit = (1u64 << 32) / u64::from(p) * u64::from(p);
+            let near_limit = (limit - 300) as u32..=(limit + 300).min(u64::from(u32::MAX)) as u32;
+            let edges = (0..=600).chain(u32::MAX - 600..=u32::MAX).chain(near_limit);
+            for word in edges.chain((0..=u32::MAX).step_by(65_537)) {
+                assert_eq!(u32::from(remainder.of(word)), word % p, "{word} mod {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn unrejected_path_agrees_with_the_sampler() {
+        // Blocks from the permutation of counters, with every word of a chosen draw forced to the limit.
+        for seed in 0..400u64 {
+            let mut block = [0u64; 25];
+            block[0] = seed;
+            keccak::f1600(&mut block);
+            let mines = MineCount::new((seed % 24 + 1) as u32).unwrap();
+            let words = (0..).map(|k| block_word(&block, k)).take(34);
+            let general = place_mines(words, mines).unwrap();
+            assert_eq!(place_unrejected(&block, mines), Some(general));
+            // Force draw d's word to exactly its limit (rejected); the fast path must decline. (No
+            // word is rejected when P divides 2^32: P = 16, 8, 4, 2 at draws 9, 17, 21, 23.)
+            let d = (seed % u64::from(mines.get())) as usize;
+            let Ok(limit) = u32::try_from(LIMITS[d]) else { continue };
+            let lane = &mut block[d / 2];
+            let shift = 32 * (d % 2);
+            *lane = *lane & !(0xffff_ffff << shift) | u64::from(limit.swap_bytes()) << shift;
+            assert_eq!(block_word(&block, d), limit);
+            assert_eq!(place_unrejected(&block, mines), None);
+            let words = (0..).map(|k| block_word(&block, k)).take(34);
+            assert_eq!(place_mines(words, mines).unwrap().words_used(), u32::from(mines.get()) + 1);
+        }
+    }
 }

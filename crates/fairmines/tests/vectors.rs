@@ -74,8 +74,14 @@ fn every_vector_matches() {
             "{id}: positions"
         );
 
-        let mut rejected = Vec::new();
         let mines = MineCount::new(case.mines).unwrap();
+        // The round's own path (which skips the rejection loop when no draw is rejected) and the
+        // general sampler below must agree on everything.
+        let direct = fairmines::placement(&case.server_seed, &case.client_seed, case.nonce, mines);
+        assert_eq!(direct.words_used(), case.words_used, "{id}: words used (direct)");
+        assert_eq!(&*direct.draw_order(), case.draw_order.as_slice(), "{id}: draw order (direct)");
+
+        let mut rejected = Vec::new();
         let placement = place_mines_observed(WordStream::new(&signature), mines, |r: Rejection| {
             rejected.push(Rejected { draw: r.draw, available: r.available, word_index: r.word_index, word: r.word })
         })
