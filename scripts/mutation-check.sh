@@ -117,9 +117,9 @@ VARIANTS = {
     ]),
     "stream-absorbs-signature-bytes": ("SHAKE256 absorbs the 32 signature bytes, not its 64 hex characters", [
         [(H, r"shake\.update\(signature\.to_hex\(\)\.as_bytes\(\)\);", "shake.update(signature.as_bytes());")],
-        [(H, r"state\[\.\.8\]\.copy_from_slice\(&signature\.hex_lanes\(\)\);\n(\s*)state\[8\] = SHAKE_PAD;",
+        [(H, r"state\[\.\.8\]\.copy_from_slice\(&signature\.hex_lanes\(\)\);\n(\s*)pad\(&mut state, 64, SHAKE_PAD\);",
           r"for (lane, bytes) in state[..4].iter_mut().zip(signature.as_bytes().chunks_exact(8)) {\n"
-          r"\1    *lane = u64::from_le_bytes(bytes.try_into().unwrap_or_default());\n\1}\n\1state[4] = SHAKE_PAD;")],
+          r"\1    *lane = u64::from_le_bytes(bytes.try_into().unwrap_or_default());\n\1}\n\1pad(&mut state, 32, SHAKE_PAD);")],
     ]),
     "digest-eq-half": ("digest equality compares only the first 16 bytes", [
         [(D, r"self\.0\.ct_eq\(&other\.0\)\.into\(\)", "self.0[..16].ct_eq(&other.0[..16]).into()")],

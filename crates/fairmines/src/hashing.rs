@@ -59,15 +59,77 @@ impl Sha3 {
     }
 
     pub(crate) fn finish(mut self) -> Digest {
-        // pos < RATE, so the first padding byte always fits; it and the last one may be the same byte.
-        self.state[self.pos / 8] ^= SHA3_PAD << (8 * (self.pos % 8));
-        self.state[RATE / 8 - 1] ^= LAST_PAD;
+        pad(&mut self.state, self.pos, SHA3_PAD);
         keccak::f1600(&mut self.state);
-        let mut out = [0u8; 32];
-        for (bytes, lane) in out.chunks_exact_mut(8).zip(self.state) {
-            bytes.copy_from_slice(&lane.to_le_bytes());
+        digest_of(&self.state)
+    }
+}
+
+/// Pads the block after `pos` absorbed bytes (`pos < RATE`, so the first padding byte always fits;
+/// it and the last one may be the same byte).
+#[inline(always)]
+fn pad(state: &mut [u64; 25], pos: usize, domain: u64) {
+    state[pos / 8] ^= domain << (8 * (pos % 8));
+    state[RATE / 8 - 1] ^= LAST_PAD;
+}
+
+/// The SHA3-256 digest in a state after its last permutation: the first 32 bytes.
+#[inline(always)]
+fn digest_of(state: &[u64; 25]) -> Digest {
+    let mut out = [0u8; 32];
+    for (bytes, lane) in out.chunks_exact_mut(8).zip(state) {
+        bytes.copy_from_slice(&lane.to_le_bytes());
+    }
+    Digest::from_bytes(out)
+}
+
+/// Four SHA3-256 computations absorbing inputs of equal lengths in step, so that their permutations
+/// run side by side ([`fairmines_keccak::f1600_x4`]: four lanes in AVX2 registers where the machine
+/// has them). Many rounds of one seed pair share everything up to the nonce, and four consecutive
+/// nonces almost always have the same number of digits.
+pub(crate) struct Sha3x4 {
+    states: [[u64; 25]; 4],
+    /// Bytes of the current block absorbed so far, the same in every lane, always < RATE.
+    pos: usize,
+}
+
+impl Sha3x4 {
+    /// Four copies of one computation in progress.
+    pub(crate) fn from_one(one: &Sha3) -> Self {
+        Sha3x4 { states: [one.state; 4], pos: one.pos }
+    }
+
+    /// Absorbs `data[i]` into lane `i`; the four have the same length.
+    pub(crate) fn update(&mut self, mut data: [&[u8]; 4]) {
+        debug_assert!(data.iter().all(|d| d.len() == data[0].len()));
+        while !data[0].is_empty() {
+            let take = data[0].len().min(RATE - self.pos);
+            for (state, bytes) in self.states.iter_mut().zip(&mut data) {
+                let (now, later) = bytes.split_at(take);
+                xor_into_block(state, self.pos, now);
+                *bytes = later;
+            }
+            self.pos += take;
+            if self.pos == RATE {
+                fairmines_keccak::f1600_x4(&mut self.states);
+                self.pos = 0;
+            }
         }
-        Digest::from_bytes(out)
+    }
+
+    pub(crate) fn finish(mut self) -> [Digest; 4] {
+        for state in &mut self.states {
+            pad(state, self.pos, SHA3_PAD);
+        }
+        fairmines_keccak::f1600_x4(&mut self.states);
+        self.states.each_ref().map(digest_of)
+    }
+}
+
+impl Drop for Sha3x4 {
+    /// As for [`Sha3`]: the states hold the server seed.
+    fn drop(&mut self) {
+        self.states.zeroize();
     }
 }
 
@@ -189,19 +251,32 @@ pub struct WordStream {
 impl WordStream {
     /// Starts the stream of the round whose signature is `signature`.
     pub fn new(signature: &Digest) -> Self {
-        // The 64 hex characters fill lanes 0..8 of the only block; no byte buffer is needed.
-        let mut state = [0u64; 25];
-        state[..8].copy_from_slice(&signature.hex_lanes());
-        state[8] = SHAKE_PAD;
-        state[RATE / 8 - 1] = LAST_PAD;
+        let mut state = shake_input(signature);
         keccak::f1600(&mut state);
         WordStream { state, next: 0 }
+    }
+
+    /// The streams of four rounds, their first permutations run side by side.
+    pub(crate) fn new_x4(signatures: &[Digest; 4]) -> [Self; 4] {
+        let mut states = signatures.each_ref().map(shake_input);
+        fairmines_keccak::f1600_x4(&mut states);
+        states.map(|state| WordStream { state, next: 0 })
     }
 
     /// The Keccak state and the read position, for [`read_word`].
     pub(crate) fn into_parts(self) -> ([u64; 25], usize) {
         (self.state, self.next)
     }
+}
+
+/// The SHAKE256 state of a round before its first permutation: the signature's 64 hex characters
+/// fill lanes 0..8 of the only block (no byte buffer is needed), then the padding.
+#[inline(always)]
+fn shake_input(signature: &Digest) -> [u64; 25] {
+    let mut state = [0u64; 25];
+    state[..8].copy_from_slice(&signature.hex_lanes());
+    pad(&mut state, 64, SHAKE_PAD);
+    state
 }
 
 /// Reads word `*next` of the stream whose current block is in `state`, squeezing a new block when

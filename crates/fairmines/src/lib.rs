@@ -53,6 +53,12 @@ pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, 
 pub use seed::ServerSeed;
 pub use verify::{Check, Published, Verification, verify};
 
+/// The Keccak-f[1600] implementation that runs four rounds in step in batches on this machine:
+/// `"avx2"` or `"scalar"` (chosen at run time, see the `fairmines-keccak` crate).
+pub fn keccak_backend() -> &'static str {
+    fairmines_keccak::backend()
+}
+
 /// The placement of the round with this signature.
 pub fn placement_for_signature(signature: &Digest, mines: MineCount) -> Placement {
     placement::place_from_stream(WordStream::new(signature), mines)

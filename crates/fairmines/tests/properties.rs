@@ -87,6 +87,27 @@ proptest! {
 }
 
 #[test]
+fn four_rounds_in_step_equal_single_rounds_across_block_and_digit_boundaries() {
+    // Prefixes `server:client:` of 120..=140 bytes put the nonce's digits before, across and after
+    // the end of the first 136-byte block; the nonces cross from one to two digits, 9 to 10 digits
+    // and reach 2^64 - 1 (groups of mixed lengths run one at a time).
+    let groups =
+        [[0, 1, 2, 3], [7, 8, 9, 10], [96, 97, 98, 99], [999_999_998, 999_999_999, 1_000_000_000, 1_000_000_001]];
+    let top = [u64::MAX - 3, u64::MAX - 2, u64::MAX - 1, u64::MAX];
+    for prefix in 120..=140usize {
+        let server = "s".repeat(prefix - 8);
+        let rounds = fairmines::RoundHasher::new(&server, "client");
+        for nonces in groups.iter().chain([&top]) {
+            for mines in [1, 3, 24] {
+                let mines = MineCount::new(mines).unwrap();
+                let single = nonces.map(|nonce| rounds.placement(nonce, mines));
+                assert_eq!(rounds.placements_x4(*nonces, mines), single, "prefix {prefix}, {nonces:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_large_batch_runs_on_threads_and_equals_single_rounds() {
     let nonces: Vec<u64> = (0..20_000).map(|i| i * 7 + 3).collect();
     let mines = MineCount::new(5).unwrap();

@@ -1,7 +1,7 @@
 //! Every case of the shared vectors (written by the reference JavaScript) through the core.
 
 use fairmines::{
-    Digest, MineCount, Published, Rejection, Tiles, WordStream, commitment, draw_order, mine_positions,
+    Digest, MineCount, Published, Rejection, RoundHasher, Tiles, WordStream, commitment, draw_order, mine_positions,
     place_mines_observed, round_signature, verify,
 };
 use serde::Deserialize;
@@ -153,4 +153,31 @@ fn the_vectors_cover_what_they_must() {
     assert!(rejected.iter().filter(|c| c.rejected.iter().any(|r| r.draw == 0)).count() >= 3);
     assert!(rejected.iter().any(|c| c.rejected.iter().any(|r| r.draw > 0)));
     assert!(tagged("rejection") >= 20);
+}
+
+#[test]
+fn every_vector_through_four_rounds_in_step() {
+    // Each case as one of four rounds run side by side (its permutations in one 4-lane call), in
+    // every lane, beside its neighbours; a group whose nonces differ in length runs one by one.
+    for case in &vectors().cases {
+        let rounds = RoundHasher::new(&case.server_seed, &case.client_seed);
+        let mines = MineCount::new(case.mines).unwrap();
+        for lane in 0..4u64 {
+            let Some(first) = case.nonce.checked_sub(lane) else { continue };
+            let Some(nonces) = [0, 1, 2, 3].map(|i| first.checked_add(i)).into_iter().collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            let nonces: [u64; 4] = nonces.try_into().unwrap();
+            let placements = rounds.placements_x4(nonces, mines);
+            let id = &case.id;
+            let mine = &placements[lane as usize];
+            assert_eq!(&*mine.positions(), case.positions.as_slice(), "{id}: lane {lane}");
+            assert_eq!(&*mine.draw_order(), case.draw_order.as_slice(), "{id}: lane {lane}");
+            assert_eq!(mine.words_used(), case.words_used, "{id}: lane {lane}");
+            for (nonce, placement) in nonces.iter().zip(&placements) {
+                assert_eq!(*placement, rounds.placement(*nonce, mines), "{id}: nonce {nonce}");
+            }
+        }
+    }
 }
