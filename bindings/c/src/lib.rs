@@ -206,12 +206,15 @@ pub extern "C" fn fairmines_last_error() -> *const c_char {
 /// # Safety
 /// `out` must be valid for 65 bytes of writes.
 pub(crate) unsafe fn write_hex(out: core::ptr::NonNull<c_char>, digest: &Digest) {
-    let mut text = [0 as c_char; FAIRMINES_HEX_SIZE];
-    for (dst, src) in text.iter_mut().zip(digest.to_hex().as_str().bytes()) {
-        *dst = src as c_char;
+    // Straight from the digest's hex bytes (ASCII, so no UTF-8 check) into the caller's buffer: one
+    // copy of 64 bytes and the NUL, no local text buffer (this is on the path of every hex result).
+    let hex = digest.to_hex();
+    let out = out.cast::<u8>();
+    // SAFETY: the caller guarantees 65 writable bytes: 64 here and the NUL at offset 64.
+    unsafe {
+        write_bytes(out, hex.as_bytes());
+        write_value(out.add(FAIRMINES_HEX_SIZE - 1), 0);
     }
-    // SAFETY: the caller guarantees 65 writable bytes.
-    unsafe { write_bytes(out, &text) }
 }
 
 /// The commitment of a server seed: SHA3-256 of its UTF-8 text, as lowercase hex.
@@ -485,7 +488,7 @@ pub unsafe extern "C" fn fairmines_verify(
 }
 
 fn copy_hex(dst: &mut [c_char; FAIRMINES_HEX_SIZE], digest: &Digest) {
-    for (d, s) in dst.iter_mut().zip(digest.to_hex().as_str().bytes()) {
+    for (d, &s) in dst.iter_mut().zip(digest.to_hex().as_bytes()) {
         *d = s as c_char;
     }
     dst[FAIRMINES_HEX_SIZE - 1] = 0;

@@ -77,15 +77,19 @@ fn from_ndarray(array: &Bound<'_, PyUntypedArray>, mines: u8) -> PyResult<Option
     let kind = array.dtype().kind();
     let list = match kind {
         b'u' => {
-            let converted = array.call_method1("astype", ("uint64",))?;
-            let view: PyReadonlyArray1<'_, u64> = converted.extract()?;
+            let view = native_or_converted::<u64>(array, "uint64")?;
+            let view = view.as_array();
             let mut list = room_for(view.len(), mines)?;
-            list.extend(view.as_array().iter().copied());
+            // One copy, made while holding the GIL: the batch then runs on a snapshot that no Python
+            // thread can change while the GIL is released.
+            match view.as_slice() {
+                Some(contiguous) => list.extend_from_slice(contiguous),
+                None => list.extend(view.iter().copied()),
+            }
             list
         }
         b'i' => {
-            let converted = array.call_method1("astype", ("int64",))?;
-            let view: PyReadonlyArray1<'_, i64> = converted.extract()?;
+            let view = native_or_converted::<i64>(array, "int64")?;
             let view = view.as_array();
             let mut list = room_for(view.len(), mines)?;
             for (index, &value) in view.iter().enumerate() {
@@ -109,6 +113,17 @@ fn from_ndarray(array: &Bound<'_, PyUntypedArray>, mines: u8) -> PyResult<Option
         }
     };
     Ok(Some(Owned::List(list)))
+}
+
+/// The array itself when its dtype is already `T` (no copy), else a converted copy (`astype`).
+fn native_or_converted<'py, T: numpy::Element>(
+    array: &Bound<'py, PyUntypedArray>,
+    dtype: &str,
+) -> PyResult<PyReadonlyArray1<'py, T>> {
+    match array.extract::<PyReadonlyArray1<'py, T>>() {
+        Ok(view) => Ok(view),
+        Err(_) => array.call_method1("astype", (dtype,))?.extract().map_err(Into::into),
+    }
 }
 
 fn from_iterable(obj: &Bound<'_, PyAny>, mines: u8) -> PyResult<Owned> {
