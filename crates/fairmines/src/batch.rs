@@ -6,7 +6,7 @@ use std::num::NonZeroUsize;
 use std::sync::{Mutex, PoisonError};
 use std::thread;
 
-use crate::hashing::{Sha3, Sha3x4, decimal, signature_prefix};
+use crate::hashing::{Sha3, Sha3x4, absorb_signature_prefix, decimal};
 use crate::placement::place_from_stream;
 use crate::{Digest, Error, MineCount, Placement, WordStream, placement_for_signature};
 
@@ -24,7 +24,9 @@ pub struct RoundHasher {
 impl RoundHasher {
     /// Absorbs `server_seed + ":" + client_seed + ":"`.
     pub fn new(server_seed: &str, client_seed: &str) -> Self {
-        RoundHasher { prefix: signature_prefix(server_seed, client_seed) }
+        let mut prefix = Sha3::new();
+        absorb_signature_prefix(&mut prefix, server_seed, client_seed);
+        RoundHasher { prefix }
     }
 
     /// The round signature for `nonce`.

@@ -58,7 +58,10 @@ impl Sha3 {
         self.pos = pos;
     }
 
-    pub(crate) fn finish(mut self) -> Digest {
+    /// The digest; the hasher is spent (its state is zeroized when it is dropped). By reference, not
+    /// by value: a move of a value with `Drop` copies its 208 bytes (memcpy, measured per round).
+    #[inline(always)]
+    pub(crate) fn finish(&mut self) -> Digest {
         pad(&mut self.state, self.pos, SHA3_PAD);
         keccak::f1600(&mut self.state);
         digest_of(&self.state)
@@ -117,7 +120,8 @@ impl Sha3x4 {
         }
     }
 
-    pub(crate) fn finish(mut self) -> [Digest; 4] {
+    /// The four digests; the hashers are spent (zeroized when dropped).
+    pub(crate) fn finish(&mut self) -> [Digest; 4] {
         for state in &mut self.states {
             pad(state, self.pos, SHA3_PAD);
         }
@@ -198,20 +202,20 @@ pub fn commitment(server_seed: &str) -> Digest {
 /// );
 /// ```
 pub fn round_signature(server_seed: &str, client_seed: &str, nonce: u64) -> Digest {
-    let mut hasher = signature_prefix(server_seed, client_seed);
+    let mut hasher = Sha3::new();
+    absorb_signature_prefix(&mut hasher, server_seed, client_seed);
     let mut digits = [0u8; 20];
     hasher.update(decimal(nonce, &mut digits));
     hasher.finish()
 }
 
-/// The hash state after `server_seed + ":" + client_seed + ":"`, the part every nonce shares.
-pub(crate) fn signature_prefix(server_seed: &str, client_seed: &str) -> Sha3 {
-    let mut hasher = Sha3::new();
+/// Absorbs `server_seed + ":" + client_seed + ":"`, the part of the signature every nonce shares.
+#[inline(always)]
+pub(crate) fn absorb_signature_prefix(hasher: &mut Sha3, server_seed: &str, client_seed: &str) {
     hasher.update(server_seed.as_bytes());
     hasher.update(b":");
     hasher.update(client_seed.as_bytes());
     hasher.update(b":");
-    hasher
 }
 
 /// Writes `n` in decimal (as JavaScript's `${n}` does for safe integers) into the end of `buf`.
@@ -251,9 +255,9 @@ pub struct WordStream {
 impl WordStream {
     /// Starts the stream of the round whose signature is `signature`.
     pub fn new(signature: &Digest) -> Self {
-        let mut state = shake_input(signature);
-        keccak::f1600(&mut state);
-        WordStream { state, next: 0 }
+        let mut words = WordStream { state: shake_input(signature), next: 0 };
+        keccak::f1600(&mut words.state);
+        words
     }
 
     /// The streams of four rounds, their first permutations run side by side.
@@ -266,6 +270,11 @@ impl WordStream {
     /// The Keccak state and the read position, for [`read_word`].
     pub(crate) fn into_parts(self) -> ([u64; 25], usize) {
         (self.state, self.next)
+    }
+
+    /// The current block (in the first 17 lanes) if no word of it has been read yet.
+    pub(crate) fn unread_block(&self) -> Option<&[u64; 25]> {
+        (self.next == 0).then_some(&self.state)
     }
 }
 

@@ -249,12 +249,12 @@ where
 
 /// Places the mines of a round from an unbounded stream, which cannot run out.
 pub(crate) fn place_from_stream(words: WordStream, mines: MineCount) -> Placement {
-    let (mut state, mut next) = words.into_parts();
-    if next == 0
-        && let Some(placement) = place_unrejected(&state, mines)
+    if let Some(block) = words.unread_block()
+        && let Some(placement) = place_unrejected(block, mines)
     {
         return placement;
     }
+    let (mut state, mut next) = words.into_parts();
     let never_fails = place(|| Ok::<u32, Infallible>(read_word(&mut state, &mut next)), mines, |_| {});
     match never_fails {
         Ok(placement) => placement,
