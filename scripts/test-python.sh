@@ -28,8 +28,8 @@ if ((${#missing[@]})); then
   apt-get update
   DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
 fi
-python3 -c 'import sys; assert sys.version_info >= (3, 9), sys.version' || {
-  echo "python3 >= 3.9 is needed" >&2
+python3 -c 'import sys; assert sys.version_info >= (3, 10), sys.version' || {
+  echo "python3 >= 3.10 is needed" >&2
   exit 1
 }
 command -v cargo >/dev/null || {
