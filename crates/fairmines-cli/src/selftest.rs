@@ -1,6 +1,8 @@
 //! `fairmines selftest`: the shared vectors, embedded at build time, through this build's core.
 
-use fairmines::{commitment, draw_order, mine_positions, round_signature};
+use fairmines::{
+    MineCount, Nonces, commitment, draw_order, keccak_backend, mine_positions, mine_positions_batch, round_signature,
+};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -45,6 +47,28 @@ fn check(case: &Case) -> Option<String> {
         )),
         (Err(e), _) | (_, Err(e)) => Some(e.to_string()),
     }
+    .or_else(|| check_batch(case))
+}
+
+/// The case four times in one batch: the rounds run in step, on this machine's 4-lane permutation.
+fn check_batch(case: &Case) -> Option<String> {
+    let mines = match MineCount::new(case.mines) {
+        Ok(mines) => mines,
+        Err(e) => return Some(e.to_string()),
+    };
+    let mut out = vec![0u8; 4 * case.positions.len()];
+    let nonces = [case.nonce; 4];
+    if let Err(e) = mine_positions_batch(&case.server_seed, &case.client_seed, Nonces::List(&nonces), mines, &mut out) {
+        return Some(e.to_string());
+    }
+    let row = case.positions.len();
+    let wrong = out.chunks(row).position(|lane| lane != case.positions)?;
+    Some(format!(
+        "batch lane {wrong} ({}) positions {:?}, expected {:?}",
+        keccak_backend(),
+        &out[wrong * row..(wrong + 1) * row],
+        case.positions
+    ))
 }
 
 /// Runs every embedded case; exit status 0 when all pass, 1 otherwise.
@@ -61,15 +85,21 @@ pub fn run(json: bool) -> u8 {
     let passed = vectors.cases.len() - failures.len();
     if json {
         let failed: Vec<_> = failures.iter().map(|(id, why)| json!({ "id": id, "error": why })).collect();
-        println!("{}", json!({ "passed": passed, "failed": failures.len(), "failures": failed }));
+        let backend = keccak_backend();
+        println!(
+            "{}",
+            json!({ "passed": passed, "failed": failures.len(), "failures": failed, "batch_permutation": backend })
+        );
     } else {
         for (id, why) in &failures {
             println!("FAIL {id}: {why}");
         }
         println!(
-            "selftest: {passed} passed, {} failed (vectors from the reference verifier on js-sha3 {})",
+            "selftest: {passed} passed, {} failed (vectors from the reference verifier on js-sha3 {}; batches \
+             checked on the {} permutation)",
             failures.len(),
-            vectors.js_sha3_version
+            vectors.js_sha3_version,
+            keccak_backend()
         );
     }
     u8::from(!failures.is_empty())

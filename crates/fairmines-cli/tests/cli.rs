@@ -115,6 +115,7 @@ fn selftest_passes_every_embedded_vector() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["failed"], 0);
     assert!(v["passed"].as_u64().unwrap() >= 1000);
+    assert_eq!(v["batch_permutation"], fairmines::keccak_backend());
 }
 
 #[test]
