@@ -74,25 +74,32 @@ VARIANTS = {
         [(P, r"\(1u64 << 32\) / p \* p", "(u32::MAX as u64) / p * p")],
     ]),
     "little-endian-words": ("stream words read little-endian", [
+        [(H, r"\bhalf\.swap_bytes\(\)", "half"),
+         (P, r"let words = block\[pair\]\.swap_bytes\(\);", "let words = block[pair].rotate_left(32);"),
+         (P, r"\(block\[mines / 2\]\.swap_bytes\(\) >> 32\)", "(block[mines / 2] & 0xffff_ffff)")],
         [(H, r"Some\(u32::from_be_bytes\(bytes\)\)", "Some(u32::from_le_bytes(bytes))")],
         [(H, r"\bhalf\.swap_bytes\(\)", "half")],
     ]),
     "unsorted-positions": ("positions are the draw order + 1, unsorted", [
+        [(P, r"(pub fn positions\(&self\) -> Tiles \{\n).*?(\n    \}\n)",
+          r"\1        let mut out = Tiles::default();\n        for &t in self.draw_order().iter() {\n            out.push(t + 1);\n        }\n        out\2")],
         [(P, r"(pub fn positions\(&self\) -> Tiles \{\n).*?(\n    \}\n)",
           r"\1        let mut out = Tiles::default();\n        for &t in self.draw_order.iter() {\n            out.push(t + 1);\n        }\n        out\2")],
     ]),
     "zero-based-positions": ("positions are 0-based", [
         [(P, r"(pub fn positions\(&self\) -> Tiles \{\n(?:(?!\n    \}\n).)*?)out\.push\(tile\);", r"\1out.push(tile - 1);")],
         [(P, r"out\.push\(mask\.trailing_zeros\(\) as u8 \+ 1\);", "out.push(mask.trailing_zeros() as u8);")],
+        [(P, r"tiles \|= \(bit as u64 \+ 1\) << \(8 \* count\);", "tiles |= (bit as u64) << (8 * count);")],
     ]),
-    "swap-remove": ("the drawn tile is replaced by the last free one (order not preserved)", [
-        [(P, r"available\.copy_within\(index \+ 1\.\.usize::from\(free\), index\);",
-          "available[index] = available[usize::from(free) - 1];")],
-        [(P, r"self\.available = available & !moving \| \(available >> TILE_BITS\) & moving;",
-          "let _ = moving;\n        let free = u32::from(TILES - self.draw_order.len);\n"
-          "        let last = (available >> (TILE_BITS * (free - 1))) as u8 & TILE_MASK;\n"
-          "        let shift = TILE_BITS * u32::from(index);\n"
-          "        self.available = available & !(u128::from(TILE_MASK) << shift) | u128::from(last) << shift;")],
+    "tile-not-removed": ("a drawn tile stays free (drawn with replacement)", [
+        [(P, r"self\.0 = list & !moving \| \(list >> TILE_BITS\) & moving;", "let _ = moving;"),
+         (P, r"place \+ u8::from\(place >= pick\)", "place"),
+         (P, r"low \+= \(\(\(low \| TOP\) - pick\) & TOP\) >> 7;", "let _ = pick;")],
+    ]),
+    "survivor-off-by-one": ("followed back, a free tile moves past a draw at its own place only if above it", [
+        [(P, r"place \+ u8::from\(place >= pick\)", "place + u8::from(place > pick)"),
+         (P, r"\(low \| TOP\) - pick\)", "(low | TOP) - pick - BYTES)"),
+         (P, r"\(high \| TOP\) - pick\)", "(high | TOP) - pick - BYTES)")],
     ]),
     "separator-semicolon": ("server;client:nonce instead of server:client:nonce", [
         [(B, r"prefix\.update\(b\":\"\);(\n\s*prefix\.update\(client_seed)", r'prefix.update(b";");\1')],
@@ -103,6 +110,8 @@ VARIANTS = {
         [(H, r"(hasher\.update\(client_seed\.as_bytes\(\)\);)\n\s*hasher\.update\(b\":\"\);", r"\1")],
     ]),
     "nonce-octal": ("the nonce written in base 8 instead of decimal", [
+        [(H, r"DIGIT_PAIRS\[\(n % 100\) as usize\]", "DIGIT_PAIRS[(n % 64) as usize]"), (H, r"n /= 100;", "n /= 64;"),
+         (H, r"if n >= 10 \{", "if n >= 8 {")],
         [(H, r"\(n % 10\) as u8", "(n % 8) as u8"), (H, r"n /= 10;", "n /= 8;")],
     ]),
     "keccak-padding": ("Keccak-256 (0x01 padding) instead of SHA3-256 for commitment and signature", [

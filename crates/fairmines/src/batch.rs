@@ -58,7 +58,7 @@ impl RoundHasher {
         let mut hashers = Sha3x4::from_one(&self.prefix);
         hashers.update(digits);
         let signatures = hashers.finish();
-        WordStream::new_x4(&signatures).map(|words| place_from_stream(words, mines))
+        WordStream::new_x4(&signatures).each_mut().map(|words| place_from_stream(words, mines))
     }
 }
 

@@ -61,7 +61,7 @@ pub fn keccak_backend() -> &'static str {
 
 /// The placement of the round with this signature.
 pub fn placement_for_signature(signature: &Digest, mines: MineCount) -> Placement {
-    placement::place_from_stream(WordStream::new(signature), mines)
+    placement::place_from_stream(&mut WordStream::new(signature), mines)
 }
 
 /// The placement of a round: signature, word stream and sampling in one call.

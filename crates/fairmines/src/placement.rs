@@ -5,7 +5,7 @@ use core::ops::Deref;
 
 use core::convert::Infallible;
 
-use crate::hashing::{block_word, read_word};
+use crate::hashing::read_word;
 use crate::{Error, WordStream};
 
 /// Tiles on the board (5 × 5, numbered 1..=25 row-major: 1 top-left, 5 top-right, 25 bottom-right).
@@ -138,6 +138,27 @@ impl fmt::Debug for Tiles {
     }
 }
 
+/// `SET_BITS[b]`: the 1-based positions of the set bits of byte `b`, ascending, one per byte of the
+/// little-endian `u64` (8 at most), and how many there are.
+const SET_BITS: [(u64, u8); 256] = {
+    let mut table = [(0u64, 0u8); 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let (mut tiles, mut count) = (0u64, 0u8);
+        let mut bit = 0;
+        while bit < 8 {
+            if byte >> bit & 1 == 1 {
+                tiles |= (bit as u64 + 1) << (8 * count);
+                count += 1;
+            }
+            bit += 1;
+        }
+        table[byte] = (tiles, count);
+        byte += 1;
+    }
+    table
+};
+
 /// A draw the sampler threw away because its word was at or above the limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rejection {
@@ -154,7 +175,8 @@ pub struct Rejection {
 /// Where the mines of one round lie.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Placement {
-    draw_order: Tiles,
+    /// Draw by draw, the accepted word mod P: the index of the tile taken among those still free.
+    picks: Tiles,
     /// Bit `i` set: tile index `i` (0-based) holds a mine.
     mask: u32,
     words_used: u32,
@@ -163,19 +185,31 @@ pub struct Placement {
 impl Placement {
     /// The tile indices in the order they were drawn: 0-based, unsorted (what the article prints).
     pub fn draw_order(&self) -> Tiles {
-        self.draw_order
+        // Replayed from the picks: the positions (the hot path) do not need it.
+        let mut free = FreeTiles::new();
+        let mut order = Tiles::default();
+        for &pick in self.picks.iter() {
+            order.push(free.take(pick));
+        }
+        order
     }
 
     /// The mine positions: sorted, 1-based (what the verifier prints).
     pub fn positions(&self) -> Tiles {
-        // The mask's set bits, lowest first, are the mines in ascending order.
-        let mut out = Tiles::default();
-        let mut mask = self.mask;
-        while mask != 0 {
-            out.push(mask.trailing_zeros() as u8 + 1);
-            mask &= mask - 1;
+        // The mask's set bits, lowest first, are the mines in ascending order. Eight bits at a time
+        // from a table: a bit at a time took ~5 instructions a mine, 120 with 24 mines.
+        let mut out = [0u8; 32];
+        let mut len = 0;
+        for (chunk, offset) in (0..32u32).step_by(8).map(|offset| ((self.mask >> offset) as u8, offset)) {
+            let (tiles, count) = SET_BITS[usize::from(chunk)];
+            // Bytes past `count` are junk that the next chunk overwrites or that lies past the end.
+            let tiles = tiles + u64::from(offset) * 0x0101_0101_0101_0101;
+            out[len..len + 8].copy_from_slice(&tiles.to_le_bytes());
+            len += usize::from(count);
         }
-        out
+        let mut tiles = [0u8; TILES as usize];
+        tiles.copy_from_slice(&out[..TILES as usize]);
+        Tiles { len: len as u8, tiles }
     }
 
     /// Whether 1-based `tile` holds a mine (`false` for a number off the board).
@@ -185,7 +219,7 @@ impl Placement {
 
     /// The number of mines.
     pub fn mines(&self) -> u8 {
-        self.draw_order.len
+        self.picks.len
     }
 
     /// How many words of the stream were read: the mine count plus the rejected draws.
@@ -198,7 +232,7 @@ impl fmt::Debug for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Placement")
             .field("positions", &self.positions())
-            .field("draw_order", &self.draw_order)
+            .field("draw_order", &self.draw_order())
             .field("words_used", &self.words_used)
             .finish()
     }
@@ -248,14 +282,15 @@ where
 }
 
 /// Places the mines of a round from an unbounded stream, which cannot run out.
-pub(crate) fn place_from_stream(words: WordStream, mines: MineCount) -> Placement {
+/// (By reference: the stream is 208 bytes, and LLVM copied it with `memcpy` when it was moved in.)
+pub(crate) fn place_from_stream(words: &mut WordStream, mines: MineCount) -> Placement {
     if let Some(block) = words.unread_block()
         && let Some(placement) = place_unrejected(block, mines)
     {
         return placement;
     }
-    let (mut state, mut next) = words.into_parts();
-    let never_fails = place(|| Ok::<u32, Infallible>(read_word(&mut state, &mut next)), mines, |_| {});
+    let (state, next) = words.parts_mut();
+    let never_fails = place(|| Ok::<u32, Infallible>(read_word(state, next)), mines, |_| {});
     match never_fails {
         Ok(placement) => placement,
         Err(never) => match never {},
@@ -264,37 +299,32 @@ pub(crate) fn place_from_stream(words: WordStream, mines: MineCount) -> Placemen
 
 /// The placement when no draw is rejected, which is almost every round: a word is rejected with
 /// probability (2^32 mod P) / 2^32 < 6 × 10^-9, so mine `d` takes word `d` of the first block (24
-/// mines need 24 of its 34 words). Checking every draw's limit without branching and falling back to
-/// [`place`] when one fails gives the same result with none of the per-word bookkeeping.
+/// mines need 24 of its 34 words). Checking the words without branching and falling back to
+/// [`place`] when one might be rejected gives the same result with none of the per-word bookkeeping.
 fn place_unrejected(block: &[u64; 25], mines: MineCount) -> Option<Placement> {
-    let mines = usize::from(mines.get()).min(LIMITS.len());
-    let mut taken = Taken::new();
-    let mut rejected = false;
-    for draw in 0..mines {
-        let word = block_word(block, draw);
-        rejected |= !accepts(word, LIMITS[draw]);
-        taken.take(REMAINDERS[draw].of(word));
+    let mines = usize::from(mines.get()).min(REMAINDERS.len());
+    let mut picks = Tiles { len: mines as u8, tiles: [0; TILES as usize] };
+    let mut largest = 0;
+    // Two draws a lane: the lane byte-swapped holds word 2i in its high half and 2i + 1 in its low.
+    for pair in 0..mines / 2 {
+        let words = block[pair].swap_bytes();
+        let (first, second) = ((words >> 32) as u32, words as u32);
+        largest = largest.max(first).max(second);
+        picks.tiles[2 * pair] = REMAINDERS[2 * pair].of(first);
+        picks.tiles[2 * pair + 1] = REMAINDERS[2 * pair + 1].of(second);
     }
-    if rejected {
+    if mines % 2 == 1 {
+        let word = (block[mines / 2].swap_bytes() >> 32) as u32;
+        largest = largest.max(word);
+        picks.tiles[mines - 1] = REMAINDERS[mines - 1].of(word);
+    }
+    // Every draw's limit is at least ALWAYS_ACCEPTED: below it no word is rejected, whatever P is.
+    // (A word at or above it is rejected only at some draws; the sampler then decides exactly.)
+    if largest >= ALWAYS_ACCEPTED {
         return None;
     }
-    Some(taken.into_placement(mines as u32))
+    Some(Placement { picks, mask: mine_mask(&picks), words_used: mines as u32 })
 }
-
-/// Bits per tile index in the packed list of free tiles (indices are 0..=24).
-const TILE_BITS: u32 = 5;
-const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
-
-/// The packed list 0, 1, …, 24: tile index `i` in bits `5i..5i + 5`.
-const ALL_TILES: u128 = {
-    let mut list = 0u128;
-    let mut i = 0;
-    while i < TILES as u32 {
-        list |= (i as u128) << (TILE_BITS * i);
-        i += 1;
-    }
-    list
-};
 
 /// At draw `d`, with P = 25 − d tiles free, `LIMITS[d]` = floor(2^32 / P) × P: the largest multiple
 /// of P that fits in 32 bits. A word at or above it would bias the remainder mod P, so it is
@@ -310,16 +340,17 @@ const LIMITS: [u64; MineCount::MAX as usize] = {
     limits
 };
 
-/// `MOVING[i]`: the bits of the packed list from tile `i` on, the ones that move when it is taken (a
-/// table: a variable 128-bit shift is several instructions on 64-bit machines).
-const MOVING: [u128; TILES as usize] = {
-    let mut moving = [0u128; TILES as usize];
-    let mut i = 0;
-    while i < moving.len() {
-        moving[i] = u128::MAX << (TILE_BITS * i as u32);
-        i += 1;
+/// The smallest of [`LIMITS`] (at least 2^32 − 24: each is 2^32 minus 2^32 mod P).
+const ALWAYS_ACCEPTED: u32 = {
+    let mut smallest = u32::MAX;
+    let mut draw = 0;
+    while draw < LIMITS.len() {
+        if LIMITS[draw] < smallest as u64 {
+            smallest = LIMITS[draw] as u32;
+        }
+        draw += 1;
     }
-    moving
+    smallest
 };
 
 /// Whether the sampler keeps `word` at a draw whose limit is `limit` (see [`LIMITS`]).
@@ -329,24 +360,29 @@ fn accepts(word: u32, limit: u64) -> bool {
 }
 
 /// `word mod P` for one P in 2..=25, by two multiplications instead of a division (Lemire, Kaser and
-/// Kurz, "Faster remainder by direct computation", 2019: exact for every 32-bit word and divisor).
-/// A division was the largest cost of a draw after the permutation.
+/// Kurz, "Faster remainder by direct computation", 2019: with F = 58 fraction bits, at least 32 + 5
+/// as their theorem asks for 32-bit words and divisors up to 2^5, it is exact for every word, and
+/// both products fit in 64 bits). A division was the largest cost of a draw after the permutation.
 #[derive(Clone, Copy)]
 struct Remainder {
     divisor: u64,
-    /// floor(2^64 / divisor) + 1.
+    /// ceil(2^58 / divisor).
     inverse: u64,
 }
 
+/// The fraction bits of [`Remainder`].
+const FRACTION_BITS: u32 = 58;
+
 impl Remainder {
     const fn new(divisor: u64) -> Self {
-        Remainder { divisor, inverse: u64::MAX / divisor + 1 }
+        Remainder { divisor, inverse: (1u64 << FRACTION_BITS).div_ceil(divisor) }
     }
 
+    /// The fraction word / P in 58 bits, times P: its integer part is the remainder.
     #[inline(always)]
     fn of(self, word: u32) -> u8 {
-        let fraction = self.inverse.wrapping_mul(u64::from(word));
-        ((u128::from(fraction) * u128::from(self.divisor)) >> 64) as u8
+        let fraction = self.inverse.wrapping_mul(u64::from(word)) & ((1 << FRACTION_BITS) - 1);
+        ((fraction * self.divisor) >> FRACTION_BITS) as u8
     }
 }
 
@@ -368,11 +404,11 @@ where
     W: FnMut() -> Result<u32, E>,
     F: FnMut(Rejection),
 {
-    let mut taken = Taken::new();
+    let mut picks = Tiles::default();
     let mut words_used = 0u32;
     for draw in 0..mines.get() {
         let (limit, remainder) = (LIMITS[usize::from(draw)], REMAINDERS[usize::from(draw)]);
-        let index = loop {
+        let pick = loop {
             let word = next_word()?;
             let word_index = words_used;
             words_used += 1;
@@ -381,47 +417,110 @@ where
             }
             on_reject(Rejection { draw, available: TILES - draw, word_index, word });
         };
-        taken.take(index);
+        picks.push(pick);
     }
-    Ok(taken.into_placement(words_used))
+    Ok(Placement { picks, mask: mine_mask(&picks), words_used })
 }
 
-/// The tiles taken so far, and the free ones in order.
-struct Taken {
-    /// The free tiles in order, 5 bits each (25 × 5 = 125 bits): taking one out is a few shifts
-    /// instead of moving the bytes after it, as a list would.
-    available: u128,
-    draw_order: Tiles,
-    mask: u32,
+/// The mine mask of a round from its picks (each draw's index among the tiles still free).
+///
+/// With few mines, the picks are replayed on the list of free tiles. With many, it is shorter to
+/// follow the few tiles left free at the end back through the draws (see [`survivors`]).
+#[inline(always)]
+fn mine_mask(picks: &[u8]) -> u32 {
+    if picks.len() <= 12 {
+        let mut free = FreeTiles::new();
+        picks.iter().fold(0, |mask, &pick| mask | 1 << free.take(pick))
+    } else if picks.len() == usize::from(MineCount::MAX) {
+        // One tile left free: followed back alone (see `survivors`), it needs no byte lanes.
+        let free = picks.iter().rev().fold(0u8, |place, &pick| place + u8::from(place >= pick));
+        ALL_MINES & !(1 << free)
+    } else {
+        survivors(picks).fold(ALL_MINES, |mask, tile| mask & !(1 << tile))
+    }
 }
 
-impl Taken {
+/// The mask with every tile a mine.
+const ALL_MINES: u32 = (1 << TILES) - 1;
+
+/// The tiles still free after the draws of `picks` (at least 13 of them, at most 12 free), by
+/// following them backwards: a tile at place `i` in the list after a draw that took place `p` was at
+/// place `i + 1` before it if `i >= p`, else at `i`. The survivors end at places 0, 1, … in order.
+///
+/// All survivors move at once, one per byte of two 64-bit words (values stay below 128, so the
+/// comparison can borrow from each byte's top bit without crossing into the next byte): about six
+/// operations a draw instead of taking a tile out of the list.
+#[inline(always)]
+fn survivors(picks: &[u8]) -> impl Iterator<Item = u8> {
+    const BYTES: u64 = 0x0101_0101_0101_0101;
+    const TOP: u64 = 0x80 * BYTES;
+    let count = usize::from(TILES) - picks.len();
+    // Bytes 0..8 and 8..12 of the list of places: survivor `i` is at place `i` after the last draw.
+    let (mut low, mut high) = (0x0706_0504_0302_0100u64, 0x0b0a_0908u64);
+    for &pick in picks.iter().rev() {
+        let pick = u64::from(pick) * BYTES;
+        // Top bit of each byte: place >= pick. Shifted down to 1 and added: the place before the draw.
+        low += (((low | TOP) - pick) & TOP) >> 7;
+        if count > 8 {
+            high += (((high | TOP) - pick) & TOP) >> 7;
+        }
+    }
+    (0..count).map(move |i| if i < 8 { (low >> (8 * i)) as u8 } else { (high >> (8 * (i - 8))) as u8 })
+}
+
+/// The free tiles in order, 5 bits each (25 × 5 = 125 bits): taking one out is a few shifts instead
+/// of moving the bytes after it, as a list would.
+struct FreeTiles(u128);
+
+impl FreeTiles {
     #[inline(always)]
     fn new() -> Self {
-        Taken { available: ALL_TILES, draw_order: Tiles::default(), mask: 0 }
+        FreeTiles(ALL_TILES)
     }
 
-    /// Takes out the tile at `index` among those still free.
+    /// Takes out and returns the tile at `index` among those still free.
     #[inline(always)]
-    fn take(&mut self, index: u8) {
-        let available = self.available;
-        let tile = (available >> (TILE_BITS * u32::from(index))) as u8 & TILE_MASK;
+    fn take(&mut self, index: u8) -> u8 {
+        let list = self.0;
+        let tile = (list >> (TILE_BITS * u32::from(index))) as u8 & TILE_MASK;
         // The tiles after the one taken move down one place; those before it stay.
         let moving = MOVING[usize::from(index)];
-        self.available = available & !moving | (available >> TILE_BITS) & moving;
-        self.draw_order.push(tile);
-        self.mask |= 1 << tile;
-    }
-
-    #[inline(always)]
-    fn into_placement(self, words_used: u32) -> Placement {
-        Placement { draw_order: self.draw_order, mask: self.mask, words_used }
+        self.0 = list & !moving | (list >> TILE_BITS) & moving;
+        tile
     }
 }
+
+/// Bits per tile index in the packed list of free tiles (indices are 0..=24).
+const TILE_BITS: u32 = 5;
+const TILE_MASK: u8 = (1 << TILE_BITS) - 1;
+
+/// The packed list 0, 1, …, 24: tile index `i` in bits `5i..5i + 5`.
+const ALL_TILES: u128 = {
+    let mut list = 0u128;
+    let mut i = 0;
+    while i < TILES as u32 {
+        list |= (i as u128) << (TILE_BITS * i);
+        i += 1;
+    }
+    list
+};
+
+/// `MOVING[i]`: the bits of the packed list from tile `i` on, the ones that move when it is taken (a
+/// table: a variable 128-bit shift is several instructions on 64-bit machines).
+const MOVING: [u128; TILES as usize] = {
+    let mut moving = [0u128; TILES as usize];
+    let mut i = 0;
+    while i < moving.len() {
+        moving[i] = u128::MAX << (TILE_BITS * i as u32);
+        i += 1;
+    }
+    moving
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hashing::block_word;
 
     #[test]
     fn remainder_by_multiplication_is_exact() {
@@ -439,6 +538,52 @@ mod tests {
                 assert_eq!(u32::from(remainder.of(word)), word % p, "{word} mod {p}");
             }
         }
+    }
+
+    /// Picks for `mines` draws from a counter: each one a valid index among the tiles still free.
+    fn picks_from(seed: u64, mines: usize) -> Tiles {
+        let mut state = [0u64; 25];
+        state[0] = seed;
+        keccak::f1600(&mut state);
+        let mut picks = Tiles::default();
+        for (draw, lane) in state[..mines].iter().enumerate() {
+            picks.push((lane % (25 - draw as u64)) as u8);
+        }
+        picks
+    }
+
+    #[test]
+    fn mask_from_survivors_matches_the_replayed_draws() {
+        // Every mine count, so both ways (replaying the draws and following the survivors back) and the
+        // one-survivor case are checked against taking the tiles out one by one.
+        for seed in 0..if cfg!(miri) { 48 } else { 2_400u64 } {
+            let mines = (seed % 24 + 1) as usize;
+            let picks = picks_from(seed, mines);
+            let mut free = FreeTiles::new();
+            let replayed = picks.iter().fold(0u32, |mask, &pick| mask | 1 << free.take(pick));
+            assert_eq!(mine_mask(&picks), replayed, "picks {picks:?}");
+            assert_eq!(replayed.count_ones() as usize, mines);
+        }
+        // The extremes: always the first free tile, and always the last.
+        for mines in 1..=24usize {
+            let first = Tiles { len: mines as u8, tiles: [0; 25] };
+            assert_eq!(mine_mask(&first), (1 << mines) - 1);
+            let mut last = Tiles::default();
+            (0..mines).for_each(|draw| last.push((24 - draw) as u8));
+            assert_eq!(mine_mask(&last), ALL_MINES & !((1 << (25 - mines)) - 1));
+        }
+    }
+
+    #[test]
+    fn positions_are_the_set_bits_in_order() {
+        for seed in 0..if cfg!(miri) { 64 } else { 20_000u32 } {
+            let mask = seed.wrapping_mul(0x9e37_79b9).rotate_left(seed % 32) & ALL_MINES;
+            let placement = Placement { picks: Tiles::default(), mask, words_used: 0 };
+            let expected: Vec<u8> = (1..=25).filter(|&tile| mask >> (tile - 1) & 1 == 1).collect();
+            assert_eq!(&*placement.positions(), &expected[..], "mask {mask:#x}");
+        }
+        let all = Placement { picks: Tiles::default(), mask: ALL_MINES, words_used: 0 };
+        assert_eq!(&*all.positions(), &(1..=25).collect::<Vec<u8>>()[..]);
     }
 
     #[test]
