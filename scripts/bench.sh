@@ -116,10 +116,11 @@ How each is measured:
   `fairmines_keccak::f1600_x4` (AVX2 when the CPU has it; the backend is named in the row) against the same rounds
   one at a time, and against the one-lane bound (2 scalar permutations a round here): over 100% is past the
   one-lane limit.
-- **C**: `scripts/bench-c.sh`, the C API from C against the same calls straight to the Rust core, in 9 turns;
-  value = the median over the turns of C ns / Rust ns (1.05 = 5% slower). This machine's speed drifts by 20-30%
-  over seconds, more than the 5% asked, so the same programs are also counted in instructions per call
-  (callgrind, 2,000 calls inside the function that makes them): deterministic, and the rows marked "instructions".
+- **C**: `scripts/bench-c.sh`, the C API from C against the same calls straight to the Rust core, in one
+  process (the core's loops are a cdylib linked beside `libfairmines.a`), interleaved: each of 300 samples times
+  2,000 calls of each side back to back (thread CPU time, order swapped every sample), so the machine's drift
+  (20-30% over seconds) cancels; value = the median of the per-sample C / Rust ratios (1.05 = 5% slower). Both
+  sides produce the same output (the commitment as 64 hex characters, as the C API writes it). The rows marked "instructions" count the same loops with callgrind (2,000 calls each): deterministic.
 - **Python**: `scripts/bench-python.sh`, against a pure-Python implementation on hashlib in `python/bench/bench.py`.
 - **Node**: `scripts/bench-node.sh`, against `vectors/reference.js` (js-sha3) and a `node:crypto` implementation
   in `node/bench/bench.js`.
