@@ -133,3 +133,37 @@ test('random batches agree with the reference, sync and async', async () => {
     assert.deepEqual(await fm.minePositionsBatchAsync(server, client, typed, mines), expected, at);
   }
 });
+
+test('minePositions: every tile in and out of the list, fresh plain arrays, Array.prototype untouched', () => {
+  // The list is built in JavaScript from a bit mask (see TILE_LIST_JS in bindings/node/src/lib.rs):
+  // one mine lands on every tile 1..25, and with 24 mines every tile is the one left free.
+  const server = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
+  const client = 'tile list';
+  for (const mines of [1, 24]) {
+    const seen = new Set();
+    for (let nonce = 0; seen.size < 25 && nonce < 5000; nonce++) {
+      const got = fm.minePositions(server, client, nonce, mines);
+      assert.deepEqual(got, reference.minePositions(server, client, nonce, mines), `${mines} mines, nonce ${nonce}`);
+      assert.equal(got.length, mines);
+      assert.equal(Object.keys(got).length, mines, 'no holes');
+      for (let tile = 1; tile <= 25; tile++) {
+        if (got.includes(tile) === (mines === 1)) seen.add(tile);
+      }
+    }
+    assert.equal(seen.size, 25, `${mines} mines: every tile covered`);
+  }
+  const first = fm.minePositions(server, client, 7, 3);
+  first.push(99);
+  first[0] = 0;
+  assert.deepEqual(fm.minePositions(server, client, 7, 3), reference.minePositions(server, client, 7, 3));
+  // The list does not go through Array.prototype.push (which user code may replace).
+  const push = Array.prototype.push;
+  let got;
+  Array.prototype.push = () => { throw new Error('Array.prototype.push was called'); };
+  try {
+    got = fm.minePositions(server, client, 7, 24);
+  } finally {
+    Array.prototype.push = push;
+  }
+  assert.deepEqual(got, reference.minePositions(server, client, 7, 24));
+});

@@ -916,8 +916,8 @@ pub fn max_safe_picks(env: Env, mines: NumberArg<'_>) -> Result<u32> {
 
 /// Gives the classes a `[util.inspect.custom]` method: `console.log(pair)` shows what `toString()`
 /// gives (the public part of a seed pair, never its server seed), a ratio shows as `Ratio(99/100)`.
-#[napi(module_exports)]
-pub fn install_inspect(exports: Object<'_>, env: Env) -> Result<()> {
+/// Called by [`crate::init`] when the module is loaded.
+pub(crate) fn install_inspect(exports: &Object<'_>, env: &Env) -> Result<()> {
     let key = env.symbol_for("nodejs.util.inspect.custom")?;
     for (class, wrap) in [("Ratio", true), ("SeedPair", false), ("Round", false)] {
         // A class is a function: read it untyped, then as the object it also is.
@@ -930,7 +930,7 @@ pub fn install_inspect(exports: Object<'_>, env: Env) -> Result<()> {
             Ok(if wrap { format!("{class}({shown})") } else { shown })
         })?;
         prototype.define_properties(&[Property::new()
-            .with_name(&env, key)?
+            .with_name(env, key)?
             .with_value(&inspect)
             .with_property_attributes(PropertyAttributes::Configurable | PropertyAttributes::Writable)])?;
     }
