@@ -93,13 +93,13 @@ VARIANTS = {
     ]),
     "tile-not-removed": ("a drawn tile stays free (drawn with replacement)", [
         [(P, r"self\.0 = list & !moving \| \(list >> TILE_BITS\) & moving;", "let _ = moving;"),
-         (P, r"place \+ u8::from\(place >= pick\)", "place"),
-         (P, r"low \+= \(\(\(low \| TOP\) - pick\) & TOP\) >> 7;", "let _ = pick;")],
+         (P, r"place \+= u8::from\(place >= pick\)", "place += u8::from(pick > 24)"),
+         (P, r"self\.low \+= \(\(\(self\.low \| Self::TOP\) - pick\) & Self::TOP\) >> 7;", "let _ = pick;")],
     ]),
     "survivor-off-by-one": ("followed back, a free tile moves past a draw at its own place only if above it", [
-        [(P, r"place \+ u8::from\(place >= pick\)", "place + u8::from(place > pick)"),
-         (P, r"\(low \| TOP\) - pick\)", "(low | TOP) - pick - BYTES)"),
-         (P, r"\(high \| TOP\) - pick\)", "(high | TOP) - pick - BYTES)")],
+        [(P, r"place \+= u8::from\(place >= pick\)", "place += u8::from(place > pick)"),
+         (P, r"\(self\.low \| Self::TOP\) - pick\)", "(self.low | Self::TOP) - pick - Self::BYTES)"),
+         (P, r"\(self\.high \| Self::TOP\) - pick\)", "(self.high | Self::TOP) - pick - Self::BYTES)")],
     ]),
     "separator-semicolon": ("server;client:nonce instead of server:client:nonce", [
         [(B, r"prefix\.update\(b\":\"\);(\n\s*prefix\.update\(client_seed)", r'prefix.update(b";");\1')],

@@ -149,26 +149,29 @@ impl Drop for Sha3 {
 #[inline(always)]
 fn xor_into_block(state: &mut [u64; 25], pos: usize, bytes: &[u8]) {
     // Keccak reads a block as little-endian lanes: byte `pos` is byte `pos % 8` of lane `pos / 8`.
-    // Eight bytes at a time, each straddling two lanes unless `pos` is a multiple of 8.
-    let (mut lane, shift) = (pos / 8, 8 * (pos % 8) as u32);
-    let mut chunks = bytes.chunks_exact(8);
+    // The bytes up to the next lane boundary first, then whole lanes (one XOR each, no shifts; the
+    // input need not be aligned), then the rest.
+    let head = ((8 - pos % 8) % 8).min(bytes.len());
+    let (head_bytes, rest) = bytes.split_at(head);
+    if head > 0 {
+        state[pos / 8] ^= partial_lane(head_bytes) << (8 * (pos % 8));
+    }
+    let mut lane = (pos + head) / 8;
+    let mut chunks = rest.chunks_exact(8);
     for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        state[lane] ^= word << shift;
-        if shift != 0 {
-            state[lane + 1] ^= word >> (64 - shift);
-        }
+        state[lane] ^= u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         lane += 1;
     }
     let tail = chunks.remainder();
     if !tail.is_empty() {
-        let word = tail.iter().rev().fold(0, |word, &byte| word << 8 | u64::from(byte));
-        state[lane] ^= word << shift;
-        // The tail's bytes that did not fit in this lane go to the next one.
-        if 8 * tail.len() as u32 + shift > 64 {
-            state[lane + 1] ^= word >> (64 - shift);
-        }
+        state[lane] ^= partial_lane(tail);
     }
+}
+
+/// Up to 8 bytes as the low bytes of a little-endian lane.
+#[inline(always)]
+fn partial_lane(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().fold(0, |lane, &byte| lane << 8 | u64::from(byte))
 }
 
 /// SHA3-256 of the server seed's UTF-8 bytes: the commitment shown to the player before play.

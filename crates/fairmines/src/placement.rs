@@ -304,26 +304,50 @@ pub(crate) fn place_from_stream(words: &mut WordStream, mines: MineCount) -> Pla
 fn place_unrejected(block: &[u64; 25], mines: MineCount) -> Option<Placement> {
     let mines = usize::from(mines.get()).min(REMAINDERS.len());
     let mut picks = Tiles { len: mines as u8, tiles: [0; TILES as usize] };
-    let mut largest = 0;
-    // Two draws a lane: the lane byte-swapped holds word 2i in its high half and 2i + 1 in its low.
-    for pair in 0..mines / 2 {
-        let words = block[pair].swap_bytes();
-        let (first, second) = ((words >> 32) as u32, words as u32);
-        largest = largest.max(first).max(second);
-        picks.tiles[2 * pair] = REMAINDERS[2 * pair].of(first);
-        picks.tiles[2 * pair + 1] = REMAINDERS[2 * pair + 1].of(second);
-    }
-    if mines % 2 == 1 {
-        let word = (block[mines / 2].swap_bytes() >> 32) as u32;
-        largest = largest.max(word);
-        picks.tiles[mines - 1] = REMAINDERS[mines - 1].of(word);
-    }
+    // With 13 mines or more, the tiles left free are followed back as each pick is made (the last
+    // draw first), so that this work overlaps the remainders instead of waiting for all of them.
+    let (largest, mask) = if mines == usize::from(MineCount::MAX) {
+        // One tile left free: its place alone, no byte lanes (as in `Survivors::undo`).
+        let mut place = 0u8;
+        let largest = pick_backwards(block, &mut picks, |pick| place += u8::from(place >= pick));
+        (largest, ALL_MINES & !(1 << place))
+    } else if let Some(mut survivors) = Survivors::after(mines) {
+        let largest = pick_backwards(block, &mut picks, |pick| survivors.undo(pick));
+        (largest, survivors.mask())
+    } else {
+        let largest = pick_backwards(block, &mut picks, |_| {});
+        (largest, replayed_mask(&picks))
+    };
     // Every draw's limit is at least ALWAYS_ACCEPTED: below it no word is rejected, whatever P is.
     // (A word at or above it is rejected only at some draws; the sampler then decides exactly.)
     if largest >= ALWAYS_ACCEPTED {
         return None;
     }
-    Some(Placement { picks, mask: mine_mask(&picks), words_used: mines as u32 })
+    Some(Placement { picks, mask, words_used: mines as u32 })
+}
+
+/// Fills `picks` (as many as its length) from the first words of `block`, mine `d` from word `d`,
+/// the last draw first, and gives each pick to `on_pick`; returns the largest word.
+#[inline(always)]
+fn pick_backwards(block: &[u64; 25], picks: &mut Tiles, mut on_pick: impl FnMut(u8)) -> u32 {
+    let mines = usize::from(picks.len);
+    let mut largest = 0;
+    let mut take = |draw: usize, word: u32| {
+        largest = largest.max(word);
+        let pick = REMAINDERS[draw].of(word);
+        picks.tiles[draw] = pick;
+        on_pick(pick);
+    };
+    // Two words a lane: the lane byte-swapped holds word 2i in its high half and 2i + 1 in its low.
+    if mines % 2 == 1 {
+        take(mines - 1, (block[mines / 2].swap_bytes() >> 32) as u32);
+    }
+    for pair in (0..mines / 2).rev() {
+        let words = block[pair].swap_bytes();
+        take(2 * pair + 1, words as u32);
+        take(2 * pair, (words >> 32) as u32);
+    }
+    largest
 }
 
 /// At draw `d`, with P = 25 − d tiles free, `LIMITS[d]` = floor(2^32 / P) × P: the largest multiple
@@ -425,47 +449,70 @@ where
 /// The mine mask of a round from its picks (each draw's index among the tiles still free).
 ///
 /// With few mines, the picks are replayed on the list of free tiles. With many, it is shorter to
-/// follow the few tiles left free at the end back through the draws (see [`survivors`]).
-#[inline(always)]
+/// follow the few tiles left free at the end back through the draws (see [`Survivors`]).
 fn mine_mask(picks: &[u8]) -> u32 {
-    if picks.len() <= 12 {
-        let mut free = FreeTiles::new();
-        picks.iter().fold(0, |mask, &pick| mask | 1 << free.take(pick))
-    } else if picks.len() == usize::from(MineCount::MAX) {
-        // One tile left free: followed back alone (see `survivors`), it needs no byte lanes.
-        let free = picks.iter().rev().fold(0u8, |place, &pick| place + u8::from(place >= pick));
-        ALL_MINES & !(1 << free)
-    } else {
-        survivors(picks).fold(ALL_MINES, |mask, tile| mask & !(1 << tile))
+    match Survivors::after(picks.len()) {
+        Some(mut survivors) => {
+            picks.iter().rev().for_each(|&pick| survivors.undo(pick));
+            survivors.mask()
+        }
+        None => replayed_mask(picks),
     }
+}
+
+/// The mine mask from replaying the picks on the list of free tiles.
+#[inline(always)]
+fn replayed_mask(picks: &[u8]) -> u32 {
+    let mut free = FreeTiles::new();
+    picks.iter().fold(0, |mask, &pick| mask | 1 << free.take(pick))
 }
 
 /// The mask with every tile a mine.
 const ALL_MINES: u32 = (1 << TILES) - 1;
 
-/// The tiles still free after the draws of `picks` (at least 13 of them, at most 12 free), by
-/// following them backwards: a tile at place `i` in the list after a draw that took place `p` was at
-/// place `i + 1` before it if `i >= p`, else at `i`. The survivors end at places 0, 1, … in order.
+/// The places of the tiles still free after the draws (at most 12 of them: 13 mines or more),
+/// followed backwards one draw at a time. A tile at place `i` in the list after a draw that took
+/// place `p` was at place `i + 1` before it if `i >= p`, else at `i`. After the last draw the
+/// survivors are at places 0, 1, … in order; before the first, a tile's place is the tile.
 ///
-/// All survivors move at once, one per byte of two 64-bit words (values stay below 128, so the
+/// All of them move at once, one per byte of two 64-bit words (values stay below 128, so the
 /// comparison can borrow from each byte's top bit without crossing into the next byte): about six
 /// operations a draw instead of taking a tile out of the list.
-#[inline(always)]
-fn survivors(picks: &[u8]) -> impl Iterator<Item = u8> {
+struct Survivors {
+    count: usize,
+    /// The places of survivors 0..8 and 8..12, a byte each.
+    low: u64,
+    high: u64,
+}
+
+impl Survivors {
     const BYTES: u64 = 0x0101_0101_0101_0101;
-    const TOP: u64 = 0x80 * BYTES;
-    let count = usize::from(TILES) - picks.len();
-    // Bytes 0..8 and 8..12 of the list of places: survivor `i` is at place `i` after the last draw.
-    let (mut low, mut high) = (0x0706_0504_0302_0100u64, 0x0b0a_0908u64);
-    for &pick in picks.iter().rev() {
-        let pick = u64::from(pick) * BYTES;
+    const TOP: u64 = 0x80 * Self::BYTES;
+
+    /// The survivors of `mines` draws at their places after the last one, if there are at most 12.
+    #[inline(always)]
+    fn after(mines: usize) -> Option<Self> {
+        let count = usize::from(TILES).checked_sub(mines).filter(|&count| count <= 12)?;
+        Some(Survivors { count, low: 0x0706_0504_0302_0100, high: 0x0b0a_0908 })
+    }
+
+    /// Their places before a draw that took place `pick`.
+    #[inline(always)]
+    fn undo(&mut self, pick: u8) {
+        let pick = u64::from(pick) * Self::BYTES;
         // Top bit of each byte: place >= pick. Shifted down to 1 and added: the place before the draw.
-        low += (((low | TOP) - pick) & TOP) >> 7;
-        if count > 8 {
-            high += (((high | TOP) - pick) & TOP) >> 7;
+        self.low += (((self.low | Self::TOP) - pick) & Self::TOP) >> 7;
+        if self.count > 8 {
+            self.high += (((self.high | Self::TOP) - pick) & Self::TOP) >> 7;
         }
     }
-    (0..count).map(move |i| if i < 8 { (low >> (8 * i)) as u8 } else { (high >> (8 * (i - 8))) as u8 })
+
+    /// Every tile a mine but the survivors (once every draw is undone, their places are their tiles).
+    #[inline(always)]
+    fn mask(&self) -> u32 {
+        let tile = |i: usize| if i < 8 { (self.low >> (8 * i)) as u8 } else { (self.high >> (8 * (i - 8))) as u8 };
+        (0..self.count).fold(ALL_MINES, |mask, i| mask & !(1 << tile(i)))
+    }
 }
 
 /// The free tiles in order, 5 bits each (25 × 5 = 125 bits): taking one out is a few shifts instead
