@@ -3,7 +3,7 @@
 # mine_positions_batch against a pure-Python hashlib implementation of SPEC.md written in
 # python/bench/bench.py, same inputs, same run. Targets (issue 9): >= 5x per call, >= 15x batch.
 # Prints a table and `BENCH {json}` lines (collected by scripts/bench.sh). Not part of the tests.
-# Extra arguments go to bench.py (--mines, --python-rounds, --call-rounds, --batch-rounds, --repeat).
+# Extra arguments go to bench.py (--mines, --python-rounds, --call-rounds, --batch-rounds, --samples).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The same venv, pinned tools and release build as the tests.

@@ -12,6 +12,7 @@ import argparse
 import hashlib
 import json
 import os
+import statistics
 import sys
 import time
 from typing import Callable, List
@@ -46,23 +47,34 @@ def python_positions(server_seed: str, client_seed: str, nonce: int, mines: int)
     return sorted(t + 1 for t in drawn)
 
 
-def rate(run: Callable[[int], object], rounds: int, repeat: int) -> float:
-    """Best of `repeat` runs, in rounds per second."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run(rounds)
-        best = min(best, time.perf_counter() - start)
-    return rounds / best
+def paired(reference: Callable[[int], object], reference_rounds: int, run: Callable[[int], object], rounds: int,
+           samples: int) -> tuple[float, float, float]:
+    """Times `reference` and `run` back to back in each of `samples` samples (the order swapped every
+    sample) and returns the median of the per-sample ratios of their rates, and each side's median
+    rate in rounds per second. The two halves of a sample are milliseconds apart, so the machine's
+    drift (20-30% over seconds here) cancels in their ratio; best-of runs of each side at different
+    moments did not."""
+    ratios, reference_rates, rates = [], [], []
+    for sample in range(samples):
+        timed = {}
+        for side in ((0, 1) if sample % 2 == 0 else (1, 0)):
+            function, count = ((reference, reference_rounds), (run, rounds))[side]
+            start = time.perf_counter()
+            function(count)
+            timed[side] = count / (time.perf_counter() - start)
+        reference_rates.append(timed[0])
+        rates.append(timed[1])
+        ratios.append(timed[1] / timed[0])
+    return statistics.median(ratios), statistics.median(reference_rates), statistics.median(rates)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mines", type=int, nargs="+", default=[3, 24])
-    parser.add_argument("--python-rounds", type=int, default=20_000)
-    parser.add_argument("--call-rounds", type=int, default=200_000)
-    parser.add_argument("--batch-rounds", type=int, default=1_000_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--python-rounds", type=int, default=2_000, help="pure-Python rounds per sample")
+    parser.add_argument("--call-rounds", type=int, default=10_000, help="mine_positions calls per sample")
+    parser.add_argument("--batch-rounds", type=int, default=100_000, help="rounds per batch, one batch a sample")
+    parser.add_argument("--samples", type=int, default=21)
     args = parser.parse_args()
 
     cores = os.cpu_count()
@@ -75,23 +87,23 @@ def main() -> None:
         assert [fairmines.mine_positions(SERVER, CLIENT, n, mines) for n in sample] == expected
         assert fairmines.mine_positions_batch(SERVER, CLIENT, sample, mines).tolist() == expected
 
-        repeat = args.repeat
-        python = rate(lambda k: [python_positions(SERVER, CLIENT, n, mines) for n in range(k)], args.python_rounds, repeat)
-        per_call = rate(lambda k: [fairmines.mine_positions(SERVER, CLIENT, n, mines) for n in range(k)], args.call_rounds, repeat)
-        batch = rate(lambda k: fairmines.mine_positions_batch(SERVER, CLIENT, range(k), mines), args.batch_rounds, repeat)
+        python = lambda k: [python_positions(SERVER, CLIENT, n, mines) for n in range(k)]
         array = np.arange(args.batch_rounds, dtype=np.uint64)
-        batch_array = rate(lambda k: fairmines.mine_positions_batch(SERVER, CLIENT, array[:k], mines), args.batch_rounds, repeat)
-
-        print(f"\nmines = {mines}")
-        print(f"  pure Python (hashlib)          {python:>12,.0f} rounds/s   1x")
-        for label, value, target, name in [
-            ("mine_positions, one per call", per_call, PER_CALL_TARGET, "mine_positions"),
-            ("mine_positions_batch, range", batch, BATCH_TARGET, "mine_positions_batch (range)"),
-            ("mine_positions_batch, ndarray", batch_array, BATCH_TARGET, "mine_positions_batch (uint64 array)"),
-        ]:
-            ratio = value / python
+        variants = [
+            ("mine_positions, one per call", PER_CALL_TARGET, "mine_positions", args.call_rounds,
+             lambda k: [fairmines.mine_positions(SERVER, CLIENT, n, mines) for n in range(k)]),
+            ("mine_positions_batch, range", BATCH_TARGET, "mine_positions_batch (range)", args.batch_rounds,
+             lambda k: fairmines.mine_positions_batch(SERVER, CLIENT, range(k), mines)),
+            ("mine_positions_batch, ndarray", BATCH_TARGET, "mine_positions_batch (uint64 array)", args.batch_rounds,
+             lambda k: fairmines.mine_positions_batch(SERVER, CLIENT, array[:k], mines)),
+        ]
+        measured = [(label, target, name, *paired(python, args.python_rounds, run, rounds, args.samples))
+                    for label, target, name, rounds, run in variants]
+        print(f"\nmines = {mines} (medians over {args.samples} samples, each side timed back to back)")
+        for label, target, name, ratio, python_rate, value in measured:
             met = ratio >= target
-            print(f"  {label:<30} {value:>12,.0f} rounds/s   {ratio:,.1f}x  (target {target:g}x: {'met' if met else 'NOT MET'})")
+            print(f"  {label:<30} {value:>12,.0f} rounds/s   pure Python {python_rate:>9,.0f}   {ratio:,.1f}x"
+                  f"  (target {target:g}x: {'met' if met else 'NOT MET'})")
             results.append({
                 "suite": "python",
                 "name": f"Python {name}, {mines} mines, vs pure-Python hashlib",
@@ -100,7 +112,7 @@ def main() -> None:
                 "cmp": ">=",
                 "met": met,
                 "rounds_per_s": round(value),
-                "reference_rounds_per_s": round(python),
+                "reference_rounds_per_s": round(python_rate),
             })
     print()
     for result in results:
