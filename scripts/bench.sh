@@ -111,7 +111,8 @@ How each is measured:
   `server:client:nonce` is 136 bytes or longer: "long" is a 100-byte client seed); value = bound time / round
   time (100% = nothing but permutations), the median over the samples. Rounds/s is one thread's.
 - **batch speed-up**: `mine_positions_batch` over 100,000 nonces on all cores against the same rounds on one
-  thread (four in step, as each batch thread runs them), in the same samples; rounds/s is the batch's.
+  thread (four in step, as each batch thread runs them), one of each per sample, the median over 100 samples;
+  rounds/s is the batch's.
 - **4 rounds in step** (issue 9's stretch, no target given): on one thread, rounds four at a time on
   `fairmines_keccak::f1600_x4` (AVX2 when the CPU has it; the backend is named in the row) against the same rounds
   one at a time, and against the one-lane bound (2 scalar permutations a round here): over 100% is past the
@@ -120,8 +121,10 @@ How each is measured:
   process (the core's loops are a cdylib linked beside `libfairmines.a`), interleaved: each of 300 samples times
   2,000 calls of each side back to back (thread CPU time, order swapped every sample), so the machine's drift
   (20-30% over seconds) cancels; value = the median of the per-sample C / Rust ratios (1.05 = 5% slower). Both
-  sides produce the same output (the commitment as 64 hex characters, as the C API writes it). The rows marked "instructions" count the same loops with callgrind (2,000 calls each): deterministic.
-- **Python**: `scripts/bench-python.sh`, against a pure-Python implementation on hashlib in `python/bench/bench.py`.
+  sides produce the same output (the commitment as 64 hex characters, as the C API writes it). The rows marked
+  "instructions" count the same loops with callgrind (2,000 calls each): deterministic.
+- **Python**: `scripts/bench-python.sh`, against a pure-Python implementation on hashlib in `python/bench/bench.py`;
+  each ratio is the median over 21 samples that time both sides back to back.
 - **Node**: `scripts/bench-node.sh`, against `vectors/reference.js` (js-sha3) and a `node:crypto` implementation
   in `node/bench/bench.js`.
 
