@@ -14,7 +14,8 @@ use std::hint::black_box;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
 use fairmines::{MineCount, Nonces, RoundHasher, mine_positions, mine_positions_batch};
 
 const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
@@ -91,14 +92,9 @@ fn rounds(c: &mut Criterion) {
 fn batch(c: &mut Criterion) {
     let count = 100_000;
     let mines = MineCount::new(3).unwrap();
-    let mut group = c.benchmark_group("batch");
-    group.throughput(Throughput::Elements(count as u64));
-    group.sampling_mode(SamplingMode::Flat);
     // One batch and its one-thread reference a sample (~75 ms): the two halves of a sample are close
     // in time, so the machine's drift cancels in their ratio, and 100 of them give a steady median.
-    group.sample_size(100);
-    group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(8));
+    let mut group = flat_group(c, "batch", count, 100);
     let mut out = vec![0u8; count * 3];
     let hasher = RoundHasher::new(SERVER, SHORT_CLIENT);
     // One thread doing what each of the batch's threads does: four rounds in step.
@@ -134,12 +130,7 @@ fn batch(c: &mut Criterion) {
     });
     group.finish();
     // Each sample here is longer (~300 ms: three runs of the rounds), so fewer of them.
-    let mut group = c.benchmark_group("lanes");
-    group.throughput(Throughput::Elements(count as u64));
-    group.sampling_mode(SamplingMode::Flat);
-    group.sample_size(20);
-    group.warm_up_time(Duration::from_secs(1));
-    group.measurement_time(Duration::from_secs(8));
+    let mut group = flat_group(c, "lanes", count, 20);
     group.bench_function("one thread, 4 lanes vs 1/3", |b| {
         b.iter_custom(|iters| {
             let start = Instant::now();
@@ -164,6 +155,17 @@ fn batch(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// A group whose samples each run `rounds` rounds a fixed number of times (about 8 s in all).
+fn flat_group<'a>(c: &'a mut Criterion, name: &str, rounds: usize, samples: usize) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(rounds as u64));
+    group.sampling_mode(SamplingMode::Flat);
+    group.sample_size(samples);
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(8));
+    group
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
