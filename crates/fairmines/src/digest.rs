@@ -91,7 +91,10 @@ fn hex_lane(bytes: u32) -> u64 {
     let nibbles = (x >> 4) & LOW_NIBBLES | (x & LOW_NIBBLES) << 8;
     // '0' + n, plus ('a' - '0' - 10) = 39 where n >= 10 (n + 6 carries into bit 4 exactly then).
     let letters = ((nibbles + 6 * EACH_BYTE) >> 4) & EACH_BYTE;
-    nibbles + u64::from(b'0') * EACH_BYTE + letters * 39
+    // 0xff in each letter's byte, then 39 there: shifts and masks, which the compiler runs two lanes
+    // at a time in SSE2 registers, where a 64-bit multiply is not an instruction.
+    let letter_bytes = (letters << 8).wrapping_sub(letters);
+    nibbles + u64::from(b'0') * EACH_BYTE + (letter_bytes & (39 * EACH_BYTE))
 }
 
 fn hex_value(c: u8) -> Option<u8> {

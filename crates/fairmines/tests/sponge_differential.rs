@@ -95,6 +95,12 @@ fn hex_text_matches_std_formatting() {
     let all_nibbles = Digest::from_bytes(core::array::from_fn(|i| (i as u8).wrapping_mul(0x11) ^ 0x0f));
     let expected: String = all_nibbles.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(all_nibbles.to_hex().as_str(), expected);
+    // Every byte value at every one of the 32 positions.
+    for first in 0..=255u8 {
+        let digest = Digest::from_bytes(core::array::from_fn(|i| first.wrapping_add(i as u8)));
+        let expected: String = digest.as_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(digest.to_hex().as_str(), expected);
+    }
 }
 
 proptest! {
