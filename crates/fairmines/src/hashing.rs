@@ -152,25 +152,43 @@ fn xor_into_block(state: &mut [u64; 25], pos: usize, bytes: &[u8]) {
     // The bytes up to the next lane boundary first, then whole lanes (one XOR each, no shifts; the
     // input need not be aligned), then the rest.
     let head = ((8 - pos % 8) % 8).min(bytes.len());
-    let (head_bytes, rest) = bytes.split_at(head);
     if head > 0 {
-        state[pos / 8] ^= partial_lane(head_bytes) << (8 * (pos % 8));
+        state[pos / 8] ^= first_bytes(bytes, head) << (8 * (pos % 8));
     }
     let mut lane = (pos + head) / 8;
-    let mut chunks = rest.chunks_exact(8);
+    let mut chunks = bytes[head..].chunks_exact(8);
     for chunk in &mut chunks {
         state[lane] ^= u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         lane += 1;
     }
-    let tail = chunks.remainder();
-    if !tail.is_empty() {
-        state[lane] ^= partial_lane(tail);
+    let tail = chunks.remainder().len();
+    if tail > 0 {
+        state[lane] ^= last_bytes(bytes, tail);
     }
 }
 
-/// Up to 8 bytes as the low bytes of a little-endian lane.
+/// The first `n` (1..8) bytes of `bytes` as the low bytes of a little-endian lane: with eight bytes
+/// there, one read and a mask instead of a byte at a time.
 #[inline(always)]
-fn partial_lane(bytes: &[u8]) -> u64 {
+fn first_bytes(bytes: &[u8], n: usize) -> u64 {
+    match bytes.first_chunk::<8>() {
+        Some(eight) => u64::from_le_bytes(*eight) & (u64::MAX >> (8 * (8 - n))),
+        None => bytes_lane(&bytes[..n]),
+    }
+}
+
+/// The last `n` (1..8) bytes of `bytes` as the low bytes of a little-endian lane (as [`first_bytes`]).
+#[inline(always)]
+fn last_bytes(bytes: &[u8], n: usize) -> u64 {
+    match bytes.last_chunk::<8>() {
+        Some(eight) => u64::from_le_bytes(*eight) >> (8 * (8 - n)),
+        None => bytes_lane(&bytes[bytes.len() - n..]),
+    }
+}
+
+/// Up to 8 bytes as the low bytes of a little-endian lane, a byte at a time.
+#[inline(always)]
+fn bytes_lane(bytes: &[u8]) -> u64 {
     bytes.iter().rev().fold(0, |lane, &byte| lane << 8 | u64::from(byte))
 }
 
