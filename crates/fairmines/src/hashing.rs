@@ -313,10 +313,7 @@ impl WordStream {
     /// The current block (in the first 17 lanes) if no word of it has been read yet, squeezing the
     /// next block first if this one is used up (as it is in a new stream).
     pub(crate) fn unread_block(&mut self) -> Option<&[u64; 25]> {
-        if self.next == WORDS_PER_BLOCK {
-            keccak::f1600(&mut self.state);
-            self.next = 0;
-        }
+        squeeze_if_used_up(&mut self.state, &mut self.next);
         (self.next == 0).then_some(&self.state)
     }
 }
@@ -336,13 +333,19 @@ fn shake_input(signature: &Digest) -> [u64; 25] {
 /// local of its own, it stays in a register while the state's address goes to the permutation.
 #[inline(always)]
 pub(crate) fn read_word(state: &mut [u64; 25], next: &mut usize) -> u32 {
+    squeeze_if_used_up(state, next);
+    let word = block_word(state, *next);
+    *next += 1;
+    word
+}
+
+/// Squeezes the next block into `state` when the current one is used up (`*next` is 34).
+#[inline(always)]
+fn squeeze_if_used_up(state: &mut [u64; 25], next: &mut usize) {
     if *next == WORDS_PER_BLOCK {
         keccak::f1600(state);
         *next = 0;
     }
-    let word = block_word(state, *next);
-    *next += 1;
-    word
 }
 
 /// Word `k` (0..34) of the block in the first 17 lanes of `state`.
