@@ -104,10 +104,12 @@ VARIANTS = {
     "separator-semicolon": ("server;client:nonce instead of server:client:nonce", [
         [(B, r"prefix\.update\(b\":\"\);(\n\s*prefix\.update\(client_seed)", r'prefix.update(b";");\1')],
         [(H, r"hasher\.update\(b\":\"\);(\n\s*hasher\.update\(client_seed)", r'hasher.update(b";");\1')],
+        [(H, r"absorb\(state, pos, b\":\"\);(\n\s*absorb\(state, pos, client_seed)", r'absorb(state, pos, b";");\1')],
     ]),
     "no-nonce-separator": ("server:client + nonce, without the second ':'", [
         [(B, r"(prefix\.update\(client_seed\.as_bytes\(\)\);)\n\s*prefix\.update\(b\":\"\);", r"\1")],
         [(H, r"(hasher\.update\(client_seed\.as_bytes\(\)\);)\n\s*hasher\.update\(b\":\"\);", r"\1")],
+        [(H, r"(absorb\(state, pos, client_seed\.as_bytes\(\)\);)\n\s*absorb\(state, pos, b\":\"\);", r"\1")],
     ]),
     "nonce-octal": ("the nonce written in base 8 instead of decimal", [
         [(H, r"DIGIT_PAIRS\[\(n % 100\) as usize\]", "DIGIT_PAIRS[(n % 64) as usize]"), (H, r"n /= 100;", "n /= 64;"),
@@ -128,7 +130,9 @@ VARIANTS = {
         [(H, r"shake\.update\(signature\.to_hex\(\)\.as_bytes\(\)\);", "shake.update(signature.as_bytes());")],
         [(H, r"state\[\.\.8\]\.copy_from_slice\(&signature\.hex_lanes\(\)\);\n(\s*)pad\(&mut state, 64, SHAKE_PAD\);",
           r"for (lane, bytes) in state[..4].iter_mut().zip(signature.as_bytes().chunks_exact(8)) {\n"
-          r"\1    *lane = u64::from_le_bytes(bytes.try_into().unwrap_or_default());\n\1}\n\1pad(&mut state, 32, SHAKE_PAD);")],
+          r"\1    *lane = u64::from_le_bytes(bytes.try_into().unwrap_or_default());\n\1}\n\1pad(&mut state, 32, SHAKE_PAD);"),
+         (H, r"state\[\.\.8\]\.copy_from_slice\(&hex_lanes\(signature\)\);\n(\s*)pad\(state, 64, SHAKE_PAD\);",
+          r"state[..4].copy_from_slice(&signature);\n\1pad(state, 32, SHAKE_PAD);")],
     ]),
     "digest-eq-half": ("digest equality compares only the first 16 bytes", [
         [(D, r"self\.0\.ct_eq\(&other\.0\)\.into\(\)", "self.0[..16].ct_eq(&other.0[..16]).into()")],

@@ -6,9 +6,9 @@ use std::num::NonZeroUsize;
 use std::sync::{Mutex, PoisonError};
 use std::thread;
 
-use crate::hashing::{Sha3, Sha3x4, absorb_signature_prefix, decimal};
+use crate::hashing::{Sha3, Sha3x4, decimal};
 use crate::placement::place_from_stream;
-use crate::{Digest, Error, MineCount, Placement, WordStream, placement_for_signature};
+use crate::{Digest, Error, MineCount, Placement, WordStream};
 
 /// Computes round signatures of one seed pair, hashing `server_seed:client_seed:` only once.
 ///
@@ -25,7 +25,7 @@ impl RoundHasher {
     /// Absorbs `server_seed + ":" + client_seed + ":"`.
     pub fn new(server_seed: &str, client_seed: &str) -> Self {
         let mut prefix = Sha3::new();
-        absorb_signature_prefix(&mut prefix, server_seed, client_seed);
+        prefix.update_signature_prefix(server_seed, client_seed);
         RoundHasher { prefix }
     }
 
@@ -39,7 +39,7 @@ impl RoundHasher {
 
     /// The placement of the round with `nonce`.
     pub fn placement(&self, nonce: u64, mines: MineCount) -> Placement {
-        placement_for_signature(&self.signature(nonce), mines)
+        WordStream::after_prefix(&self.prefix, nonce, |words| place_from_stream(words, mines))
     }
 
     /// The placements of four rounds, their permutations run side by side (four lanes of AVX2

@@ -40,14 +40,13 @@ impl Digest {
         Hex(out)
     }
 
-    /// The hex text as eight little-endian 64-bit words, the form in which the SHAKE256 stream absorbs
-    /// it: every round hex-encodes its signature, so this is on the hot path.
+    /// The hex text as eight little-endian 64-bit words, the form in which the SHAKE256 stream absorbs it.
     pub(crate) fn hex_lanes(&self) -> [u64; 8] {
-        let mut lanes = [0u64; 8];
-        for (lane, bytes) in lanes.iter_mut().zip(self.0.chunks_exact(4)) {
-            *lane = hex_lane(u32::from_le_bytes(bytes.try_into().unwrap_or_default()));
+        let mut lanes = [0u64; 4];
+        for (lane, bytes) in lanes.iter_mut().zip(self.0.chunks_exact(8)) {
+            *lane = u64::from_le_bytes(bytes.try_into().unwrap_or_default());
         }
-        lanes
+        hex_lanes(lanes)
     }
 
     /// Parses 64 hex characters (either case); `argument` names the input in the error message.
@@ -76,6 +75,18 @@ impl Digest {
         }
         Ok(Digest(out))
     }
+}
+
+/// The hex text of a digest given as four little-endian 64-bit words (as a Keccak state holds it), as
+/// eight such words, first character in the low byte. Every round hex-encodes its signature, so this
+/// is on the hot path.
+pub(crate) fn hex_lanes(digest: [u64; 4]) -> [u64; 8] {
+    let mut lanes = [0u64; 8];
+    for (pair, word) in lanes.chunks_exact_mut(2).zip(digest) {
+        pair[0] = hex_lane(word as u32);
+        pair[1] = hex_lane((word >> 32) as u32);
+    }
+    lanes
 }
 
 /// The 8 hex characters of 4 bytes (first byte in the low bits), first character in the low byte.

@@ -12,6 +12,7 @@
 use zeroize::Zeroize;
 
 use crate::Digest;
+use crate::digest::hex_lanes;
 
 /// Bytes absorbed or squeezed per Keccak permutation: 200 − 2 × 32 for both SHA3-256 and SHAKE256.
 const RATE: usize = 136;
@@ -41,31 +42,44 @@ impl Sha3 {
         Sha3 { state: [0; 25], pos: 0 }
     }
 
+    /// Absorbs `server_seed + ":" + client_seed + ":"` (see [`absorb_signature_prefix`]).
     #[inline(always)]
-    pub(crate) fn update(&mut self, mut data: &[u8]) {
-        // A local `pos` stays in a register; the field would be reloaded after every store to the state.
-        let mut pos = self.pos;
-        while !data.is_empty() {
-            let (now, later) = data.split_at(data.len().min(RATE - pos));
-            xor_into_block(&mut self.state, pos, now);
-            pos += now.len();
-            if pos == RATE {
-                keccak::f1600(&mut self.state);
-                pos = 0;
-            }
-            data = later;
-        }
-        self.pos = pos;
+    pub(crate) fn update_signature_prefix(&mut self, server_seed: &str, client_seed: &str) {
+        absorb_signature_prefix(&mut self.state, &mut self.pos, server_seed, client_seed);
+    }
+
+    #[inline(always)]
+    pub(crate) fn update(&mut self, data: &[u8]) {
+        absorb(&mut self.state, &mut self.pos, data);
     }
 
     /// The digest; the hasher is spent (its state is zeroized when it is dropped). By reference, not
     /// by value: a move of a value with `Drop` copies its 208 bytes (memcpy, measured per round).
     #[inline(always)]
     pub(crate) fn finish(&mut self) -> Digest {
-        pad(&mut self.state, self.pos, SHA3_PAD);
-        keccak::f1600(&mut self.state);
+        permute_last_block(&mut self.state, self.pos, SHA3_PAD);
         digest_of(&self.state)
     }
+}
+
+/// Absorbs `data` into the sponge `state` whose current block has `*pos` bytes (< RATE), permuting
+/// each block as it fills.
+#[inline(always)]
+fn absorb(state: &mut [u64; 25], pos: &mut usize, mut data: &[u8]) {
+    // A local position stays in a register; through the reference it would be reloaded after every
+    // store to the state.
+    let mut at = *pos;
+    while !data.is_empty() {
+        let (now, later) = data.split_at(data.len().min(RATE - at));
+        xor_into_block(state, at, now);
+        at += now.len();
+        if at == RATE {
+            keccak::f1600(state);
+            at = 0;
+        }
+        data = later;
+    }
+    *pos = at;
 }
 
 /// Pads the block after `pos` absorbed bytes (`pos < RATE`, so the first padding byte always fits;
@@ -74,6 +88,13 @@ impl Sha3 {
 fn pad(state: &mut [u64; 25], pos: usize, domain: u64) {
     state[pos / 8] ^= domain << (8 * (pos % 8));
     state[RATE / 8 - 1] ^= LAST_PAD;
+}
+
+/// Pads the last block (`pos` bytes absorbed) for `domain` and permutes it.
+#[inline(always)]
+fn permute_last_block(state: &mut [u64; 25], pos: usize, domain: u64) {
+    pad(state, pos, domain);
+    keccak::f1600(state);
 }
 
 /// The SHA3-256 digest in a state after its last permutation: the first 32 bytes.
@@ -224,19 +245,20 @@ pub fn commitment(server_seed: &str) -> Digest {
 /// ```
 pub fn round_signature(server_seed: &str, client_seed: &str, nonce: u64) -> Digest {
     let mut hasher = Sha3::new();
-    absorb_signature_prefix(&mut hasher, server_seed, client_seed);
+    hasher.update_signature_prefix(server_seed, client_seed);
     let mut digits = [0u8; 20];
     hasher.update(decimal(nonce, &mut digits));
     hasher.finish()
 }
 
-/// Absorbs `server_seed + ":" + client_seed + ":"`, the part of the signature every nonce shares.
+/// Absorbs `server_seed + ":" + client_seed + ":"`, the part of the signature every nonce shares,
+/// into the sponge `state` whose block has `*pos` bytes.
 #[inline(always)]
-pub(crate) fn absorb_signature_prefix(hasher: &mut Sha3, server_seed: &str, client_seed: &str) {
-    hasher.update(server_seed.as_bytes());
-    hasher.update(b":");
-    hasher.update(client_seed.as_bytes());
-    hasher.update(b":");
+fn absorb_signature_prefix(state: &mut [u64; 25], pos: &mut usize, server_seed: &str, client_seed: &str) {
+    absorb(state, pos, server_seed.as_bytes());
+    absorb(state, pos, b":");
+    absorb(state, pos, client_seed.as_bytes());
+    absorb(state, pos, b":");
 }
 
 /// Writes `n` in decimal (as JavaScript's `${n}` does for safe integers) into the end of `buf`.
@@ -296,6 +318,47 @@ impl WordStream {
         // As if a block were used up: the first read squeezes the first block, in place. (Returned
         // after its permutation, the 208-byte state was copied with `memcpy` on every round.)
         WordStream { state: shake_input(signature), next: WORDS_PER_BLOCK }
+    }
+
+    /// The stream of the round `server_seed:client_seed:nonce`, handed to `read`: the same stream as
+    /// `WordStream::new(&round_signature(..))`, computed in one state. The signature is hashed in
+    /// the stream's own state, which then becomes the stream's input where it lies (see
+    /// [`WordStream::start`]): no digest is copied out and back in, and one state is cleared, not two.
+    #[inline(always)]
+    pub(crate) fn of_round<R>(
+        server_seed: &str,
+        client_seed: &str,
+        nonce: u64,
+        read: impl FnOnce(&mut Self) -> R,
+    ) -> R {
+        let mut stream = WordStream { state: [0; 25], next: WORDS_PER_BLOCK };
+        let mut pos = 0;
+        absorb_signature_prefix(&mut stream.state, &mut pos, server_seed, client_seed);
+        stream.start(pos, nonce);
+        read(&mut stream)
+    }
+
+    /// As [`WordStream::of_round`], from a hasher that has absorbed `server_seed:client_seed:`.
+    #[inline(always)]
+    pub(crate) fn after_prefix<R>(prefix: &Sha3, nonce: u64, read: impl FnOnce(&mut Self) -> R) -> R {
+        let mut stream = WordStream { state: prefix.state, next: WORDS_PER_BLOCK };
+        stream.start(prefix.pos, nonce);
+        read(&mut stream)
+    }
+
+    /// Absorbs the nonce into the signature's sponge in `self.state` (`pos` bytes into its block) and
+    /// finishes the signature, then replaces the state with the stream's input: the signature's hex
+    /// and zeros. That overwrite is what clears what the server seed left in the state.
+    #[inline(always)]
+    fn start(&mut self, mut pos: usize, nonce: u64) {
+        let state = &mut self.state;
+        let mut digits = [0u8; 20];
+        absorb(state, &mut pos, decimal(nonce, &mut digits));
+        permute_last_block(state, pos, SHA3_PAD);
+        let signature = [state[0], state[1], state[2], state[3]];
+        state.fill(0);
+        state[..8].copy_from_slice(&hex_lanes(signature));
+        pad(state, 64, SHAKE_PAD);
     }
 
     /// The streams of four rounds, their first permutations run side by side.
@@ -381,6 +444,25 @@ impl core::fmt::Debug for WordStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stream hashed in place is the stream of the signature, whatever the length of the input
+    /// (around the block boundary of `server:client:nonce`) and from a shared prefix too.
+    #[test]
+    fn round_stream_in_place_matches_stream_of_signature() {
+        let server = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+        for client_len in (0..=if cfg!(miri) { 3 } else { 150 }).chain([200, 300]) {
+            let client = "c".repeat(client_len);
+            let mut prefix = Sha3::new();
+            prefix.update_signature_prefix(server, &client);
+            for nonce in [0, 7, 12345, 9007199254740991] {
+                let expected: Vec<u32> = WordStream::new(&round_signature(server, &client, nonce)).take(80).collect();
+                let in_place: Vec<u32> = WordStream::of_round(server, &client, nonce, |words| words.take(80).collect());
+                let after_prefix: Vec<u32> = WordStream::after_prefix(&prefix, nonce, |words| words.take(80).collect());
+                assert_eq!(in_place, expected, "client seed of {client_len} bytes, nonce {nonce}");
+                assert_eq!(after_prefix, expected, "client seed of {client_len} bytes, nonce {nonce}");
+            }
+        }
+    }
 
     #[test]
     fn decimal_matches_std_formatting() {

@@ -66,7 +66,7 @@ pub fn placement_for_signature(signature: &Digest, mines: MineCount) -> Placemen
 
 /// The placement of a round: signature, word stream and sampling in one call.
 pub fn placement(server_seed: &str, client_seed: &str, nonce: u64, mines: MineCount) -> Placement {
-    placement_for_signature(&round_signature(server_seed, client_seed, nonce), mines)
+    WordStream::of_round(server_seed, client_seed, nonce, |words| placement::place_from_stream(words, mines))
 }
 
 /// The mine positions of a round: sorted, 1-based (1 = top-left, 25 = bottom-right).
