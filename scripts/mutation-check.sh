@@ -134,6 +134,9 @@ VARIANTS = {
          (H, r"state\[\.\.8\]\.copy_from_slice\(&hex_lanes\(signature\)\);\n(\s*)pad\(state, 64, SHAKE_PAD\);",
           r"state[..4].copy_from_slice(&signature);\n\1pad(state, 32, SHAKE_PAD);")],
     ]),
+    "uppercase-hex": ("the stream absorbs the signature's hex in upper case", [
+        [(D, r"nibble \+ b'0' \+ if nibble > 9 \{ 39 \} else \{ 0 \}", "nibble + b'0' + if nibble > 9 { 7 } else { 0 }")],
+    ]),
     "digest-eq-half": ("digest equality compares only the first 16 bytes", [
         [(D, r"self\.0\.ct_eq\(&other\.0\)\.into\(\)", "self.0[..16].ct_eq(&other.0[..16]).into()")],
     ]),

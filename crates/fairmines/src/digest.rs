@@ -80,32 +80,29 @@ impl Digest {
 /// The hex text of a digest given as four little-endian 64-bit words (as a Keccak state holds it), as
 /// eight such words, first character in the low byte. Every round hex-encodes its signature, so this
 /// is on the hot path.
+#[inline(always)]
 pub(crate) fn hex_lanes(digest: [u64; 4]) -> [u64; 8] {
+    let mut bytes = [0u8; 32];
+    for (eight, word) in bytes.chunks_exact_mut(8).zip(digest) {
+        eight.copy_from_slice(&word.to_le_bytes());
+    }
+    // A byte at a time, written so that the compiler does 16 at once in vector registers.
+    let mut chars = [0u8; 64];
+    for (pair, byte) in chars.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = hex_char(byte >> 4);
+        pair[1] = hex_char(byte & 0x0f);
+    }
     let mut lanes = [0u64; 8];
-    for (pair, word) in lanes.chunks_exact_mut(2).zip(digest) {
-        pair[0] = hex_lane(word as u32);
-        pair[1] = hex_lane((word >> 32) as u32);
+    for (lane, eight) in lanes.iter_mut().zip(chars.chunks_exact(8)) {
+        *lane = u64::from_le_bytes(eight.try_into().unwrap_or_default());
     }
     lanes
 }
 
-/// The 8 hex characters of 4 bytes (first byte in the low bits), first character in the low byte.
-/// Works on all nibbles at once instead of a table lookup per character.
-fn hex_lane(bytes: u32) -> u64 {
-    const LOW_NIBBLES: u64 = 0x000f_000f_000f_000f;
-    const EACH_BYTE: u64 = 0x0101_0101_0101_0101;
-    // Spread the 4 bytes to every other byte: byte k of the input lands in byte 2k.
-    let x = u64::from(bytes);
-    let x = (x | x << 16) & 0x0000_ffff_0000_ffff;
-    let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
-    // One nibble per byte, the high nibble first (it is written first).
-    let nibbles = (x >> 4) & LOW_NIBBLES | (x & LOW_NIBBLES) << 8;
-    // '0' + n, plus ('a' - '0' - 10) = 39 where n >= 10 (n + 6 carries into bit 4 exactly then).
-    let letters = ((nibbles + 6 * EACH_BYTE) >> 4) & EACH_BYTE;
-    // 0xff in each letter's byte, then 39 there: shifts and masks, which the compiler runs two lanes
-    // at a time in SSE2 registers, where a 64-bit multiply is not an instruction.
-    let letter_bytes = (letters << 8).wrapping_sub(letters);
-    nibbles + u64::from(b'0') * EACH_BYTE + (letter_bytes & (39 * EACH_BYTE))
+/// The hex character of a nibble: '0' + n, plus ('a' - '0' - 10) = 39 where n > 9.
+#[inline(always)]
+fn hex_char(nibble: u8) -> u8 {
+    nibble + b'0' + if nibble > 9 { 39 } else { 0 }
 }
 
 fn hex_value(c: u8) -> Option<u8> {
@@ -188,5 +185,26 @@ impl fmt::Display for Hex {
 impl fmt::Debug for Hex {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hex encoder against `format!`, for every byte value at every position of the digest.
+    #[test]
+    fn hex_lanes_match_std_formatting_on_every_byte_at_every_position() {
+        for value in (0..=255u8).step_by(if cfg!(miri) { 51 } else { 1 }) {
+            for shift in 0..32 {
+                let bytes: [u8; 32] = core::array::from_fn(|i| value.wrapping_add(((i + shift) * 37) as u8));
+                let expected: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+                let words: [u64; 4] =
+                    core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
+                let text: Vec<u8> = hex_lanes(words).iter().flat_map(|lane| lane.to_le_bytes()).collect();
+                assert_eq!(text, expected.as_bytes(), "digest {bytes:02x?}");
+                assert_eq!(Digest::from_bytes(bytes).to_hex().as_str(), expected);
+            }
+        }
     }
 }
