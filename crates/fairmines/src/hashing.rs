@@ -262,6 +262,8 @@ fn absorb_signature_prefix(state: &mut [u64; 25], pos: &mut usize, server_seed: 
 }
 
 /// Writes `n` in decimal (as JavaScript's `${n}` does for safe integers) into the end of `buf`.
+/// Always inlined: with several callers in a binding's library, LLVM kept it out of line.
+#[inline(always)]
 pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     // Two digits a step from a table: the nonce is formatted every round.
     let mut start = buf.len();

@@ -283,6 +283,9 @@ where
 
 /// Places the mines of a round from an unbounded stream, which cannot run out.
 /// (By reference: the stream is 208 bytes, and LLVM copied it with `memcpy` when it was moved in.)
+/// Always inlined, the fast path with it, into each round function: in the bindings' libraries, with
+/// more callers, LLVM kept it out of line, a call and a copy of the placement more per round.
+#[inline(always)]
 pub(crate) fn place_from_stream(words: &mut WordStream, mines: MineCount) -> Placement {
     if let Some(block) = words.unread_block()
         && let Some(placement) = place_unrejected(block, mines)
@@ -301,6 +304,7 @@ pub(crate) fn place_from_stream(words: &mut WordStream, mines: MineCount) -> Pla
 /// probability (2^32 mod P) / 2^32 < 6 × 10^-9, so mine `d` takes word `d` of the first block (24
 /// mines need 24 of its 34 words). Checking the words without branching and falling back to
 /// [`place`] when one might be rejected gives the same result with none of the per-word bookkeeping.
+#[inline(always)]
 fn place_unrejected(block: &[u64; 25], mines: MineCount) -> Option<Placement> {
     let mines = usize::from(mines.get()).min(REMAINDERS.len());
     let mut picks = Tiles { len: mines as u8, tiles: [0; TILES as usize] };
