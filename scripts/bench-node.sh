@@ -2,7 +2,8 @@
 # Benchmark of the Node package (not part of the tests): rounds/s of the native addon, per call and
 # in batches, against the js-sha3 reference (vectors/reference.js) and a node:crypto (OpenSSL)
 # implementation, same inputs, same run. Targets (issue 9): per call >= 5x js-sha3 and >= 2.5x
-# node:crypto, batch >= 15x and >= 8x. BENCH_SECONDS / BENCH_MINES tune it. Prints a table and
+# node:crypto, batch >= 15x and >= 8x. BENCH_SAMPLES / BENCH_SAMPLE_MS / BENCH_MINES tune it (see
+# node/bench/bench.js). Prints a table and
 # `BENCH {json}` lines (collected by scripts/bench.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."

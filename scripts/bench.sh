@@ -126,7 +126,8 @@ How each is measured:
 - **Python**: `scripts/bench-python.sh`, against a pure-Python implementation on hashlib in `python/bench/bench.py`;
   each ratio is the median over 21 samples that time both sides back to back.
 - **Node**: `scripts/bench-node.sh`, against `vectors/reference.js` (js-sha3) and a `node:crypto` implementation
-  in `node/bench/bench.js`.
+  in `node/bench/bench.js`; each ratio is the median over 21 samples in which every line runs for about 40 ms,
+  back to back.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("BENCHMARKS.md", "w").write("\n".join(out) + "\n")
