@@ -122,7 +122,7 @@ fn native_or_converted<'py, T: numpy::Element>(
 ) -> PyResult<PyReadonlyArray1<'py, T>> {
     match array.extract::<PyReadonlyArray1<'py, T>>() {
         Ok(view) => Ok(view),
-        Err(_) => array.call_method1("astype", (dtype,))?.extract().map_err(Into::into),
+        Err(_) => array.call_method1("astype", (dtype,))?.extract(),
     }
 }
 
