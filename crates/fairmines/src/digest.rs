@@ -195,8 +195,9 @@ mod tests {
     /// The hex encoder against `format!`, for every byte value at every position of the digest.
     #[test]
     fn hex_lanes_match_std_formatting_on_every_byte_at_every_position() {
-        for value in (0..=255u8).step_by(if cfg!(miri) { 51 } else { 1 }) {
-            for shift in 0..32 {
+        // Under Miri (slow at formatting), two digests.
+        for value in (0..=255u8).step_by(if cfg!(miri) { 128 } else { 1 }) {
+            for shift in 0..if cfg!(miri) { 1 } else { 32 } {
                 let bytes: [u8; 32] = core::array::from_fn(|i| value.wrapping_add(((i + shift) * 37) as u8));
                 let expected: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
                 let words: [u64; 4] =

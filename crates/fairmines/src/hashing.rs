@@ -452,14 +452,19 @@ mod tests {
     #[test]
     fn round_stream_in_place_matches_stream_of_signature() {
         let server = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
-        for client_len in (0..=if cfg!(miri) { 3 } else { 150 }).chain([200, 300]) {
+        // Under Miri (slow at Keccak), one seed pair on each side of the block boundary.
+        let client_lens: Vec<usize> = if cfg!(miri) { vec![0, 80] } else { (0..=150).chain([200, 300]).collect() };
+        let nonces: &[u64] = if cfg!(miri) { &[9007199254740991] } else { &[0, 7, 12345, 9007199254740991] };
+        let words = if cfg!(miri) { 40 } else { 80 }; // two blocks, or three
+        for client_len in client_lens {
             let client = "c".repeat(client_len);
             let mut prefix = Sha3::new();
             prefix.update_signature_prefix(server, &client);
-            for nonce in [0, 7, 12345, 9007199254740991] {
-                let expected: Vec<u32> = WordStream::new(&round_signature(server, &client, nonce)).take(80).collect();
-                let in_place: Vec<u32> = WordStream::of_round(server, &client, nonce, |words| words.take(80).collect());
-                let after_prefix: Vec<u32> = WordStream::after_prefix(&prefix, nonce, |words| words.take(80).collect());
+            for &nonce in nonces {
+                let expected: Vec<u32> =
+                    WordStream::new(&round_signature(server, &client, nonce)).take(words).collect();
+                let in_place: Vec<u32> = WordStream::of_round(server, &client, nonce, |w| w.take(words).collect());
+                let after_prefix: Vec<u32> = WordStream::after_prefix(&prefix, nonce, |w| w.take(words).collect());
                 assert_eq!(in_place, expected, "client seed of {client_len} bytes, nonce {nonce}");
                 assert_eq!(after_prefix, expected, "client seed of {client_len} bytes, nonce {nonce}");
             }
