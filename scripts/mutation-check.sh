@@ -133,6 +133,13 @@ VARIANTS = {
           r"\1    *lane = u64::from_le_bytes(bytes.try_into().unwrap_or_default());\n\1}\n\1pad(&mut state, 32, SHAKE_PAD);"),
          (H, r"state\[\.\.8\]\.copy_from_slice\(&hex_lanes\(signature\)\);\n(\s*)pad\(state, 64, SHAKE_PAD\);",
           r"state[..4].copy_from_slice(&signature);\n\1pad(state, 32, SHAKE_PAD);")],
+        [(H, r"set_shake_input\(&mut state, signature\.hex_lanes\(\)\);",
+          "let bytes = signature.as_bytes();\n"
+          "    let lane = |i: usize| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap_or_default());\n"
+          "    set_shake_input(&mut state, [lane(0), lane(1), lane(2), lane(3), 0, 0, 0, 0]);"),
+         (H, r"set_shake_input\(state, hex_lanes\(signature\)\);",
+          "set_shake_input(state, [signature[0], signature[1], signature[2], signature[3], 0, 0, 0, 0]);"),
+         (H, r"pad\(state, 64, SHAKE_PAD\);", "pad(state, 32, SHAKE_PAD);")],
     ]),
     "uppercase-hex": ("the stream absorbs the signature's hex in upper case", [
         [(D, r"nibble \+ b'0' \+ if nibble > 9 \{ 39 \} else \{ 0 \}", "nibble + b'0' + if nibble > 9 { 7 } else { 0 }")],

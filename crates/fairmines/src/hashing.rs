@@ -358,9 +358,7 @@ impl WordStream {
         absorb(state, &mut pos, decimal(nonce, &mut digits));
         permute_last_block(state, pos, SHA3_PAD);
         let signature = [state[0], state[1], state[2], state[3]];
-        state.fill(0);
-        state[..8].copy_from_slice(&hex_lanes(signature));
-        pad(state, 64, SHAKE_PAD);
+        set_shake_input(state, hex_lanes(signature));
     }
 
     /// The streams of four rounds, their first permutations run side by side.
@@ -383,14 +381,21 @@ impl WordStream {
     }
 }
 
-/// The SHAKE256 state of a round before its first permutation: the signature's 64 hex characters
-/// fill lanes 0..8 of the only block (no byte buffer is needed), then the padding.
+/// The SHAKE256 state of a round before its first permutation (see [`set_shake_input`]).
 #[inline(always)]
 fn shake_input(signature: &Digest) -> [u64; 25] {
     let mut state = [0u64; 25];
-    state[..8].copy_from_slice(&signature.hex_lanes());
-    pad(&mut state, 64, SHAKE_PAD);
+    set_shake_input(&mut state, signature.hex_lanes());
     state
+}
+
+/// Makes `state` the SHAKE256 input of a round: the signature's 64 hex characters (as [`hex_lanes`]
+/// gives them) fill lanes 0..8 of the only block (no byte buffer is needed), then zeros and the padding.
+#[inline(always)]
+fn set_shake_input(state: &mut [u64; 25], hex: [u64; 8]) {
+    state.fill(0);
+    state[..8].copy_from_slice(&hex);
+    pad(state, 64, SHAKE_PAD);
 }
 
 /// Reads word `*next` of the stream whose current block is in `state`, squeezing a new block when
