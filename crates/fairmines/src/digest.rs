@@ -187,25 +187,3 @@ impl fmt::Debug for Hex {
         fmt::Debug::fmt(self.as_str(), f)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The hex encoder against `format!`, for every byte value at every position of the digest.
-    #[test]
-    fn hex_lanes_match_std_formatting_on_every_byte_at_every_position() {
-        // Under Miri (slow at formatting), two digests.
-        for value in (0..=255u8).step_by(if cfg!(miri) { 128 } else { 1 }) {
-            for shift in 0..if cfg!(miri) { 1 } else { 32 } {
-                let bytes: [u8; 32] = core::array::from_fn(|i| value.wrapping_add(((i + shift) * 37) as u8));
-                let expected: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-                let words: [u64; 4] =
-                    core::array::from_fn(|i| u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().unwrap()));
-                let text: Vec<u8> = hex_lanes(words).iter().flat_map(|lane| lane.to_le_bytes()).collect();
-                assert_eq!(text, expected.as_bytes(), "digest {bytes:02x?}");
-                assert_eq!(Digest::from_bytes(bytes).to_hex().as_str(), expected);
-            }
-        }
-    }
-}
