@@ -60,8 +60,8 @@ struct Built {
     mines: u8,
     rtp: RtpIn,
     picks: Vec<Pick>,
-    /// None: the outcome the picks give; else this one.
-    outcome: Option<bool>,
+    /// None: the outcome the picks give; else this one (0 lost, 1 cashed out, else voided).
+    outcome: Option<u8>,
     /// None: the multiplier the picks give; else this one (None inside: no multiplier).
     multiplier: Option<Option<(u128, u128)>>,
 }
@@ -155,7 +155,7 @@ fn check_built(b: Built) {
     let rtp = b.rtp.rtp();
     let (expected_outcome, expected_multiplier) = match &grid {
         Some(g) => {
-            let replay = replay(&picks, &g.positions, b.mines, rtp);
+            let replay = replay(&picks, &g.positions, b.mines, rtp, Outcome::CashedOut);
             (replay.outcome, replay.multiplier)
         }
         None => (Outcome::CashedOut, None),
@@ -173,8 +173,9 @@ fn check_built(b: Built) {
         picks,
         outcome: match b.outcome {
             None => expected_outcome,
-            Some(true) => Outcome::Lost,
-            Some(false) => Outcome::CashedOut,
+            Some(0) => Outcome::Lost,
+            Some(1) => Outcome::CashedOut,
+            Some(_) => Outcome::Voided,
         },
         multiplier: match b.multiplier {
             None => expected_multiplier,
@@ -277,7 +278,8 @@ fn play(p: Played) {
         Tamper::Outcome => {
             record.outcome = match record.outcome {
                 Outcome::Lost => Outcome::CashedOut,
-                Outcome::CashedOut => Outcome::Lost,
+                Outcome::CashedOut => Outcome::Voided,
+                Outcome::Voided => Outcome::Lost,
             }
         }
         Tamper::Multiplier(m) => record.multiplier = m.and_then(|(n, d)| Ratio::new(n, d)),
@@ -296,7 +298,8 @@ struct Replay {
     multiplier: Option<Ratio>,
 }
 
-fn replay(picks: &[u8], mines_at: &[u8], mines: u8, rtp: Rtp) -> Replay {
+/// `claimed` decides only between a cash-out and a void, which the picks alone cannot tell apart.
+fn replay(picks: &[u8], mines_at: &[u8], mines: u8, rtp: Rtp, claimed: Outcome) -> Replay {
     let mut consistent = true;
     let mut hit = None;
     for (i, tile) in picks.iter().enumerate() {
@@ -308,18 +311,26 @@ fn replay(picks: &[u8], mines_at: &[u8], mines: u8, rtp: Rtp) -> Replay {
         }
     }
     let safe = hit.unwrap_or(picks.len());
-    if hit.is_none() && safe == 0 {
+    // A void is possible with no mine hit while a safe tile is still closed.
+    let voided = claimed == Outcome::Voided && hit.is_none() && safe < 25 - usize::from(mines);
+    if hit.is_none() && safe == 0 && !voided {
         consistent = false;
     }
     let f = rtp.factor();
     let multiplier = match hit {
         Some(_) => None,
+        None if voided => None,
         None => u8::try_from(safe)
             .ok()
             .and_then(|k| reference::multiplier(mines, k, f.numer(), f.denom()))
             .and_then(|(n, d)| Ratio::new(n, d)),
     };
-    Replay { consistent, outcome: if hit.is_some() { Outcome::Lost } else { Outcome::CashedOut }, multiplier }
+    let outcome = match hit {
+        Some(_) => Outcome::Lost,
+        None if voided => Outcome::Voided,
+        None => Outcome::CashedOut,
+    };
+    Replay { consistent, outcome, multiplier }
 }
 
 /// `verify_round` against the independent replay.
@@ -339,7 +350,7 @@ fn check(record: &RoundRecord, server: &str) {
     let verdict = result.expect("a record that describes a round");
     let grid = reference::placement(server, &record.client_seed, record.nonce, usize::from(record.mines));
     let commitment_ok = record.commitment.to_string() == reference::commitment(server);
-    let replay = replay(&record.picks, &grid.positions, record.mines, record.rtp);
+    let replay = replay(&record.picks, &grid.positions, record.mines, record.rtp, record.outcome);
     assert_eq!(verdict.commitment_ok, commitment_ok);
     assert_eq!(&*verdict.mine_positions, grid.positions.as_slice());
     assert_eq!(verdict.expected_outcome, replay.outcome);
@@ -348,7 +359,7 @@ fn check(record: &RoundRecord, server: &str) {
     // A cashed-out round must pay a multiplier: a record without one should verify only when lost.
     // Finding F1: when the multiplier overflows 128 bits (an RTP whose denominator is near 2^128), the
     // core expects no multiplier and accepts a cashed-out record without one. Strict mode fails on it.
-    let pays = replay.outcome == Outcome::Lost || replay.multiplier.is_some();
+    let pays = replay.outcome != Outcome::CashedOut || replay.multiplier.is_some();
     let ok = holds && (pays || !strict());
     assert_eq!(verdict.is_ok(), ok, "record {record:?}: differences {:?}", verdict.differences);
     assert_eq!(verdict.differences.is_empty(), verdict.is_ok());

@@ -132,6 +132,7 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: u32
         Ok(v) if v.is_ok() => {
             let paid = match record.outcome {
                 Outcome::Lost => "lost".to_owned(),
+                Outcome::Voided => "voided".to_owned(),
                 Outcome::CashedOut => {
                     format!("paid x{}", record.multiplier.map_or_else(String::new, |m| m.to_decimal(places)))
                 }

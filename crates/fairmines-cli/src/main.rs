@@ -8,7 +8,7 @@ mod selftest;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use fairmines::{Digest, MineCount, Published, Rtp, ServerSeed, Tiles, Verification, verify};
+use fairmines::{Digest, MineCount, Published, Rtp, ServerSeed, Tiles, Verdict, Verification, verify};
 use serde_json::json;
 
 /// Exit status when every check that was asked for holds.
@@ -20,7 +20,8 @@ const EXIT_BAD_INPUT: u8 = 2;
 
 #[derive(Parser)]
 #[command(name = "fairmines", version, about = "Provably fair Mines (Cloudbet): verify rounds, make server seeds")]
-#[command(after_help = "Exit status: 0 when every check holds, 1 on a mismatch, 2 on bad input.")]
+#[command(after_help = "Exit status: 0 when every check holds (or none was given: the verdict says unchecked), \
+1 on a mismatch, 2 on bad input.")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -161,7 +162,8 @@ fn run_verify(args: &VerifyArgs) -> u8 {
     } else {
         print_verdict(args, &verdict);
     }
-    if verdict.is_ok() { EXIT_OK } else { EXIT_MISMATCH }
+    // Nothing given to check is not a mismatch: the verdict says "unchecked" in words and JSON.
+    if verdict.verdict() == Verdict::Mismatch { EXIT_MISMATCH } else { EXIT_OK }
 }
 
 fn list(tiles: &[u8]) -> String {
@@ -182,6 +184,7 @@ fn verdict_json(args: &VerifyArgs, verdict: &Verification) -> serde_json::Value 
         "draw_order": &*verdict.placement.draw_order(),
         "declared_positions": verdict.positions_check.map(|c| c.declared.to_vec()),
         "positions_ok": verdict.positions_ok(),
+        "verdict": verdict.verdict().as_str(),
         "ok": verdict.is_ok(),
     })
 }
@@ -213,11 +216,12 @@ fn print_verdict(args: &VerifyArgs, verdict: &Verification) {
     println!();
     print!("{}", board::render(&verdict.placement, verdict.positions_check.map(|c| c.declared)));
     println!();
-    let verdict_line = match (verdict.is_ok(), verdict.commitment_check.is_some() || verdict.positions_check.is_some())
-    {
-        (true, true) => "verdict: OK, every check given holds",
-        (true, false) => "verdict: recomputed; give --commitment and --positions to check the operator's round",
-        (false, _) => "verdict: MISMATCH, this is not the round the seeds determine",
+    let verdict_line = match verdict.verdict() {
+        Verdict::Ok => "verdict: OK, every check given holds",
+        Verdict::Unchecked => {
+            "verdict: UNCHECKED, nothing was compared; give --commitment and --positions to check the operator's round"
+        }
+        Verdict::Mismatch => "verdict: MISMATCH, this is not the round the seeds determine",
     };
     println!("{verdict_line}");
 }

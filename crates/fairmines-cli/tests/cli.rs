@@ -48,6 +48,13 @@ fn json_has_every_field_and_null_for_checks_not_asked_for() {
     assert_eq!(v["draw_order"], serde_json::json!([9, 6, 18]));
     assert!(v["commitment_ok"].is_null());
     assert!(v["positions_ok"].is_null());
+    // Nothing was given to check: not a mismatch, and not called ok either.
+    assert_eq!((&v["verdict"], &v["ok"]), (&serde_json::json!("unchecked"), &serde_json::json!(false)));
+    let text = stdout(&verify(&["--nonce", "1", "--mines", "3"]));
+    assert!(text.contains("verdict: UNCHECKED"), "{text}");
+    let checked = verify(&["--nonce", "1", "--mines", "3", "--positions", "7,10,19", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&checked.stdout).unwrap();
+    assert_eq!((&v["verdict"], &v["ok"]), (&serde_json::json!("ok"), &serde_json::json!(true)));
 }
 
 #[test]
@@ -56,6 +63,7 @@ fn tampered_positions_exit_1_and_show_both() {
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["positions_ok"], false);
+    assert_eq!(v["verdict"], "mismatch");
     assert_eq!(v["declared_positions"], serde_json::json!([7, 10, 20]));
     assert_eq!(v["positions"], serde_json::json!([7, 10, 19]));
     let text = stdout(&verify(&["--nonce", "1", "--mines", "3", "--positions", "[20, 10, 7]"]));

@@ -87,6 +87,15 @@ pub enum Error {
         /// What was wrong, in words.
         detail: String,
     },
+    /// The seed pair still has rounds in play, so its server seed cannot be revealed (rotation or a new
+    /// client seed): they must finish or be voided first. Code 16.
+    RoundsInPlay {
+        /// The nonces of the rounds in play, ascending.
+        nonces: Vec<u64>,
+    },
+    /// The round was voided (its seed pair ended it so the server seed could be revealed): no more moves.
+    /// Code 17.
+    RoundVoided,
 }
 
 impl Error {
@@ -108,6 +117,8 @@ impl Error {
             Error::InvalidPicks { .. } => 13,
             Error::InvalidNumber { .. } => 14,
             Error::InvalidState { .. } => 15,
+            Error::RoundsInPlay { .. } => 16,
+            Error::RoundVoided => 17,
         }
     }
 
@@ -130,6 +141,8 @@ impl Error {
             Error::InvalidPicks { .. } => "INVALID_PICKS",
             Error::InvalidNumber { .. } => "INVALID_NUMBER",
             Error::InvalidState { .. } => "INVALID_STATE",
+            Error::RoundsInPlay { .. } => "ROUNDS_IN_PLAY",
+            Error::RoundVoided => "ROUND_VOIDED",
         }
     }
 
@@ -146,7 +159,12 @@ impl Error {
             Error::InvalidRtp { .. } => Some("rtp"),
             Error::InvalidPicks { .. } => Some("safe_picks"),
             Error::InvalidNumber { argument, .. } | Error::InvalidState { argument, .. } => Some(argument),
-            Error::StreamExhausted { .. } | Error::Rng { .. } | Error::RoundFinished | Error::NothingToCashOut => None,
+            Error::StreamExhausted { .. }
+            | Error::Rng { .. }
+            | Error::RoundFinished
+            | Error::NothingToCashOut
+            | Error::RoundsInPlay { .. }
+            | Error::RoundVoided => None,
         }
     }
 }
@@ -176,6 +194,18 @@ impl fmt::Display for Error {
             Error::InvalidPicks { detail } => write!(f, "safe_picks: {detail}"),
             Error::InvalidNumber { argument, detail } | Error::InvalidState { argument, detail } => {
                 write!(f, "{argument}: {detail}")
+            }
+            Error::RoundsInPlay { nonces } => {
+                let list: Vec<String> = nonces.iter().map(u64::to_string).collect();
+                write!(
+                    f,
+                    "the seed pair has {} round(s) in play (nonce {}): finish or void them before its server seed is revealed",
+                    nonces.len(),
+                    list.join(", ")
+                )
+            }
+            Error::RoundVoided => {
+                f.write_str("the round was voided so its server seed could be revealed: no more reveals or cash-outs")
             }
         }
     }

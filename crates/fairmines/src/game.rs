@@ -2,6 +2,8 @@
 //! finished round by the player once the server seed is revealed.
 
 use core::fmt;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +14,7 @@ use crate::{
 
 /// The public side of a seed pair: what the player sees while it is active.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PublicSeedPair {
     /// SHA3-256 of the (secret) server seed.
     pub commitment: Digest,
@@ -35,6 +38,7 @@ impl PublicSeedPair {
 
 /// A seed pair that has been rotated out: its server seed may now be published.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RevealedSeedPair {
     /// The server seed, now public.
     pub server_seed: String,
@@ -68,7 +72,13 @@ fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -
 }
 
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment, the
-/// player's client seed and the nonce of the next round.
+/// player's client seed, the nonce of the next round and the rounds still in play.
+///
+/// **The server seed is revealed only when no round can move.** [`SeedPair::rotate`] and
+/// [`SeedPair::set_client_seed`] refuse with [`Error::RoundsInPlay`] while a round started from this pair
+/// is in play: a player who saw the seed would know every mine of it. Finish such rounds, or end them
+/// with [`SeedPair::void_open_rounds`]: a voided round refuses every later move
+/// ([`Error::RoundVoided`]) and its record's outcome is [`Outcome::Voided`].
 ///
 /// ```
 /// use fairmines::{MineCount, Reveal, Rtp, SeedPair, ServerSeed};
@@ -93,26 +103,73 @@ pub struct SeedPair {
     server_seed: ServerSeed,
     client_seed: String,
     nonce: u64,
+    ledger: Ledger,
 }
 
-/// The full state of a seed pair as the operator stores it. Contains the secret server seed.
+/// The full state of a seed pair as the operator stores it. Contains the secret server seed, and the
+/// nonces of the rounds in play, so that a restored pair cannot reveal the seed under them either.
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct SeedPairState {
     server_seed: String,
     commitment: Digest,
     client_seed: String,
     nonce: u64,
+    open_rounds: Vec<u64>,
+}
+
+/// The rounds in play of one server seed, shared by the seed pair and each round it started: a round
+/// leaves the ledger when it finishes, and voiding empties it. A round that is in play by its own state
+/// but no longer in the ledger has been voided.
+#[derive(Clone, Default)]
+struct Ledger(Arc<Mutex<Entries>>);
+
+#[derive(Default)]
+struct Entries {
+    /// Round id → nonce. Restored rounds have ids but no `Round` value; they can only be voided.
+    open: BTreeMap<u64, u64>,
+    next_id: u64,
+}
+
+impl Ledger {
+    fn lock(&self) -> MutexGuard<'_, Entries> {
+        // Nothing panics while holding the lock, and the map is valid whatever happened: ignore poisoning.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn with_open(nonces: &[u64]) -> Self {
+        let ledger = Ledger::default();
+        for &nonce in nonces {
+            ledger.lock().add(nonce);
+        }
+        ledger
+    }
+}
+
+impl Entries {
+    fn add(&mut self, nonce: u64) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.open.insert(id, nonce);
+        id
+    }
+
+    fn nonces(&self) -> Vec<u64> {
+        let mut nonces: Vec<u64> = self.open.values().copied().collect();
+        nonces.sort_unstable();
+        nonces
+    }
 }
 
 impl SeedPair {
     /// A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
     pub fn new(client_seed: &str) -> Result<Self, Error> {
-        Ok(SeedPair { server_seed: ServerSeed::generate()?, client_seed: client_seed.to_owned(), nonce: 0 })
+        Ok(SeedPair::from_parts(ServerSeed::generate()?, client_seed, 0))
     }
 
-    /// A pair from parts the operator already has.
+    /// A pair from parts the operator already has, with no round in play.
     pub fn from_parts(server_seed: ServerSeed, client_seed: &str, nonce: u64) -> Self {
-        SeedPair { server_seed, client_seed: client_seed.to_owned(), nonce }
+        SeedPair { server_seed, client_seed: client_seed.to_owned(), nonce, ledger: Ledger::default() }
     }
 
     /// What the player may see now.
@@ -139,7 +196,10 @@ impl SeedPair {
                 ),
             })?;
         }
+        let id = self.ledger.lock().add(self.nonce);
         let round = Round {
+            ledger: self.ledger.clone(),
+            id,
             commitment: self.server_seed.commitment(),
             client_seed: self.client_seed.clone(),
             nonce: self.nonce,
@@ -153,9 +213,36 @@ impl SeedPair {
         Ok(round)
     }
 
+    /// The nonces of the rounds in play, ascending: started and neither finished nor voided (including
+    /// those listed in the state this pair was restored from).
+    pub fn open_rounds(&self) -> Vec<u64> {
+        self.ledger.lock().nonces()
+    }
+
+    /// Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+    /// move with [`Error::RoundVoided`], and its record's outcome is [`Outcome::Voided`] (no multiplier:
+    /// the operator returns the stake). Afterwards the pair can rotate.
+    pub fn void_open_rounds(&mut self) -> Vec<u64> {
+        let mut entries = self.ledger.lock();
+        let nonces = entries.nonces();
+        entries.open.clear();
+        nonces
+    }
+
     /// Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
     /// seed if one is given. Returns the old pair with its server seed, which may now be published.
+    ///
+    /// Refuses with [`Error::RoundsInPlay`] while a round of the pair is in play: finish the rounds, or
+    /// [`SeedPair::void_open_rounds`] first.
     pub fn rotate(&mut self, client_seed: Option<&str>) -> Result<RevealedSeedPair, Error> {
+        {
+            // Held until the pair has moved to the new ledger: no round of the old seed can finish or
+            // start in between, and none is in play.
+            let entries = self.ledger.lock();
+            if !entries.open.is_empty() {
+                return Err(Error::RoundsInPlay { nonces: entries.nonces() });
+            }
+        }
         let fresh = ServerSeed::generate()?;
         let old = core::mem::replace(&mut self.server_seed, fresh);
         let revealed = RevealedSeedPair {
@@ -168,26 +255,36 @@ impl SeedPair {
             self.client_seed = client_seed.to_owned();
         }
         self.nonce = 0;
+        self.ledger = Ledger::default();
         Ok(revealed)
     }
 
-    /// A new client seed always starts a new pair: the same as `rotate(Some(client_seed))`.
+    /// A new client seed always starts a new pair, revealing the old server seed: the same as
+    /// `rotate(Some(client_seed))`, and refused in the same way while a round is in play.
     pub fn set_client_seed(&mut self, client_seed: &str) -> Result<RevealedSeedPair, Error> {
         self.rotate(Some(client_seed))
     }
 
-    /// The full state as JSON, for the operator's own storage. It contains the secret server seed.
+    /// The full state as JSON, for the operator's own storage: `{"server_seed", "commitment",
+    /// "client_seed", "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
     pub fn to_state_json(&self) -> String {
         let state = SeedPairState {
             server_seed: self.server_seed.reveal().to_owned(),
             commitment: self.server_seed.commitment(),
             client_seed: self.client_seed.clone(),
             nonce: self.nonce,
+            open_rounds: self.open_rounds(),
         };
         to_json(&state)
     }
 
-    /// Restores a pair from [`SeedPair::to_state_json`], checking that the commitment belongs to the seed.
+    /// Restores a pair from [`SeedPair::to_state_json`], checking that the commitment belongs to the seed
+    /// and that the open rounds are distinct nonces the pair has used.
+    ///
+    /// Rounds are not part of the state: the rounds listed as open stay open in the restored pair, which
+    /// therefore refuses to rotate until they are voided ([`SeedPair::void_open_rounds`]). The restored
+    /// pair is a new value: it does not reach the rounds of the pair the state was saved from, so keep one
+    /// live copy of a seed pair (restore after a restart, not beside the original).
     pub fn from_state_json(json: &str) -> Result<Self, Error> {
         let bad = |detail: String| Error::InvalidState { argument: "state", detail };
         let state: SeedPairState = from_json(json, "state")?;
@@ -195,7 +292,20 @@ impl SeedPair {
         if server_seed.commitment() != state.commitment {
             return Err(bad("the commitment is not SHA3-256 of the server seed".to_owned()));
         }
-        Ok(SeedPair { server_seed, client_seed: state.client_seed, nonce: state.nonce })
+        for (i, &open) in state.open_rounds.iter().enumerate() {
+            if open >= state.nonce || state.open_rounds[..i].contains(&open) {
+                return Err(bad(format!(
+                    "open_rounds: nonce {open} is repeated or not below the next nonce {}",
+                    state.nonce
+                )));
+            }
+        }
+        Ok(SeedPair {
+            server_seed,
+            client_seed: state.client_seed,
+            nonce: state.nonce,
+            ledger: Ledger::with_open(&state.open_rounds),
+        })
     }
 }
 
@@ -205,6 +315,7 @@ impl fmt::Debug for SeedPair {
             .field("server_seed", &self.server_seed)
             .field("client_seed", &self.client_seed)
             .field("nonce", &self.nonce)
+            .field("open_rounds", &self.open_rounds())
             .finish()
     }
 }
@@ -223,14 +334,18 @@ pub enum Outcome {
     Lost,
     /// The player cashed out (or revealed every safe tile) and is paid the multiplier.
     CashedOut,
+    /// The operator voided the round while it was in play (see [`SeedPair::void_open_rounds`]): no
+    /// multiplier is paid, the stake is returned.
+    Voided,
 }
 
 impl Outcome {
-    /// `"lost"` or `"cashed_out"`, as in the JSON record.
+    /// `"lost"`, `"cashed_out"` or `"voided"`, as in the JSON record.
     pub const fn as_str(self) -> &'static str {
         match self {
             Outcome::Lost => "lost",
             Outcome::CashedOut => "cashed_out",
+            Outcome::Voided => "voided",
         }
     }
 }
@@ -250,7 +365,12 @@ pub enum Reveal {
 }
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it.
+///
+/// The round shares its seed pair's ledger of rounds in play: it leaves it when it finishes, and it is
+/// voided when the pair voids its open rounds.
 pub struct Round {
+    ledger: Ledger,
+    id: u64,
     commitment: Digest,
     client_seed: String,
     nonce: u64,
@@ -262,11 +382,20 @@ pub struct Round {
 }
 
 impl Round {
-    /// Reveals 1-based `tile`. Errors: a tile outside 1..=25, a tile revealed before, a finished round.
+    /// Reveals 1-based `tile`. Errors: a tile outside 1..=25, a tile revealed before, a finished round,
+    /// a voided round.
     pub fn reveal(&mut self, tile: i64) -> Result<Reveal, Error> {
+        let ledger = self.ledger.clone();
+        let mut entries = ledger.lock();
+        self.check_in_play(&entries)?;
+        let reveal = self.reveal_in_play(tile)?;
         if self.status != Status::InPlay {
-            return Err(Error::RoundFinished);
+            entries.open.remove(&self.id);
         }
+        Ok(reveal)
+    }
+
+    fn reveal_in_play(&mut self, tile: i64) -> Result<Reveal, Error> {
         let tile = u8::try_from(tile)
             .ok()
             .filter(|t| (1..=TILES).contains(t))
@@ -290,20 +419,42 @@ impl Round {
 
     /// Ends the round and returns the multiplier to pay. Needs at least one safe pick.
     pub fn cash_out(&mut self) -> Result<Ratio, Error> {
-        if self.status != Status::InPlay {
-            return Err(Error::RoundFinished);
-        }
+        let ledger = self.ledger.clone();
+        let mut entries = ledger.lock();
+        self.check_in_play(&entries)?;
         let safe_picks = self.picks.len() as u8;
         if safe_picks == 0 {
             return Err(Error::NothingToCashOut);
         }
+        let paid = multiplier(self.mines, safe_picks, self.rtp)?;
         self.status = Status::Finished(Outcome::CashedOut);
-        multiplier(self.mines, safe_picks, self.rtp)
+        entries.open.remove(&self.id);
+        Ok(paid)
     }
 
-    /// The public record, once the round has finished; `None` while it is in play.
+    /// Ok while the round can move; a voided round learns here that it was voided.
+    fn check_in_play(&mut self, entries: &Entries) -> Result<(), Error> {
+        if self.status == Status::InPlay && !entries.open.contains_key(&self.id) {
+            self.status = Status::Finished(Outcome::Voided);
+        }
+        match self.status {
+            Status::InPlay => Ok(()),
+            Status::Finished(Outcome::Voided) => Err(Error::RoundVoided),
+            Status::Finished(_) => Err(Error::RoundFinished),
+        }
+    }
+
+    /// The round's status, with voiding by the seed pair taken into account.
+    fn status(&self) -> Status {
+        if self.status == Status::InPlay && !self.ledger.lock().open.contains_key(&self.id) {
+            return Status::Finished(Outcome::Voided);
+        }
+        self.status
+    }
+
+    /// The public record, once the round has finished (or was voided); `None` while it is in play.
     pub fn record(&self) -> Option<RoundRecord> {
-        let Status::Finished(outcome) = self.status else { return None };
+        let Status::Finished(outcome) = self.status() else { return None };
         Some(RoundRecord {
             commitment: self.commitment,
             client_seed: self.client_seed.clone(),
@@ -318,7 +469,7 @@ impl Round {
 
     /// The mine positions, once the round has finished (the player sees the grid at the end).
     pub fn mine_positions(&self) -> Option<Tiles> {
-        matches!(self.status, Status::Finished(_)).then(|| self.placement.positions())
+        matches!(self.status(), Status::Finished(_)).then(|| self.placement.positions())
     }
 
     /// The tiles picked so far, in order.
@@ -336,14 +487,14 @@ impl Round {
         self.mines
     }
 
-    /// Whether the round has ended.
+    /// Whether the round has ended (a mine, a cash-out, or voided).
     pub fn is_finished(&self) -> bool {
-        self.status != Status::InPlay
+        self.status() != Status::InPlay
     }
 
     /// How the round ended; `None` while it is in play.
     pub fn outcome(&self) -> Option<Outcome> {
-        match self.status {
+        match self.status() {
             Status::InPlay => None,
             Status::Finished(outcome) => Some(outcome),
         }
@@ -355,9 +506,9 @@ impl Round {
         if self.status == Status::Finished(Outcome::Lost) { picks - 1 } else { picks }
     }
 
-    /// What a cash-out pays now (or paid): `None` before the first safe pick and after a mine.
+    /// What a cash-out pays now (or paid): `None` before the first safe pick, after a mine, and once voided.
     pub fn multiplier(&self) -> Option<Ratio> {
-        if self.status == Status::Finished(Outcome::Lost) {
+        if matches!(self.status(), Status::Finished(Outcome::Lost | Outcome::Voided)) {
             return None;
         }
         multiplier(self.mines, self.safe_picks(), self.rtp).ok()
@@ -387,13 +538,14 @@ impl fmt::Debug for Round {
             .field("nonce", &self.nonce)
             .field("mines", &self.mines.get())
             .field("picks", &self.picks)
-            .field("status", &self.status)
+            .field("status", &self.status())
             .finish_non_exhaustive()
     }
 }
 
 /// The public record of a finished round, as the operator publishes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RoundRecord {
     /// The commitment of the seed pair, shown before play.
     pub commitment: Digest,
@@ -451,6 +603,8 @@ impl RoundVerification {
 
 /// Replays a finished round from its record and the server seed revealed after rotation, and says what
 /// differs, if anything does. Errors only for records that cannot describe a round (mine count, tiles).
+///
+/// A voided record holds when its picks are all safe and leave a safe tile unopened; it pays nothing.
 pub fn verify_round(record: &RoundRecord, server_seed: &str) -> Result<RoundVerification, Error> {
     let mines = MineCount::try_from(record.mines)?;
     Tiles::declared(record.picks.iter().copied(), "picks")?;
@@ -478,7 +632,14 @@ pub fn verify_round(record: &RoundRecord, server_seed: &str) -> Result<RoundVeri
         }
     }
     let safe_picks = hit_at.map_or(record.picks.len(), |at| at - 1) as u8;
-    let expected_outcome = if hit_at.is_some() { Outcome::Lost } else { Outcome::CashedOut };
+    // Picks with no mine end in a cash-out, or in a void while safe tiles were left (the last safe tile
+    // ends the round paid, so a round with every safe tile open cannot have been voided).
+    let voidable = hit_at.is_none() && safe_picks < TILES - mines.get();
+    let expected_outcome = match hit_at {
+        Some(_) => Outcome::Lost,
+        None if record.outcome == Outcome::Voided && voidable => Outcome::Voided,
+        None => Outcome::CashedOut,
+    };
     let expected_multiplier = match expected_outcome {
         Outcome::CashedOut if safe_picks > 0 => match multiplier(mines, safe_picks, record.rtp) {
             Ok(paid) => Some(paid),

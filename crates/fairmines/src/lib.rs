@@ -51,7 +51,7 @@ pub use hashing::{WordStream, commitment, round_signature};
 pub use payout::{Ratio, Rtp, TableEntry, max_safe_picks, multiplier, payout_table};
 pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, place_mines_observed};
 pub use seed::ServerSeed;
-pub use verify::{Check, Published, Verification, verify};
+pub use verify::{Check, Published, Verdict, Verification, verify};
 
 /// The Keccak-f[1600] implementation that runs four rounds in step in batches on this machine:
 /// `"avx2"` or `"scalar"` (chosen at run time, see the `fairmines-keccak` crate).

@@ -36,6 +36,29 @@ impl<T: PartialEq> Check<T> {
     }
 }
 
+/// What a verification concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// At least one check was asked for, and every one holds.
+    Ok,
+    /// A check that was asked for fails.
+    Mismatch,
+    /// No check was asked for (neither a commitment nor positions): the round was only recomputed, and
+    /// nothing the operator published was compared with it.
+    Unchecked,
+}
+
+impl Verdict {
+    /// `"ok"`, `"mismatch"` or `"unchecked"`: the form every binding and the CLI's JSON use.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::Mismatch => "mismatch",
+            Verdict::Unchecked => "unchecked",
+        }
+    }
+}
+
 /// The verdict on a round: everything recomputed, and each requested check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Verification {
@@ -62,9 +85,19 @@ impl Verification {
         self.positions_check.map(|c| c.ok())
     }
 
-    /// True when every check that was asked for holds (and vacuously when none was).
+    /// [`Verdict::Unchecked`] when no check was asked for, else whether every check holds.
+    pub fn verdict(&self) -> Verdict {
+        match (self.commitment_ok(), self.positions_ok()) {
+            (None, None) => Verdict::Unchecked,
+            (Some(false), _) | (_, Some(false)) => Verdict::Mismatch,
+            _ => Verdict::Ok,
+        }
+    }
+
+    /// True when at least one check was asked for and every one holds ([`Verdict::Ok`]). A verification
+    /// with nothing to check is not ok: see [`Verification::verdict`].
     pub fn is_ok(&self) -> bool {
-        self.commitment_ok() != Some(false) && self.positions_ok() != Some(false)
+        self.verdict() == Verdict::Ok
     }
 }
 

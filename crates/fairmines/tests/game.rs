@@ -123,7 +123,8 @@ fn a_tampered_record_is_caught_with_what_differs() {
 fn rotation_reveals_the_old_seed_and_starts_afresh() {
     let (server, mut pair) = known_pair();
     let before = pair.public();
-    pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
+    let mut round = pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
+    round.reveal(i64::from(mine_positions(&server, CLIENT, 0, 1).unwrap()[0])).unwrap();
     let revealed = pair.rotate(None).unwrap();
     assert_eq!(revealed.server_seed, server);
     assert_eq!(revealed.commitment, before.commitment);
@@ -141,10 +142,12 @@ fn rotation_reveals_the_old_seed_and_starts_afresh() {
 #[test]
 fn state_and_public_json_round_trip_and_the_public_part_holds_no_secret() {
     let (server, mut pair) = known_pair();
-    pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
+    let _in_play = pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
     let state = pair.to_state_json();
+    assert!(state.contains(r#""open_rounds":[0]"#), "{state}");
     let restored = SeedPair::from_state_json(&state).unwrap();
     assert_eq!(restored.public(), pair.public());
+    assert_eq!(restored.open_rounds(), [0]);
     assert_eq!(restored.to_state_json(), state);
 
     let public = serde_json::to_string(&pair.public()).unwrap();
@@ -155,6 +158,100 @@ fn state_and_public_json_round_trip_and_the_public_part_holds_no_secret() {
     let forged = state.replace(&server, &"0".repeat(64));
     assert_eq!(SeedPair::from_state_json(&forged).unwrap_err().argument(), Some("state"));
     assert_eq!(SeedPair::from_state_json("{").unwrap_err().code(), 15);
+    // A state that forgets its open rounds, lists one it never played, or carries an unknown field.
+    for bad in [
+        state.replace(r#","open_rounds":[0]"#, ""),
+        state.replace(r#""open_rounds":[0]"#, r#""open_rounds":[1]"#),
+        state.replace(r#""open_rounds":[0]"#, r#""open_rounds":[0,0]"#),
+        state.replace(r#""nonce":1"#, r#""nonce":1,"revealed":true"#),
+    ] {
+        let err = SeedPair::from_state_json(&bad).unwrap_err();
+        assert_eq!((err.code(), err.argument()), (15, Some("state")), "{bad}: {err}");
+    }
+}
+
+/// The hole of issue 21: the seed revealed under a round in play would give the player every mine.
+#[test]
+fn the_server_seed_is_not_revealed_while_a_round_is_in_play() {
+    let (server, mut pair) = known_pair();
+    let mines = MineCount::new(5).unwrap();
+    let mut round = pair.start_round(mines, rtp()).unwrap();
+    let mut other = pair.start_round(mines, rtp()).unwrap();
+    assert_eq!(pair.open_rounds(), [0, 1]);
+    let refused = pair.rotate(None).unwrap_err();
+    assert_eq!(refused, Error::RoundsInPlay { nonces: vec![0, 1] });
+    assert_eq!((refused.code(), refused.name(), refused.argument()), (16, "ROUNDS_IN_PLAY", None));
+    assert!(refused.to_string().contains("nonce 0, 1"), "{refused}");
+    assert_eq!(pair.set_client_seed("other").unwrap_err().code(), 16);
+    assert_eq!(pair.public().client_seed, CLIENT, "a refused rotation changes nothing");
+
+    // A round that finishes leaves the ledger; the other is voided.
+    let safe = safe_tiles(&server, 0, 5);
+    round.reveal(safe[0]).unwrap();
+    round.cash_out().unwrap();
+    assert_eq!(pair.open_rounds(), [1]);
+    other.reveal(safe_tiles(&server, 1, 5)[0]).unwrap();
+    assert_eq!(pair.void_open_rounds(), [1]);
+    assert_eq!(pair.open_rounds(), Vec::<u64>::new());
+    let revealed = pair.rotate(None).unwrap();
+    assert_eq!(revealed.server_seed, server);
+
+    // The voided round refuses every move, and its record says it was voided.
+    for tile in 1..=25 {
+        assert_eq!(other.reveal(tile).unwrap_err(), Error::RoundVoided);
+    }
+    assert_eq!(other.cash_out().unwrap_err(), Error::RoundVoided);
+    assert_eq!(Error::RoundVoided.code(), 17);
+    assert!(other.is_finished());
+    assert_eq!((other.outcome(), other.multiplier(), other.safe_picks()), (Some(Outcome::Voided), None, 1));
+    let record = other.record().unwrap();
+    assert_eq!((record.outcome, record.multiplier), (Outcome::Voided, None));
+    assert!(record.to_json().contains(r#""outcome":"voided""#));
+    assert!(verify_round(&record, &server).unwrap().is_ok());
+    // The finished round's record still verifies, and the voided one cannot claim a payout.
+    assert!(verify_round(&round.record().unwrap(), &server).unwrap().is_ok());
+    let mut claimed = record.clone();
+    claimed.outcome = Outcome::CashedOut;
+    assert!(!verify_round(&claimed, &server).unwrap().is_ok());
+}
+
+#[test]
+fn a_restored_pair_keeps_its_open_rounds_until_they_are_voided() {
+    let (_, mut pair) = known_pair();
+    let round = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap();
+    let mut restored = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
+    drop((round, pair)); // a restart: the round itself is gone with the process
+    assert_eq!(restored.rotate(None).unwrap_err(), Error::RoundsInPlay { nonces: vec![0] });
+    assert_eq!(restored.void_open_rounds(), [0]);
+    assert!(restored.to_state_json().contains(r#""open_rounds":[]"#));
+    restored.rotate(None).unwrap();
+}
+
+#[test]
+fn voided_records_hold_only_where_a_void_could_happen() {
+    let (server, mut pair) = known_pair();
+    let mines = MineCount::new(20).unwrap();
+    let round = pair.start_round(mines, rtp()).unwrap();
+    pair.void_open_rounds();
+    let record = round.record().unwrap();
+    assert_eq!((record.outcome, record.picks.len()), (Outcome::Voided, 0));
+    assert!(verify_round(&record, &server).unwrap().is_ok(), "a round voided before any pick");
+
+    let mut every_safe = record.clone();
+    every_safe.picks = safe_tiles(&server, 0, 20).iter().map(|&t| t as u8).collect();
+    let verdict = verify_round(&every_safe, &server).unwrap();
+    assert_eq!(verdict.expected_outcome, Outcome::CashedOut, "the last safe tile ends the round paid");
+    assert!(!verdict.is_ok());
+
+    let mut on_a_mine = record.clone();
+    on_a_mine.picks = vec![mine_positions(&server, CLIENT, 0, 20).unwrap()[0]];
+    let verdict = verify_round(&on_a_mine, &server).unwrap();
+    assert_eq!(verdict.expected_outcome, Outcome::Lost);
+    assert!(!verdict.is_ok());
+
+    let mut paid = record;
+    paid.multiplier = Some(multiplier(mines, 1, rtp()).unwrap());
+    assert!(!verify_round(&paid, &server).unwrap().is_ok(), "a voided round pays nothing");
 }
 
 #[test]
@@ -194,6 +291,11 @@ fn records_and_public_pairs_round_trip_through_json() {
     assert_eq!(fairmines::RevealedSeedPair::from_json(&revealed.to_json()).unwrap(), revealed);
     let bad = fairmines::RoundRecord::from_json(r#"{"nonce": -1}"#).unwrap_err();
     assert_eq!((bad.code(), bad.name(), bad.argument()), (15, "INVALID_STATE", Some("record")));
+    // A misspelt field is refused, naming it, instead of being ignored.
+    let typo = fairmines::RoundRecord::from_json(&json.replace("\"commitment\"", "\"commitmnet\"")).unwrap_err();
+    assert!(typo.to_string().contains("commitmnet"), "{typo}");
+    let extra = json.replace("{", r#"{"paid":true,"#);
+    assert_eq!(fairmines::RoundRecord::from_json(&extra).unwrap_err().code(), 15);
 }
 
 #[test]

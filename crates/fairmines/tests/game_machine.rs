@@ -11,19 +11,34 @@ use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
 enum Op {
-    Start { mines: i64, rtp: u8 },
-    Reveal { tile: i64 },
-    CashOut,
-    Rotate { client_seed: Option<String> },
+    Start {
+        mines: i64,
+        rtp: u8,
+    },
+    /// A move on the `which`-th live round (modulo their number).
+    Reveal {
+        which: usize,
+        tile: i64,
+    },
+    CashOut {
+        which: usize,
+    },
+    Rotate {
+        client_seed: Option<String>,
+    },
+    Void,
+    /// The operator's restart: the pair comes back from its saved state, the rounds in memory are gone.
     SaveAndRestore,
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         2 => (-2i64..=27, 1u8..=100).prop_map(|(mines, rtp)| Op::Start { mines, rtp }),
-        6 => prop_oneof![4 => 1i64..=25, 1 => any::<i64>(), 1 => -1i64..=27].prop_map(|tile| Op::Reveal { tile }),
-        1 => Just(Op::CashOut),
-        1 => proptest::option::of("[a-z:é]{0,12}").prop_map(|client_seed| Op::Rotate { client_seed }),
+        6 => (any::<usize>(), prop_oneof![4 => 1i64..=25, 1 => any::<i64>(), 1 => -1i64..=27])
+            .prop_map(|(which, tile)| Op::Reveal { which, tile }),
+        1 => any::<usize>().prop_map(|which| Op::CashOut { which }),
+        2 => proptest::option::of("[a-z:é]{0,12}").prop_map(|client_seed| Op::Rotate { client_seed }),
+        1 => Just(Op::Void),
         1 => Just(Op::SaveAndRestore),
     ]
 }
@@ -49,6 +64,10 @@ fn genuine(record: &RoundRecord, server_seed: &str) -> bool {
     let (outcome, paid) = match first_mine {
         Some(at) if at + 1 == picks.len() => (Outcome::Lost, None),
         Some(_) => return false, // picks after a mine
+        // Voided while in play: no mine hit, and a safe tile still closed.
+        None if record.outcome == Outcome::Voided && picks.len() < 25 - usize::from(record.mines) => {
+            (Outcome::Voided, None)
+        }
         None if picks.is_empty() => return false,
         None => {
             let mines = MineCount::new(u32::from(record.mines)).unwrap();
@@ -84,11 +103,14 @@ fn mutations(record: &RoundRecord) -> Vec<(&'static str, RoundRecord)> {
         r.picks.pop();
     });
     push("picks[0]", &|r| {
-        if let Some(t) = (1..=25).find(|t| !r.picks.contains(t)) {
+        if let (Some(t), false) = ((1..=25).find(|t| !r.picks.contains(t)), r.picks.is_empty()) {
             r.picks[0] = t
         }
     });
     push("outcome", &|r| r.outcome = if r.outcome == Outcome::Lost { Outcome::CashedOut } else { Outcome::Lost });
+    push("outcome=voided", &|r| {
+        r.outcome = if r.outcome == Outcome::Voided { Outcome::CashedOut } else { Outcome::Voided }
+    });
     push("multiplier", &|r| {
         r.multiplier = match r.multiplier {
             Some(m) => m.checked_mul(Ratio::new(101, 100).unwrap()),
@@ -98,25 +120,55 @@ fn mutations(record: &RoundRecord) -> Vec<(&'static str, RoundRecord)> {
     out
 }
 
-struct InPlay {
+struct Played {
     round: fairmines::Round,
     grid: Vec<u8>,
     server_seed: String,
     picks: Vec<u8>,
+    /// By the model: neither finished nor voided.
+    open: bool,
     recorded: bool,
+}
+
+impl Played {
+    /// The record once the round has ended, collected once; the grid is hidden while in play and is the
+    /// one fixed at the start once over.
+    fn check(&mut self, finished: &mut Vec<(RoundRecord, String)>) -> Result<(), TestCaseError> {
+        prop_assert_eq!(self.round.is_finished(), !self.open);
+        prop_assert_eq!(self.round.picks(), self.picks.as_slice());
+        match self.round.mine_positions() {
+            None => prop_assert!(self.open),
+            Some(grid) => prop_assert_eq!(&*grid, self.grid.as_slice()),
+        }
+        match self.round.record() {
+            None => prop_assert!(self.open),
+            Some(record) if !self.recorded => {
+                self.recorded = true;
+                finished.push((record, self.server_seed.clone()));
+            }
+            Some(_) => {}
+        }
+        Ok(())
+    }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
+    /// Random starts, moves, rotations, voids and restarts, with several rounds in play at once. Beside the
+    /// game's rules: no move is ever accepted on a round whose server seed was revealed, a rotation
+    /// succeeds exactly when no round of the pair is in play, and a restored pair knows which are.
     #[test]
     fn any_sequence_of_operations_keeps_the_game_honest(
         seed in any::<[u8; 32]>(),
         client in "[ -~]{0,20}",
-        ops in proptest::collection::vec(op(), 1..60),
+        ops in proptest::collection::vec(op(), 1..80),
     ) {
         let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&seed), &client, 0);
-        let mut current: Option<InPlay> = None;
+        let mut live: Vec<Played> = Vec::new();
+        // Open rounds the model knows by nonce only: listed in a restored state, with no round value.
+        let mut orphans: Vec<u64> = Vec::new();
+        let mut revealed: Vec<String> = Vec::new();
         let mut finished = Vec::new();
         for op in ops {
             match op {
@@ -127,90 +179,129 @@ proptest! {
                     };
                     let nonce = pair.public().nonce;
                     let server_seed = server_seed_of(&pair);
+                    prop_assert!(!revealed.contains(&server_seed), "a pair plays on a revealed seed");
                     let grid = mine_positions(&server_seed, &pair.public().client_seed, nonce, count.get().into())
                         .unwrap()
                         .to_vec();
                     let round = pair.start_round(count, rtp_of(rtp)).unwrap();
                     prop_assert_eq!(round.nonce(), nonce);
                     prop_assert_eq!(pair.public().nonce, nonce + 1);
-                    // Starting anew abandons a round in play, as an operator's service may.
-                    current = Some(InPlay { round, grid, server_seed, picks: Vec::new(), recorded: false });
+                    live.push(Played { round, grid, server_seed, picks: Vec::new(), open: true, recorded: false });
                 }
-                Op::Reveal { tile } => {
-                    let Some(play) = current.as_mut() else { continue };
-                    let was_finished = play.round.is_finished();
+                Op::Reveal { which, tile } => {
+                    let Some(n) = (!live.is_empty()).then(|| which % live.len()) else { continue };
+                    let play = &mut live[n];
+                    let voided = play.open && !pair_lists(&pair, play);
                     match play.round.reveal(tile) {
-                        Err(Error::RoundFinished) => prop_assert!(was_finished),
+                        Err(Error::RoundVoided) => prop_assert!(voided || (!play.open && play.round.outcome() == Some(Outcome::Voided))),
+                        Err(Error::RoundFinished) => prop_assert!(!play.open && play.round.outcome() != Some(Outcome::Voided)),
                         Err(Error::InvalidTile { argument: "tile", .. }) => {
-                            prop_assert!(!was_finished && !(1..=25).contains(&tile))
+                            prop_assert!(play.open && !voided && !(1..=25).contains(&tile))
                         }
                         Err(Error::TileAlreadyRevealed { tile: t }) => {
-                            prop_assert!(!was_finished && play.picks.contains(&t) && i64::from(t) == tile)
+                            prop_assert!(play.open && !voided && play.picks.contains(&t) && i64::from(t) == tile)
                         }
                         Err(e) => prop_assert!(false, "unexpected error {e}"),
                         Ok(reveal) => {
-                            prop_assert!(!was_finished);
+                            prop_assert!(play.open && !voided);
+                            prop_assert!(!revealed.contains(&play.server_seed), "a move on a revealed seed");
                             let t = tile as u8;
                             prop_assert!(!play.picks.contains(&t));
                             play.picks.push(t);
                             match reveal {
-                                Reveal::Mine => prop_assert!(play.grid.contains(&t)),
+                                Reveal::Mine => {
+                                    prop_assert!(play.grid.contains(&t));
+                                    play.open = false;
+                                }
                                 Reveal::Safe { safe_picks, multiplier: m } => {
                                     prop_assert!(!play.grid.contains(&t));
                                     prop_assert_eq!(usize::from(safe_picks), play.picks.len());
                                     prop_assert_eq!(Some(m), play.round.multiplier());
+                                    play.open = play.picks.len() + play.grid.len() < 25;
                                 }
                             }
                         }
                     }
+                    if voided {
+                        play.open = false;
+                    }
                 }
-                Op::CashOut => {
-                    let Some(play) = current.as_mut() else { continue };
-                    let was_finished = play.round.is_finished();
+                Op::CashOut { which } => {
+                    let Some(n) = (!live.is_empty()).then(|| which % live.len()) else { continue };
+                    let play = &mut live[n];
+                    let voided = play.open && !pair_lists(&pair, play);
                     match play.round.cash_out() {
-                        Err(Error::RoundFinished) => prop_assert!(was_finished),
-                        Err(Error::NothingToCashOut) => prop_assert!(!was_finished && play.picks.is_empty()),
+                        Err(Error::RoundVoided) => prop_assert!(voided || (!play.open && play.round.outcome() == Some(Outcome::Voided))),
+                        Err(Error::RoundFinished) => prop_assert!(!play.open && play.round.outcome() != Some(Outcome::Voided)),
+                        Err(Error::NothingToCashOut) => prop_assert!(play.open && !voided && play.picks.is_empty()),
                         Err(e) => prop_assert!(false, "unexpected error {e}"),
                         Ok(m) => {
-                            prop_assert!(!was_finished);
+                            prop_assert!(play.open && !voided);
+                            prop_assert!(!revealed.contains(&play.server_seed), "a cash-out on a revealed seed");
                             let mines = play.round.mines();
                             prop_assert_eq!(m, multiplier(mines, play.picks.len() as u8, play.round.rtp()).unwrap());
+                            play.open = false;
                         }
+                    }
+                    if voided {
+                        play.open = false;
                     }
                 }
                 Op::Rotate { client_seed } => {
                     let before = pair.public();
                     let old_seed = server_seed_of(&pair);
-                    let revealed = pair.rotate(client_seed.as_deref()).unwrap();
-                    prop_assert_eq!(&revealed.server_seed, &old_seed);
-                    prop_assert_eq!(revealed.commitment, before.commitment);
-                    prop_assert_eq!(revealed.rounds, before.nonce);
-                    let after = pair.public();
-                    prop_assert_eq!(after.nonce, 0);
-                    prop_assert_ne!(after.commitment, before.commitment);
-                    prop_assert_eq!(after.client_seed, client_seed.unwrap_or(before.client_seed));
+                    let mut in_play: Vec<u64> =
+                        live.iter().filter(|p| p.open && p.server_seed == old_seed).map(|p| p.round.nonce()).collect();
+                    in_play.extend(&orphans);
+                    in_play.sort_unstable();
+                    prop_assert_eq!(pair.open_rounds(), in_play.clone());
+                    match pair.rotate(client_seed.as_deref()) {
+                        Err(Error::RoundsInPlay { nonces }) => {
+                            prop_assert_eq!(nonces, in_play);
+                            prop_assert_eq!(pair.public(), before);
+                        }
+                        Err(e) => prop_assert!(false, "unexpected error {e}"),
+                        Ok(shown) => {
+                            prop_assert!(in_play.is_empty(), "rotated with rounds in play: {:?}", in_play);
+                            prop_assert_eq!(&shown.server_seed, &old_seed);
+                            prop_assert_eq!(shown.commitment, before.commitment);
+                            prop_assert_eq!(shown.rounds, before.nonce);
+                            revealed.push(old_seed);
+                            let after = pair.public();
+                            prop_assert_eq!(after.nonce, 0);
+                            prop_assert_ne!(after.commitment, before.commitment);
+                            prop_assert_eq!(after.client_seed, client_seed.unwrap_or(before.client_seed));
+                        }
+                    }
+                }
+                Op::Void => {
+                    let seed = server_seed_of(&pair);
+                    let mut in_play: Vec<u64> =
+                        live.iter().filter(|p| p.open && p.server_seed == seed).map(|p| p.round.nonce()).collect();
+                    in_play.append(&mut orphans);
+                    in_play.sort_unstable();
+                    prop_assert_eq!(pair.void_open_rounds(), in_play);
+                    prop_assert!(pair.open_rounds().is_empty());
+                    for play in live.iter_mut().filter(|p| p.open && p.server_seed == seed) {
+                        play.open = false;
+                        prop_assert_eq!(play.round.outcome(), Some(Outcome::Voided));
+                    }
                 }
                 Op::SaveAndRestore => {
                     let public = pair.public();
+                    let open = pair.open_rounds();
                     pair = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
                     prop_assert_eq!(pair.public(), public);
+                    prop_assert_eq!(pair.open_rounds(), open.clone());
+                    // The rounds in memory are gone with the restart; what was open is now known by nonce.
+                    for mut play in live.drain(..) {
+                        play.check(&mut finished)?;
+                    }
+                    orphans = open;
                 }
             }
-            // After every step: the grid is hidden while in play and is the one fixed at the start once over.
-            if let Some(play) = current.as_mut() {
-                match play.round.mine_positions() {
-                    None => prop_assert!(!play.round.is_finished()),
-                    Some(grid) => prop_assert_eq!(&*grid, play.grid.as_slice()),
-                }
-                prop_assert_eq!(play.round.picks(), play.picks.as_slice());
-                match play.round.record() {
-                    None => prop_assert!(!play.round.is_finished()),
-                    Some(record) if !play.recorded => {
-                        play.recorded = true;
-                        finished.push((record, play.server_seed.clone()));
-                    }
-                    Some(_) => {}
-                }
+            for play in &mut live {
+                play.check(&mut finished)?;
             }
         }
         for (record, server_seed) in finished {
@@ -226,6 +317,11 @@ proptest! {
             }
         }
     }
+}
+
+/// Whether the pair still lists the round as in play (false once voided); only for rounds of its seed.
+fn pair_lists(pair: &SeedPair, play: &Played) -> bool {
+    server_seed_of(pair) != play.server_seed || pair.open_rounds().contains(&play.round.nonce())
 }
 
 /// The mutations are not vacuous: on one fixed round, most of them are caught.
