@@ -2,13 +2,13 @@
 
 use std::io::{BufRead, Write};
 
-use fairmines::{MineCount, Outcome, Reveal, Rtp, SeedPair, ServerSeed, payout_table, verify_round};
+use fairmines::{MineCount, Outcome, Places, Reveal, Rtp, SeedPair, ServerSeed, payout_table, verify_round};
 use serde_json::json;
 
 use crate::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
 
 /// Prints the multiplier of every (mines, safe picks), rounded down to `places` decimals, with the exact value.
-pub fn table(rtp: Rtp, mines: Option<MineCount>, places: u32, as_json: bool) -> u8 {
+pub fn table(rtp: Rtp, mines: Option<MineCount>, places: Places, as_json: bool) -> u8 {
     let rows: Vec<_> = payout_table(rtp).into_iter().filter(|e| mines.is_none_or(|m| m.get() == e.mines)).collect();
     if as_json {
         let rows: Vec<_> = rows
@@ -22,11 +22,11 @@ pub fn table(rtp: Rtp, mines: Option<MineCount>, places: u32, as_json: bool) -> 
                 })
             })
             .collect();
-        println!("{}", json!({ "rtp": rtp.to_string(), "rounding": "down", "places": places, "table": rows }));
+        println!("{}", json!({ "rtp": rtp.to_string(), "rounding": "down", "places": places.get(), "table": rows }));
         return EXIT_OK;
     }
     println!("multiplier after k safe picks = C(25, k) / C(25 - mines, k) x RTP, RTP = {rtp}");
-    println!("shown rounded down to {places} decimal places; `exact` is the exact fraction");
+    println!("shown rounded down to {} decimal places; `exact` is the exact fraction", places.get());
     println!("{:>5} {:>10} {:>22}  exact", "mines", "safe picks", "multiplier");
     for e in rows {
         println!("{:>5} {:>10} {:>22}  {}", e.mines, e.safe_picks, e.multiplier.to_decimal(places), e.multiplier);
@@ -51,7 +51,7 @@ fn board(picks: &[u8], mines: Option<&[u8]>) -> String {
 
 /// A round in the terminal: the commitment first, picks typed by the player, then the reveal of the
 /// server seed and the round's verification.
-pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: u32) -> u8 {
+pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Places) -> u8 {
     let client_seed = match client_seed.map_or_else(|| ServerSeed::generate().map(|s| s.reveal().to_owned()), Ok) {
         Ok(seed) => seed,
         Err(e) => {

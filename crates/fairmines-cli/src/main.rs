@@ -8,7 +8,7 @@ mod selftest;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use fairmines::{Digest, MineCount, Published, Rtp, ServerSeed, Tiles, Verdict, Verification, verify};
+use fairmines::{Digest, MineCount, Places, Published, Rtp, ServerSeed, Tiles, Verdict, Verification, verify};
 use serde_json::json;
 
 /// Exit status when every check that was asked for holds.
@@ -49,8 +49,8 @@ enum Command {
         #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
         client_seed: Option<String>,
         /// Decimal places shown for multipliers (always rounded down).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=18))]
-        places: u32,
+        #[arg(long, default_value = "2", value_parser = parse_places, allow_hyphen_values = true)]
+        places: Places,
     },
     /// The multiplier table for a return-to-player factor: every mine count and number of safe picks.
     Table {
@@ -61,8 +61,8 @@ enum Command {
         #[arg(long, value_parser = parse_mines, allow_hyphen_values = true)]
         mines: Option<MineCount>,
         /// Decimal places shown (always rounded down; the exact fraction is shown beside it).
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=18))]
-        places: u32,
+        #[arg(long, default_value = "2", value_parser = parse_places, allow_hyphen_values = true)]
+        places: Places,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -113,6 +113,12 @@ fn parse_nonce(text: &str) -> Result<u64, String> {
 fn parse_mines(text: &str) -> Result<MineCount, String> {
     let number: i128 = text.trim().parse().map_err(|_| format!("mines: must be an integer in 1..=24, got {text:?}"))?;
     MineCount::try_from(number).map_err(|e| e.to_string())
+}
+
+fn parse_places(text: &str) -> Result<Places, String> {
+    let number: i128 =
+        text.trim().parse().map_err(|_| format!("places: must be an integer in 0..=18, got {text:?}"))?;
+    Places::new(number).map_err(|e| e.to_string())
 }
 
 fn parse_rtp(text: &str) -> Result<Rtp, String> {

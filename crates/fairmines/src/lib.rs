@@ -48,7 +48,7 @@ pub use game::{
     Outcome, PublicSeedPair, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification, SeedPair, verify_round,
 };
 pub use hashing::{WordStream, commitment, round_signature};
-pub use payout::{Ratio, Rtp, TableEntry, max_safe_picks, multiplier, payout_table};
+pub use payout::{Places, Ratio, Rtp, TableEntry, max_safe_picks, multiplier, payout_table};
 pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, place_mines_observed};
 pub use seed::ServerSeed;
 pub use verify::{Check, Published, Verdict, Verification, verify};

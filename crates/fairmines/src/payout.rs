@@ -59,16 +59,18 @@ impl Ratio {
     }
 
     /// The decimal shown to users: the value rounded **down** (toward zero) to `places` decimal places,
-    /// so a displayed multiplier never promises more than the exact one. `places` is capped at 18.
+    /// so a displayed multiplier never promises more than the exact one.
     ///
     /// ```
-    /// let m = fairmines::Ratio::new(2475, 100).unwrap();
-    /// assert_eq!(m.to_decimal(2), "24.75");
-    /// assert_eq!(fairmines::Ratio::new(2, 3).unwrap().to_decimal(2), "0.66");
-    /// assert_eq!(fairmines::Ratio::new(5, 1).unwrap().to_decimal(0), "5");
+    /// use fairmines::{Places, Ratio};
+    /// let m = Ratio::new(2475, 100).unwrap();
+    /// assert_eq!(m.to_decimal(Places::new(2)?), "24.75");
+    /// assert_eq!(Ratio::new(2, 3).unwrap().to_decimal(Places::new(2)?), "0.66");
+    /// assert_eq!(Ratio::new(5, 1).unwrap().to_decimal(Places::new(0)?), "5");
+    /// # Ok::<(), fairmines::Error>(())
     /// ```
-    pub fn to_decimal(self, places: u32) -> String {
-        let places = places.min(18);
+    pub fn to_decimal(self, places: Places) -> String {
+        let places = places.get();
         let mut text = (self.num / self.den).to_string();
         if places > 0 {
             text.push('.');
@@ -81,6 +83,31 @@ impl Ratio {
             rem = next;
         }
         text
+    }
+}
+
+/// A number of decimal places to show: 0..=18 (more would only show the rounding of the exact value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Places(u8);
+
+impl Places {
+    /// The most places shown.
+    pub const MAX: u8 = 18;
+    /// Two places, as multipliers are usually shown (`1.12`).
+    pub const TWO: Places = Places(2);
+
+    /// Checks `places` (any integer type): an error naming `places` outside 0..=18, never a clamp.
+    pub fn new(places: impl Into<i128>) -> Result<Self, Error> {
+        let places = places.into();
+        u8::try_from(places).ok().filter(|&p| p <= Self::MAX).map(Places).ok_or_else(|| Error::InvalidNumber {
+            argument: "places",
+            detail: format!("must be an integer in 0..={}, got {places}", Self::MAX),
+        })
+    }
+
+    /// The number of places.
+    pub const fn get(self) -> u32 {
+        self.0 as u32
     }
 }
 
@@ -215,22 +242,24 @@ pub fn max_safe_picks(mines: MineCount) -> u8 {
 }
 
 /// The multiplier after `safe_picks` safe picks: C(25, k) / C(25 − m, k) × RTP, exactly.
-/// `safe_picks` must be in 1..=25 − mines.
+/// `safe_picks` (any integer type) must be in 1..=25 − mines; any other value is an error naming it.
 ///
 /// ```
-/// use fairmines::{multiplier, MineCount, Rtp};
+/// use fairmines::{multiplier, MineCount, Places, Rtp};
 /// let m = multiplier(MineCount::new(3)?, 1, Rtp::parse("0.99")?)?;
 /// assert_eq!(m, fairmines::Ratio::new(9, 8).unwrap()); // 25/22 × 99/100 = 1.125
-/// assert_eq!(m.to_decimal(2), "1.12");
+/// assert_eq!(m.to_decimal(Places::new(2)?), "1.12");
+/// assert_eq!(multiplier(MineCount::new(3)?, 259, Rtp::parse("0.99")?).unwrap_err().code(), 13);
 /// # Ok::<(), fairmines::Error>(())
 /// ```
-pub fn multiplier(mines: MineCount, safe_picks: u8, rtp: Rtp) -> Result<Ratio, Error> {
+pub fn multiplier(mines: MineCount, safe_picks: impl Into<i128>, rtp: Rtp) -> Result<Ratio, Error> {
     let max = max_safe_picks(mines);
-    if !(1..=max).contains(&safe_picks) {
+    let wide = safe_picks.into();
+    let Some(safe_picks) = u8::try_from(wide).ok().filter(|k| (1..=max).contains(k)) else {
         return Err(Error::InvalidPicks {
-            detail: format!("must be in 1..={max} with {} mines, got {safe_picks}", mines.get()),
+            detail: format!("must be in 1..={max} with {} mines, got {wide}", mines.get()),
         });
-    }
+    };
     let fair = Ratio::new(binomial(TILES, safe_picks), binomial(max, safe_picks));
     fair.and_then(|f| f.checked_mul(rtp.0))
         .ok_or_else(|| Error::InvalidPicks { detail: "the multiplier does not fit in 128 bits".to_owned() })
@@ -316,13 +345,19 @@ mod tests {
         assert!(Rtp::parse("0").is_err());
         assert!(Rtp::parse("1.01").is_err());
         assert_eq!(Rtp::parse("abc").unwrap_err().argument(), Some("rtp"));
-        assert_eq!(Ratio::new(1, 3).unwrap().to_decimal(4), "0.3333");
-        assert_eq!(Ratio::new(2, 1).unwrap().to_decimal(2), "2.00");
-        assert_eq!(Ratio::new(199, 100).unwrap().to_decimal(1), "1.9");
+        let places = |p: u8| Places::new(p).unwrap();
+        assert_eq!(Ratio::new(1, 3).unwrap().to_decimal(places(4)), "0.3333");
+        assert_eq!(Ratio::new(2, 1).unwrap().to_decimal(places(2)), "2.00");
+        assert_eq!(Ratio::new(199, 100).unwrap().to_decimal(places(1)), "1.9");
         // Denominators near 2^128: the digits stay exact.
-        assert_eq!(Ratio::new(u128::MAX, 1 << 127).unwrap().to_decimal(2), "1.99");
+        assert_eq!(Ratio::new(u128::MAX, 1 << 127).unwrap().to_decimal(places(2)), "1.99");
         let third: Ratio = "0.333333333333333333333333333333".parse().unwrap();
-        assert_eq!(third.to_decimal(18), "0.333333333333333333");
-        assert_eq!(Ratio::new(u128::MAX - 1, u128::MAX).unwrap().to_decimal(18), "0.999999999999999999");
+        assert_eq!(third.to_decimal(places(18)), "0.333333333333333333");
+        assert_eq!(Ratio::new(u128::MAX - 1, u128::MAX).unwrap().to_decimal(places(18)), "0.999999999999999999");
+        for refused in [19, 255, 256, -1, i128::MAX] {
+            let e = Places::new(refused).unwrap_err();
+            assert_eq!((e.code(), e.argument()), (14, Some("places")));
+            assert_eq!(e.to_string(), format!("places: must be an integer in 0..=18, got {refused}"));
+        }
     }
 }
