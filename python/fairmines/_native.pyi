@@ -41,6 +41,8 @@ __all__ = [
     "RoundFinishedError",
     "RoundRecord",
     "RoundVerification",
+    "RoundVoidedError",
+    "RoundsInPlayError",
     "SeedPair",
     "ServerSeed",
     "StreamExhaustedError",
@@ -116,6 +118,12 @@ class InvalidNumberError(FairminesError):
 class InvalidStateError(FairminesError):
     """Saved state or a round record that does not parse or does not hold together. Code 15."""
 
+class RoundsInPlayError(FairminesError):
+    """A seed pair with rounds in play cannot reveal its server seed (rotate, set_client_seed). Code 16."""
+
+class RoundVoidedError(FairminesError):
+    """The round was voided (SeedPair.void_open_rounds): no more moves. Code 17."""
+
 class ConcurrentUseError(FairminesError, RuntimeError):
     """A move on a Round that another thread is using at that moment (also a RuntimeError). Code 0."""
 
@@ -151,6 +159,8 @@ def mine_positions_batch(
     mines: SupportsIndex,
 ) -> npt.NDArray[np.uint8]:
     """The mine positions of many rounds, shape ``(len(nonces), mines)``; needs numpy."""
+
+_Verdict = Literal["ok", "mismatch", "unchecked"]
 
 @final
 class Verification:
@@ -190,8 +200,11 @@ class Verification:
     def positions_ok(self) -> bool | None:
         """Whether the declared positions are the recomputed ones; None if none were given."""
     @property
+    def verdict(self) -> _Verdict:
+        """The verdict: "ok" (every check asked for holds), "mismatch" (one fails) or "unchecked" (none asked for)."""
+    @property
     def ok(self) -> bool:
-        """True when every check that was asked for holds (and when none was)."""
+        """True when at least one check was asked for and every one holds (verdict "ok")."""
     def __bool__(self) -> bool: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
@@ -214,7 +227,7 @@ class ServerSeed:
 
 # An exact number: "0.99", "99/100", Fraction(99, 100), Decimal("0.99") or 1 (never a float).
 _ExactNumber = str | Fraction | Decimal | int
-_Outcome = Literal["lost", "cashed_out"]
+_Outcome = Literal["lost", "cashed_out", "voided"]
 
 @final
 class SeedPair:
@@ -233,8 +246,14 @@ class SeedPair:
         """What the player may see now."""
     def start_round(self, mines: SupportsIndex, rtp: _ExactNumber) -> Round:
         """Starts a round with the current nonce, then increments the nonce."""
+    def open_rounds(self) -> list[int]:
+        """The nonces of the rounds in play, ascending."""
+    def void_open_rounds(self) -> list[int]:
+        """Voids every round in play (they refuse every later move) and returns their nonces."""
     def rotate(self, client_seed: str | None = None) -> RevealedSeedPair:
-        """Ends this pair and starts a new one; returns the old pair with its server seed."""
+        """Ends this pair and starts a new one; returns the old pair with its server seed.
+
+        Raises ``RoundsInPlayError`` while a round of the pair is in play."""
     def set_client_seed(self, client_seed: str) -> RevealedSeedPair:
         """The same as ``rotate(client_seed)``."""
     def to_state_json(self) -> str:
@@ -251,10 +270,10 @@ class Round:
     def cash_out(self) -> Fraction:
         """Ends the round and returns the multiplier to pay (exact)."""
     def record(self) -> RoundRecord | None:
-        """The public record once the round has finished; None while it is in play."""
+        """The public record once the round has finished (or was voided); None while it is in play."""
     @property
     def mine_positions(self) -> tuple[int, ...] | None:
-        """The mine positions once the round has finished; None while it is in play."""
+        """The mine positions once the round has finished (or was voided); None while it is in play."""
     @property
     def picks(self) -> tuple[int, ...]:
         """The tiles picked so far, in order."""
@@ -266,7 +285,7 @@ class Round:
         """The mine count."""
     @property
     def is_finished(self) -> bool:
-        """Whether the round has ended."""
+        """Whether the round has ended (a mine, a cash-out, or voided)."""
     @property
     def outcome(self) -> _Outcome | None:
         """How the round ended; None while it is in play."""
@@ -275,7 +294,7 @@ class Round:
         """Safe tiles revealed so far."""
     @property
     def multiplier(self) -> Fraction | None:
-        """What a cash-out pays now (or paid); None before the first safe pick and after a mine."""
+        """What a cash-out pays now (or paid); None before the first safe pick, after a mine and once voided."""
     @property
     def commitment(self) -> str:
         """The commitment of the seed pair the round was played with."""
@@ -350,7 +369,7 @@ class RoundRecord:
         """How the round ended."""
     @property
     def multiplier(self) -> Fraction | None:
-        """The multiplier paid, None when lost."""
+        """The multiplier paid, None when lost or voided."""
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
@@ -379,7 +398,7 @@ class RoundVerification:
         """The outcome the picks lead to."""
     @property
     def expected_multiplier(self) -> Fraction | None:
-        """The multiplier the picks lead to, None when lost."""
+        """The multiplier the picks lead to, None when lost or voided."""
     @property
     def differences(self) -> tuple[str, ...]:
         """Each way the record differs from the replay; empty when it holds."""

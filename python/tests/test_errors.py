@@ -30,6 +30,8 @@ CLASSES = {
     13: fairmines.InvalidPicksError,
     14: fairmines.InvalidNumberError,
     15: fairmines.InvalidStateError,
+    16: fairmines.RoundsInPlayError,
+    17: fairmines.RoundVoidedError,
 }
 
 ROUND_FUNCTIONS: list[Callable[..., Any]] = [

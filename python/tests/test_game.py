@@ -95,7 +95,9 @@ def test_public_seed_pair_is_frozen_json_and_hashable() -> None:
 
 def test_rotate_reveals_the_old_seed_and_starts_over() -> None:
     pair = fairmines.SeedPair.from_parts(S, C, 5)
-    pair.start_round(1, 1)
+    # The round must end before the seed is revealed: here it hits its one mine.
+    round_ = pair.start_round(1, 1)
+    assert not round_.reveal(fairmines.mine_positions(S, C, 5, 1)[0]).safe
     revealed = pair.rotate()
     assert (revealed.server_seed, revealed.commitment, revealed.client_seed, revealed.rounds) == (
         S,
@@ -132,11 +134,22 @@ def test_rotate_reveals_the_old_seed_and_starts_over() -> None:
 def test_state_json_round_trip() -> None:
     pair = fairmines.SeedPair.from_parts(S, "client", 41)
     state = pair.to_state_json()
-    assert json.loads(state) == {"server_seed": S, "commitment": WORKED["commitment"], "client_seed": "client", "nonce": 41}
+    assert json.loads(state) == {
+        "server_seed": S,
+        "commitment": WORKED["commitment"],
+        "client_seed": "client",
+        "nonce": 41,
+        "open_rounds": [],
+    }
     restored = fairmines.SeedPair.from_state_json(state)
-    assert restored.public == pair.public
+    assert restored.public == pair.public and restored.open_rounds() == []
     a, b = pair.start_round(5, "0.97"), restored.start_round(5, "0.97")
     assert a.nonce == b.nonce == 41
+
+
+def state_of(**changes: Any) -> str:
+    fields = {"server_seed": S, "commitment": WORKED["commitment"], "client_seed": "c", "nonce": 3, "open_rounds": []}
+    return json.dumps({**fields, **changes})
 
 
 @pytest.mark.parametrize(
@@ -144,10 +157,18 @@ def test_state_json_round_trip() -> None:
     [
         ("not json", "state: "),
         ("{}", "state: missing field"),
-        (json.dumps({"server_seed": S, "commitment": "0" * 64, "client_seed": "c", "nonce": 0}), "state: the commitment"),
-        (json.dumps({"server_seed": S.upper(), "commitment": WORKED["commitment"], "client_seed": "c", "nonce": 0}), "state: "),
-        (json.dumps({"server_seed": "abc", "commitment": WORKED["commitment"], "client_seed": "c", "nonce": 0}), "state: "),
-        (json.dumps({"server_seed": S, "commitment": WORKED["commitment"], "client_seed": "c", "nonce": -1}), "state: "),
+        (state_of(commitment="0" * 64), "state: the commitment"),
+        (state_of(server_seed=S.upper()), "state: "),
+        (state_of(server_seed="abc"), "state: "),
+        (state_of(nonce=-1), "state: "),
+        (
+            json.dumps({k: v for k, v in json.loads(state_of()).items() if k != "open_rounds"}),
+            "state: missing field `open_rounds`",
+        ),
+        (state_of(open_rounds=[3]), "state: open_rounds: nonce 3 is repeated or not below the next nonce 3"),
+        (state_of(open_rounds=[1, 1]), "state: open_rounds: nonce 1 is repeated"),
+        (state_of(open_rounds=[-1]), "state: "),
+        (state_of(open_round=[]), "state: unknown field `open_round`"),
     ],
 )
 def test_bad_state_is_an_invalid_state_error(state: str, message: str) -> None:
@@ -306,6 +327,101 @@ def test_the_grid_is_hidden_while_in_play() -> None:
         fairmines.Round()
 
 
+# --- the server seed is revealed only with no round in play --------------------------------------
+
+
+def test_a_round_in_play_keeps_its_seed_secret() -> None:
+    """Issue 21: a round stayed playable after `rotate` revealed its server seed."""
+    pair = fairmines.SeedPair("player")
+    round_ = pair.start_round(5, "99/100")
+    public, state = pair.public, pair.to_state_json()
+    for call, args in ((pair.rotate, ()), (pair.rotate, ("another",)), (pair.set_client_seed, ("another",))):
+        text = expect(fairmines.RoundsInPlayError, 16, None, call, *args)
+        assert text == (
+            "the seed pair has 1 round(s) in play (nonce 0): finish or void them before its server seed is revealed"
+        )
+    # Nothing was revealed (so the grid cannot be computed by the player), and nothing changed.
+    assert pair.public == public and pair.to_state_json() == state and pair.open_rounds() == [0]
+    assert not round_.is_finished and round_.outcome is None and round_.mine_positions is None
+
+    # The operator voids the open round; then the pair rotates.
+    assert pair.void_open_rounds() == [0]
+    assert pair.open_rounds() == [] and pair.void_open_rounds() == []
+    revealed = pair.rotate()
+    assert revealed.commitment == public.commitment and revealed.rounds == 1
+    grid = fairmines.mine_positions(revealed.server_seed, "player", 0, 5)
+    # Knowing the grid is now useless: the voided round takes no move.
+    for tile in (safe_tiles(grid)[0], grid[0], 0, 2**70):
+        expect(fairmines.RoundVoidedError, 17, None, round_.reveal, tile)
+    expect(fairmines.RoundVoidedError, 17, None, round_.cash_out)
+    assert round_.is_finished and round_.outcome == "voided" and round_.multiplier is None
+    assert round_.picks == () and round_.safe_picks == 0 and list(round_.mine_positions or ()) == grid
+    assert repr(round_).endswith("picks=(), outcome='voided')")
+    record = round_.record()
+    assert record is not None and record.outcome == "voided" and record.multiplier is None and record.picks == ()
+    assert json.loads(record.to_json())["outcome"] == "voided" and json.loads(record.to_json())["multiplier"] is None
+    verdict = fairmines.verify_round(record, revealed.server_seed)
+    assert verdict.ok and verdict.differences == ()
+    assert verdict.expected_outcome == "voided" and verdict.expected_multiplier is None
+
+
+def test_voiding_ends_only_the_rounds_in_play() -> None:
+    grid = fairmines.mine_positions(S, C, 1, 3)
+    pair = fairmines.SeedPair.from_parts(S, C, 1)
+    lost, cashed, played, fresh = (pair.start_round(3, "0.99") for _ in range(4))
+    assert lost.nonce == 1 and fresh.nonce == 4
+    assert pair.open_rounds() == [1, 2, 3, 4]
+    lost.reveal(grid[0])
+    assert cashed.reveal(safe_tiles(fairmines.mine_positions(S, C, 2, 3))[0]).safe
+    cashed.cash_out()
+    safe = safe_tiles(fairmines.mine_positions(S, C, 3, 3))
+    assert played.reveal(safe[0]).safe and played.reveal(safe[1]).safe
+    assert pair.open_rounds() == [3, 4]
+    text = expect(fairmines.RoundsInPlayError, 16, None, pair.rotate)
+    assert "2 round(s) in play (nonce 3, 4)" in text
+
+    assert pair.void_open_rounds() == [3, 4]
+    # Finished rounds keep their outcome and their error; the voided ones say voided.
+    assert (lost.outcome, cashed.outcome, played.outcome, fresh.outcome) == ("lost", "cashed_out", "voided", "voided")
+    expect(fairmines.RoundFinishedError, 10, None, lost.reveal, 5)
+    expect(fairmines.RoundFinishedError, 10, None, cashed.cash_out)
+    expect(fairmines.RoundVoidedError, 17, None, played.reveal, safe[2])
+    expect(fairmines.RoundVoidedError, 17, None, played.cash_out)
+    # A voided round with safe picks: its picks and safe_picks stay, it pays nothing.
+    assert played.picks == (safe[0], safe[1]) and played.safe_picks == 2 and played.multiplier is None
+    record = played.record()
+    assert record is not None and (record.picks, record.outcome, record.multiplier) == ((safe[0], safe[1]), "voided", None)
+    revealed = pair.rotate()
+    assert revealed.rounds == 5 and revealed.server_seed == S
+    for round_ in (lost, cashed, played, fresh):
+        finished = round_.record()
+        assert finished is not None and fairmines.verify_round(finished, S).ok, finished
+    # The new pair's rounds are its own: a round of it is in play, the old ones are not.
+    assert pair.open_rounds() == [] and pair.start_round(3, 1).nonce == 0 and pair.open_rounds() == [0]
+
+
+def test_the_state_keeps_the_rounds_in_play() -> None:
+    pair = fairmines.SeedPair.from_parts(S, C, 7)
+    open_round = pair.start_round(3, "0.99")
+    finished = pair.start_round(24, "0.99")
+    finished.reveal(fairmines.mine_positions(S, C, 8, 24)[0])
+    state = pair.to_state_json()
+    assert json.loads(state)["open_rounds"] == [7] and json.loads(state)["nonce"] == 9
+
+    # After a restart: the restored pair still refuses to reveal the seed under round 7.
+    restored = fairmines.SeedPair.from_state_json(state)
+    assert restored.open_rounds() == [7] and restored.public == pair.public
+    expect(fairmines.RoundsInPlayError, 16, None, restored.rotate)
+    expect(fairmines.RoundsInPlayError, 16, None, restored.set_client_seed, "x")
+    assert restored.to_state_json() == state
+    assert fairmines.SeedPair.from_state_json(restored.to_state_json()).open_rounds() == [7]
+    assert restored.void_open_rounds() == [7]
+    assert json.loads(restored.to_state_json())["open_rounds"] == []
+    assert restored.rotate().server_seed == S
+    # The restored pair is a new value: it does not reach the rounds of the pair it was saved from.
+    assert not open_round.is_finished and pair.open_rounds() == [7]
+
+
 # --- records and verify_round ---------------------------------------------------------------------
 
 
@@ -339,6 +455,13 @@ def test_record_json_round_trip_and_value_semantics() -> None:
     }
     assert json.loads(lost.to_json())["multiplier"] is None and lost.outcome == "lost"
     assert won != lost
+    # A voided record (built as a player would from what was published) reads and writes "voided".
+    voided = fairmines.RoundRecord.from_json(won.to_json().replace('"cashed_out"', '"voided"').replace(
+        f'"{fair(3, 3, Fraction(99, 100))}"', "null"))
+    assert (voided.outcome, voided.multiplier, voided.picks) == ("voided", None, (1, 2, 3))
+    assert voided == fairmines.RoundRecord(WORKED["commitment"], C, 1, 3, "0.99", [1, 2, 3], "voided")
+    assert json.loads(voided.to_json())["outcome"] == "voided" and pickle.loads(pickle.dumps(voided)) == voided
+    assert repr(voided).endswith("outcome='voided', multiplier=None)")
     with pytest.raises(AttributeError):
         won.nonce = 2  # type: ignore[misc]
 
@@ -430,6 +553,18 @@ def test_record_from_json_errors() -> None:
     public = '{"commitment": "00", "client_seed": "c", "nonce": 0}'
     expect(fairmines.InvalidStateError, 15, "public", fairmines.PublicSeedPair.from_json, public)
     expect(fairmines.InvalidStateError, 15, "revealed", fairmines.RevealedSeedPair.from_json, '{"server_seed": "s"}')
+    # An unknown field (a typo) is refused, naming it, rather than ignored.
+    revealed = fairmines.RevealedSeedPair(S, WORKED["commitment"], C, 2).to_json()
+    parsers: list[tuple[Callable[[str], Any], str, str]] = [
+        (fairmines.RoundRecord.from_json, "record", GOOD_JSON),
+        (fairmines.PublicSeedPair.from_json, "public", fairmines.SeedPair.from_parts(S, C).public.to_json()),
+        (fairmines.RevealedSeedPair.from_json, "revealed", revealed),
+    ]
+    for from_json, argument, text in parsers:
+        assert from_json(text).to_json() == text
+        typo = text[:-1] + ',"multiplyer":"9/7"}'
+        message = expect(fairmines.InvalidStateError, 15, argument, from_json, typo)
+        assert "unknown field `multiplyer`" in message, message
     err = raised(fairmines.RoundRecord.from_json, b"{}")
     assert type(err) is TypeError and str(err).startswith("json: must be str")
 
@@ -464,6 +599,16 @@ def test_verify_round_lists_every_difference() -> None:
     assert differences(outcome="lost")[0].startswith("outcome: the record says lost, the picks give cashed_out")
     assert differences(picks=[7, 1], outcome="lost", multiplier=None)[0].startswith("picks: pick 2 (tile 1) comes after")
     assert differences(picks=[])[0].startswith("picks: a cash-out needs")
+    # Voided: picks all safe with a safe tile left, and no multiplier.
+    assert fairmines.verify_round(changed(record, outcome="voided", multiplier=None), S).expected_outcome == "voided"
+    assert fairmines.verify_round(changed(record, outcome="voided", multiplier=None, picks=[]), S).ok
+    assert differences(outcome="voided") == ("multiplier: the record says 9/7, the picks give none",)
+    lost_voided = differences(picks=[1, 7], outcome="voided", multiplier=None)
+    assert lost_voided == ("outcome: the record says voided, the picks give lost",)
+    every_safe_tile = safe_tiles(fairmines.mine_positions(S, C, 1, 3))
+    assert differences(picks=every_safe_tile, outcome="voided", multiplier=None)[0].startswith(
+        "outcome: the record says voided, the picks give cashed_out"
+    )
     # Another nonce or client seed whose grid has a mine under tile 1 or 2: the picks tell another story.
     nonce = next(n for n in range(2, 200) if {1, 2} & set(fairmines.mine_positions(S, C, n, 3)))
     assert {"outcome", "multiplier"} <= {d.split(":")[0] for d in differences(nonce=nonce)}

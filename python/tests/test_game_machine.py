@@ -1,13 +1,16 @@
 """The game as a Hypothesis state machine, through the Python package.
 
-Random sequences of start / reveal / cash_out / rotate / save-and-restore, with arbitrary integers
-(most of them invalid) and RTPs of every accepted type, against a model kept by the test. Invariants:
-nothing but the package's own exceptions is ever raised, and each refusal is the class the model
-expects; the grid fixed at the start never changes (it is `mine_positions` of the round's nonce, the
-vector-tested function); every finished round's record verifies; and a record with a field changed
-verifies exactly when an independent replay in this file says it still describes a genuine round
-(changes to the commitment, the outcome or the multiplier never do; nor, once cashed out, to the RTP or
-the mine count).
+Random sequences of start / reveal / cash_out / void / rotate / save-and-restore, with arbitrary
+integers (most of them invalid) and RTPs of every accepted type, against a model kept by the test.
+Invariants: nothing but the package's own exceptions is ever raised, and each refusal is the class the
+model expects; the pair's rounds in play are the model's, and `rotate` succeeds exactly when there is
+none (else `RoundsInPlayError`, changing nothing); no move is accepted on a round whose server seed has
+been revealed (except on a round of a pair value replaced by a restore, which the docs tell operators
+not to keep using); the grid fixed at the start never changes (it is `mine_positions` of the round's
+nonce, the vector-tested function); every finished or voided round's record verifies; and a record with
+a field changed verifies exactly when an independent replay in this file says it still describes a
+genuine round (changes to the commitment, the outcome or the multiplier never do; nor, once cashed out,
+to the RTP or the mine count).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ ANY_INT = st.one_of(st.integers(-3, 28), st.integers(), st.sampled_from([2**63, 
 GOOD_RTPS: list[Any] = ["0.99", "99/100", "1", Fraction(97, 100), Decimal("0.5"), 1, "1/3"]
 BAD_RTPS: list[Any] = ["0", "1.5", "abc", "", Fraction(0), Decimal("1.01"), 2, 0, Fraction(-1, 2), Decimal("NaN")]
 RTPS = st.one_of(st.sampled_from(GOOD_RTPS + BAD_RTPS), st.fractions(min_value=-1, max_value=2, max_denominator=10**6))
-OUTCOMES = ("lost", "cashed_out")
+OUTCOMES = ("lost", "cashed_out", "voided")
 
 
 def rtp_value(rtp: Any) -> Optional[Fraction]:
@@ -52,13 +55,16 @@ def genuine(record: fairmines.RoundRecord, server_seed: str) -> bool:
     if not 1 <= record.mines <= 24 or ref.commitment(server_seed) != record.commitment:
         return False
     picks = list(record.picks)
-    if len(set(picks)) != len(picks) or not picks:
+    if len(set(picks)) != len(picks):
         return False
     grid = fairmines.mine_positions(server_seed, record.client_seed, record.nonce, record.mines)
     hits = [i for i, tile in enumerate(picks) if tile in grid]
     if hits:
         return hits[0] == len(picks) - 1 and record.outcome == "lost" and record.multiplier is None
-    return record.outcome == "cashed_out" and record.multiplier == fair(record.mines, len(picks), record.rtp)
+    if record.outcome == "voided":
+        # Ended by the operator while in play: a safe tile was still closed, and nothing is paid.
+        return len(picks) < 25 - record.mines and record.multiplier is None
+    return bool(picks) and record.outcome == "cashed_out" and record.multiplier == fair(record.mines, len(picks), record.rtp)
 
 
 def mutations(record: fairmines.RoundRecord) -> list[tuple[str, fairmines.RoundRecord]]:
@@ -78,7 +84,7 @@ def mutations(record: fairmines.RoundRecord) -> list[tuple[str, fairmines.RoundR
         ("picks+", {"picks": [*picks, unused]}),
         ("picks-", {"picks": picks[:-1]}),
         ("picks[0]", {"picks": [unused, *picks[1:]]}),
-        ("outcome", {"outcome": OUTCOMES[1 - OUTCOMES.index(record.outcome)]}),
+        *((f"outcome {other}", {"outcome": other}) for other in OUTCOMES if other != record.outcome),
         ("multiplier", {"multiplier": record.multiplier * Fraction(101, 100) if record.multiplier else Fraction(2)}),
     ]
     return [(what, fairmines.RoundRecord(**{**fields, **change})) for what, change in changes]
@@ -94,7 +100,15 @@ class Game(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
+        # Nonces of the rounds the current pair value holds in play (restored ones included).
+        self.open: set[int] = set()
+        self.revealed: set[str] = set()  # server seeds revealed by rotations
         self.round: Optional[fairmines.Round] = None
+        # The round counts among the current pair's rounds (it was started by this pair value).
+        self.attached = False
+        # The round was in play when its pair value was replaced by a restore: that value's voiding and
+        # refusals no longer reach it (the docs: keep one live copy of a seed pair).
+        self.orphaned = False
         self.grid: list[int] = []
         self.mines = 0
         self.rtp = Fraction(1)
@@ -136,6 +150,8 @@ class Game(RuleBasedStateMachine):
             self.grid = fairmines.mine_positions(self.server, self.client, self.nonce, mines)
             self.mines, self.rtp, self.picks, self.outcome = mines, factor, [], None
             self.round_server, self.checked = self.server, False
+            self.attached, self.orphaned = True, False
+            self.open.add(self.nonce)
             self.nonce += 1
             event("round started")
         assert self.pair.public.nonce == self.nonce
@@ -144,7 +160,9 @@ class Game(RuleBasedStateMachine):
     @rule(tile=st.one_of(st.integers(1, 25), ANY_INT))
     def reveal(self, tile: int) -> None:
         assert self.round is not None
-        if self.outcome is not None:
+        if self.outcome == "voided":
+            self.expect_error(fairmines.RoundVoidedError, self.round.reveal, tile)
+        elif self.outcome is not None:
             self.expect_error(fairmines.RoundFinishedError, self.round.reveal, tile)
         elif not 1 <= tile <= 25:
             self.expect_error(fairmines.InvalidTileError, self.round.reveal, tile)
@@ -152,35 +170,71 @@ class Game(RuleBasedStateMachine):
             self.expect_error(fairmines.TileAlreadyRevealedError, self.round.reveal, tile)
         else:
             result = self.round.reveal(tile)
+            self.move_accepted()
             self.picks.append(tile)
             assert result.tile == tile and result.safe == (tile not in self.grid)
             if result.safe:
                 assert result.safe_picks == len(self.picks)
                 assert result.multiplier == fair(self.mines, len(self.picks), self.rtp)
                 if len(self.picks) == 25 - self.mines:
-                    self.outcome = "cashed_out"
+                    self.finish("cashed_out")
             else:
                 assert result.multiplier is None and result.safe_picks == len(self.picks) - 1
-                self.outcome = "lost"
+                self.finish("lost")
 
     @precondition(lambda self: self.round is not None)
     @rule()
     def cash_out(self) -> None:
         assert self.round is not None
-        if self.outcome is not None:
+        if self.outcome == "voided":
+            self.expect_error(fairmines.RoundVoidedError, self.round.cash_out)
+        elif self.outcome is not None:
             self.expect_error(fairmines.RoundFinishedError, self.round.cash_out)
         elif not self.picks:
             self.expect_error(fairmines.NothingToCashOutError, self.round.cash_out)
         else:
             assert self.round.cash_out() == fair(self.mines, len(self.picks), self.rtp)
-            self.outcome = "cashed_out"
+            self.move_accepted()
+            self.finish("cashed_out")
 
-    @rule(client=st.one_of(st.none(), st.text(max_size=12), st.just("bad\ud800")))
-    def rotate(self, client: Optional[str]) -> None:
+    def move_accepted(self) -> None:
+        # The issue-21 property: the seed under a round in play is never revealed by its pair.
+        assert self.orphaned or self.round_server not in self.revealed
+
+    def finish(self, outcome: str) -> None:
+        assert self.round is not None
+        self.outcome = outcome
+        if self.attached:
+            self.open.discard(self.round.nonce)
+
+    @rule()
+    def void(self) -> None:
+        assert self.pair.void_open_rounds() == sorted(self.open)
+        if self.attached and self.outcome is None:
+            self.outcome = "voided"
+            event("round voided")
+        self.open.clear()
+        assert self.pair.void_open_rounds() == []
+
+    @rule(client=st.one_of(st.none(), st.text(max_size=12), st.just("bad\ud800")), as_client_seed=st.booleans())
+    def rotate(self, client: Optional[str], as_client_seed: bool) -> None:
+        def call() -> fairmines.RevealedSeedPair:
+            if as_client_seed and client is not None:
+                return self.pair.set_client_seed(client)
+            return self.pair.rotate(client)
+
         if client is not None and "\ud800" in client:
-            self.expect_error(fairmines.InvalidUtf8Error, self.pair.rotate, client)
+            self.expect_error(fairmines.InvalidUtf8Error, call)
             return
-        revealed = self.pair.rotate(client)
+        if self.open:
+            public, state = self.pair.public, self.pair.to_state_json()
+            self.expect_error(fairmines.RoundsInPlayError, call)
+            assert self.pair.public == public and self.pair.to_state_json() == state
+            event("rotation refused")
+            return
+        revealed = call()
+        self.revealed.add(revealed.server_seed)
+        self.attached = False
         assert (revealed.server_seed, revealed.client_seed, revealed.rounds) == (self.server, self.client, self.nonce)
         assert revealed.commitment == ref.commitment(self.server)
         old = self.server
@@ -192,9 +246,18 @@ class Game(RuleBasedStateMachine):
 
     @rule()
     def save_and_restore(self) -> None:
-        public = self.pair.public
-        self.pair = fairmines.SeedPair.from_state_json(self.pair.to_state_json())
+        public, state = self.pair.public, self.pair.to_state_json()
+        assert json.loads(state)["open_rounds"] == sorted(self.open)
+        self.pair = fairmines.SeedPair.from_state_json(state)
         assert self.pair.public == public
+        # The restored value keeps the open nonces but not the round objects of the old value.
+        if self.round is not None and self.outcome is None and self.attached:
+            self.orphaned = True
+        self.attached = False
+
+    @invariant()
+    def the_rounds_in_play_are_the_models(self) -> None:
+        assert self.pair.open_rounds() == sorted(self.open)
 
     @invariant()
     def the_round_matches_the_model(self) -> None:
@@ -204,7 +267,7 @@ class Game(RuleBasedStateMachine):
         assert r.picks == tuple(self.picks) and r.outcome == self.outcome and r.is_finished == (self.outcome is not None)
         safe = len(self.picks) - (self.outcome == "lost")
         assert r.safe_picks == safe
-        expected = None if self.outcome == "lost" or safe == 0 else fair(self.mines, safe, self.rtp)
+        expected = None if self.outcome in ("lost", "voided") or safe == 0 else fair(self.mines, safe, self.rtp)
         assert r.multiplier == expected
         if self.outcome is None:
             assert r.mine_positions is None and r.record() is None
@@ -227,7 +290,7 @@ class Game(RuleBasedStateMachine):
         for what, changed in mutations(record):
             holds = fairmines.verify_round(changed, self.round_server).ok
             assert holds == genuine(changed, self.round_server), (what, changed)
-            always_caught = {"commitment", "outcome", "multiplier"}
+            always_caught = {"commitment", "multiplier"} | {f"outcome {other}" for other in OUTCOMES}
             if record.outcome == "cashed_out":
                 always_caught |= {"mines", "rtp"}  # the multiplier paid depends on both
             if what in always_caught:

@@ -47,30 +47,48 @@ def test_server_seed_is_not_constructible_or_mutable() -> None:
         seed.hex = "0" * 64  # type: ignore[misc]
 
 
-def test_verification_without_declarations() -> None:
+def test_verification_without_declarations_is_unchecked_not_ok() -> None:
     verdict = fairmines.verify(S, C, 1, 3)
-    assert verdict and verdict.ok
+    # Only recomputed, nothing compared: not "ok", and says so.
+    assert verdict.verdict == "unchecked" and verdict.ok is False and not verdict
     assert verdict.commitment_ok is None and verdict.positions_ok is None
     assert verdict.declared_commitment is None and verdict.declared_positions is None
     assert verdict.positions == (7, 10, 19) and verdict.draw_order == (9, 6, 18)
-    assert repr(verdict) == "<Verification ok: nothing declared to check; nonce 1, 3 mines at [7, 10, 19]>"
+    assert repr(verdict) == "<Verification unchecked: nothing declared to check; nonce 1, 3 mines at [7, 10, 19]>"
+    explicit_none = fairmines.verify(S, C, 1, 3, positions=None, commitment=None)
+    assert explicit_none.verdict == "unchecked" and not explicit_none
+
+
+def test_verify_refuses_an_unknown_keyword() -> None:
+    """Issue 21: a misspelt `commitment=` must not pass as a verification with nothing to check."""
+    with pytest.raises(TypeError, match="unexpected keyword argument 'commitmnet'"):
+        fairmines.verify(S, C, 1, 3, commitmnet=WORKED["commitment"])  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'position'"):
+        fairmines.verify(S, C, 1, 3, position=[7, 10, 19])  # type: ignore[call-arg]
 
 
 def test_verification_reports_what_differs() -> None:
     good = fairmines.verify(S, C, 1, 3, positions=[19, 10, 7], commitment=WORKED["commitment"].upper())
     assert good and good.declared_commitment == WORKED["commitment"] and good.declared_positions == (7, 10, 19)
+    assert good.verdict == "ok" and good.ok is True
     assert repr(good) == "<Verification ok: commitment matches; positions match; nonce 1, 3 mines at [7, 10, 19]>"
+    only_positions = fairmines.verify(S, C, 1, 3, positions=[7, 10, 19])
+    only_commitment_ok = fairmines.verify(S, C, 1, 3, commitment=WORKED["commitment"])
+    for one_check in (only_positions, only_commitment_ok):
+        assert one_check.verdict == "ok" and one_check.ok and one_check
 
     bad = fairmines.verify(S, C, 1, 3, positions=[7, 10, 20], commitment="0" * 64)
-    assert not bad and not bad.ok
+    assert not bad and not bad.ok and bad.verdict == "mismatch"
     assert bad.commitment_ok is False and bad.positions_ok is False
     assert repr(bad) == (
-        "<Verification FAILED: commitment differs (expected "
+        "<Verification mismatch: commitment differs (expected "
         f"{WORKED['commitment']}, declared {'0' * 64}); positions differ (expected [7, 10, 19], "
         "declared [7, 10, 20]); nonce 1, 3 mines at [7, 10, 19]>"
     )
     only_commitment = fairmines.verify(S, C, 1, 3, commitment="0" * 64)
-    assert not only_commitment and only_commitment.positions_ok is None
+    assert not only_commitment and only_commitment.positions_ok is None and only_commitment.verdict == "mismatch"
+    half = fairmines.verify(S, C, 1, 3, positions=[7, 10, 19], commitment="0" * 64)
+    assert half.verdict == "mismatch" and not half and half.positions_ok is True
     # The seed is revealed by then, but the Verification does not carry it anyway.
     assert S not in repr(bad)
 

@@ -177,3 +177,42 @@ def test_a_move_while_another_thread_holds_the_round_is_refused() -> None:
     assert not holder.is_alive()
     assert round_.reveal(1).safe, "the refused moves changed nothing"
     assert list(round_.picks) == [1]
+
+
+def test_voiding_and_rotating_while_threads_play() -> None:
+    """The operator voids and rotates while players move: no move is accepted once the seed is revealed."""
+    pair = fairmines.SeedPair.from_parts(S, C, 0)
+    rounds = [pair.start_round(1, "1") for _ in range(THREADS)]
+    rotated = threading.Event()
+
+    def player(round_: fairmines.Round) -> tuple[list[int], bool]:
+        safe = [t for t in range(1, 26) if t not in fairmines.mine_positions(S, C, round_.nonce, 1)]
+        accepted: list[int] = []
+        late = False
+        for tile in safe:
+            seed_was_public = rotated.is_set()
+            try:
+                round_.reveal(tile)
+            except fairmines.RoundVoidedError:
+                return accepted, late
+            accepted.append(tile)
+            late |= seed_was_public
+        return accepted, late
+
+    def operator() -> tuple[list[int], bool]:  # (the shape of a player's result, for all_at_once)
+        voided = pair.void_open_rounds()
+        revealed = pair.rotate()  # no round is in play now: none was started since the void
+        rotated.set()
+        assert revealed.server_seed == S and revealed.rounds == THREADS
+        return voided, False
+
+    jobs: list[Callable[[], tuple[list[int], bool]]] = [*(partial(player, r) for r in rounds), operator]
+    results = all_at_once(jobs)
+    played, (voided, _) = results[:-1], results[-1]
+    assert voided == sorted(voided) and set(voided) <= set(range(THREADS))
+    for round_, (accepted, late) in zip(rounds, played):
+        assert not late, "a move was accepted after the server seed was revealed"
+        record = round_.record()
+        assert record is not None and list(record.picks) == accepted
+        assert record.outcome == ("voided" if round_.nonce in voided else "cashed_out")
+        assert fairmines.verify_round(record, S).ok

@@ -37,6 +37,7 @@ def check_round(server_seed: str, client_seed: str, nonce: int, mines: int, show
     assert_type(verdict.declared_positions, "tuple[int, ...] | None")
     assert_type(verdict.declared_commitment, "str | None")
     assert_type(verdict.words_used, int)
+    assert_type(verdict.verdict, "Literal['ok', 'mismatch', 'unchecked']")
     return bool(verdict) and verdict.ok
 
 
@@ -53,7 +54,7 @@ def play(pair: fairmines.SeedPair, tiles: list[int]) -> Optional[fairmines.Round
     if not round_.is_finished:
         assert_type(round_.cash_out(), Fraction)
     assert_type(round_.mine_positions, "tuple[int, ...] | None")
-    assert_type(round_.outcome, "Literal['lost', 'cashed_out'] | None")
+    assert_type(round_.outcome, "Literal['lost', 'cashed_out', 'voided'] | None")
     assert_type(round_.rtp, Fraction)
     return round_.record()
 
@@ -65,6 +66,21 @@ def game() -> None:
     assert record is not None
     assert_type(record.picks, "tuple[int, ...]")
     assert_type(record.multiplier, "Fraction | None")
+    assert_type(pair.open_rounds(), "list[int]")
+    in_play = pair.start_round(3, "0.99")
+    try:
+        pair.rotate()  # refused: a round is in play
+    except fairmines.RoundsInPlayError as err:
+        assert_type(err.code, int)
+    else:
+        raise AssertionError("no RoundsInPlayError")
+    assert_type(pair.void_open_rounds(), "list[int]")
+    try:
+        in_play.reveal(1)
+    except fairmines.RoundVoidedError:
+        assert in_play.outcome == "voided"
+    else:
+        raise AssertionError("no RoundVoidedError")
     revealed = pair.rotate()
     assert_type(revealed, fairmines.RevealedSeedPair)
     verdict = fairmines.verify_round(record, revealed.server_seed)
@@ -129,6 +145,7 @@ def main() -> None:
         lambda: fairmines.commitment(b"seed"),  # type: ignore[arg-type]
         lambda: fairmines.mine_positions(SERVER, CLIENT, 1.0, 3),  # type: ignore[arg-type]
         lambda: fairmines.verify(SERVER, CLIENT, 1, 3, commitment=5),  # type: ignore[arg-type]
+        lambda: fairmines.verify(SERVER, CLIENT, 1, 3, commitmnet=SERVER),  # type: ignore[call-arg]
     ):
         try:
             bad()

@@ -24,7 +24,7 @@ struct Kind {
 
 /// One error of each kind the core has. The core's enum is `#[non_exhaustive]`: a kind not listed
 /// here is raised as the base class `FairminesError`, with its code (and `test_errors.py` checks that
-/// every code 1..=15 has its class).
+/// every code 1..=17 has its class).
 fn kinds() -> Vec<Kind> {
     let kind = |example, doc| Kind { example, also: None, doc };
     vec![
@@ -71,6 +71,15 @@ fn kinds() -> Vec<Kind> {
         kind(
             Error::InvalidState { argument: "", detail: String::new() },
             "Saved state or a round record that does not parse or does not hold together.",
+        ),
+        kind(
+            Error::RoundsInPlay { nonces: Vec::new() },
+            "A seed pair with rounds in play cannot reveal its server seed (rotate, set_client_seed): finish \
+             them or void them (SeedPair.void_open_rounds) first.",
+        ),
+        kind(
+            Error::RoundVoided,
+            "The round was voided (SeedPair.void_open_rounds) so its server seed could be revealed: no more moves.",
         ),
     ]
 }

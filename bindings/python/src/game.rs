@@ -38,19 +38,26 @@ fn hash_of(value: &impl Hash) -> u64 {
     hasher.finish()
 }
 
+/// Every outcome, for reading one from its name (`Outcome::as_str`, the core's spelling).
+const OUTCOMES: [Outcome; 3] = [Outcome::Lost, Outcome::CashedOut, Outcome::Voided];
+
+// A new variant of the core's `Outcome` fails to compile here until `OUTCOMES` lists it.
+const _: fn(Outcome) = |outcome| match outcome {
+    Outcome::Lost | Outcome::CashedOut | Outcome::Voided => {}
+};
+
 fn outcome_of(obj: &Bound<'_, PyAny>) -> PyResult<Outcome> {
     let text = args::text(obj, "outcome")?;
-    match &*text {
-        "lost" => Ok(Outcome::Lost),
-        "cashed_out" => Ok(Outcome::CashedOut),
-        other => Err(to_py(
+    OUTCOMES.into_iter().find(|outcome| outcome.as_str() == &*text).ok_or_else(|| {
+        let names: Vec<String> = OUTCOMES.iter().map(|outcome| format!("{:?}", outcome.as_str())).collect();
+        to_py(
             obj.py(),
             &Error::InvalidState {
                 argument: "outcome",
-                detail: format!("must be \"lost\" or \"cashed_out\", got {other:?}"),
+                detail: format!("must be one of {}, got {:?}", names.join(", "), &*text),
             },
-        )),
-    }
+        )
+    })
 }
 
 fn mines_of(obj: &Bound<'_, PyAny>) -> PyResult<MineCount> {
@@ -74,12 +81,17 @@ fn server_seed_of(obj: &Bound<'_, PyAny>) -> PyResult<ServerSeed> {
 }
 
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment,
-/// the player's client seed and the nonce of the next round.
+/// the player's client seed, the nonce of the next round and the rounds still in play.
 ///
 /// ``SeedPair(client_seed)`` draws a fresh server seed from the OS CSPRNG; ``SeedPair.from_parts``
 /// restores one from its parts. The repr never shows the server seed; ``to_state_json()`` (for the
 /// operator's storage) does. Safe to share between threads: methods take turns, and rounds started
 /// from several threads at once get distinct nonces.
+///
+/// The server seed is revealed only when no round can move: ``rotate`` and ``set_client_seed`` raise
+/// ``RoundsInPlayError`` while a round started from the pair is in play (``open_rounds()``). Finish
+/// those rounds, or end them with ``void_open_rounds()``: a voided round refuses every later move
+/// (``RoundVoidedError``) and its record's outcome is ``"voided"``.
 #[pyclass(module = "fairmines", frozen)]
 pub(crate) struct SeedPair {
     inner: Mutex<fairmines::SeedPair>,
@@ -115,7 +127,12 @@ impl SeedPair {
     }
 
     /// Restores a pair from ``to_state_json()``; ``InvalidStateError`` (argument ``state``) when the
-    /// text does not parse or the commitment is not the seed's.
+    /// text does not parse or does not hold together (the commitment is not the seed's, an unknown
+    /// field, ``open_rounds`` not distinct nonces below ``nonce``).
+    ///
+    /// The rounds the state lists as open stay open: the restored pair refuses to rotate until
+    /// ``void_open_rounds()``. It does not reach the rounds of the pair the state was saved from, so
+    /// keep one live copy of a seed pair (restore after a restart, not beside the original).
     #[staticmethod]
     fn from_state_json(state: &Bound<'_, PyAny>) -> PyResult<Self> {
         let text = args::text(state, "state")?;
@@ -138,8 +155,24 @@ impl SeedPair {
         round.map(|round| Round { inner: Mutex::new(round) }).map_err(|err| to_py(py, &err))
     }
 
+    /// The nonces of the rounds in play, ascending: started from this pair and neither finished nor
+    /// voided (including those listed in the state the pair was restored from).
+    fn open_rounds(&self, py: Python<'_>) -> Vec<u64> {
+        wait_for(py, &self.inner).open_rounds()
+    }
+
+    /// Voids every round in play and returns their nonces, ascending. A voided round refuses every
+    /// later move (``RoundVoidedError``) and its record's outcome is ``"voided"``, with no multiplier
+    /// (the stake is returned). Afterwards the pair can rotate.
+    fn void_open_rounds(&self, py: Python<'_>) -> Vec<u64> {
+        wait_for(py, &self.inner).void_open_rounds()
+    }
+
     /// Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new
     /// client seed if one is given. Returns the old pair, whose server seed may now be published.
+    ///
+    /// Raises ``RoundsInPlayError`` (and changes nothing) while a round of the pair is in play: finish
+    /// the rounds, or ``void_open_rounds()`` first.
     #[pyo3(signature = (client_seed=None))]
     fn rotate(&self, py: Python<'_>, client_seed: Option<&Bound<'_, PyAny>>) -> PyResult<RevealedSeedPair> {
         let client_seed = client_seed.filter(|c| !c.is_none()).map(|c| args::text(c, "client_seed")).transpose()?;
@@ -147,7 +180,8 @@ impl SeedPair {
         revealed.map(RevealedSeedPair).map_err(|err| to_py(py, &err))
     }
 
-    /// A new client seed always starts a new pair: the same as ``rotate(client_seed)``.
+    /// A new client seed always starts a new pair, revealing the old server seed: the same as
+    /// ``rotate(client_seed)``, and refused the same way (``RoundsInPlayError``) while a round is in play.
     fn set_client_seed(&self, py: Python<'_>, client_seed: &Bound<'_, PyAny>) -> PyResult<RevealedSeedPair> {
         let client_seed = args::text(client_seed, "client_seed")?;
         let revealed = wait_for(py, &self.inner).set_client_seed(&client_seed);
@@ -199,9 +233,9 @@ fn tuple_repr(tiles: &[u8]) -> String {
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it.
 ///
-/// Made by ``SeedPair.start_round``. ``mine_positions`` is None until the round has finished. A move
-/// (``reveal``, ``cash_out``) made while another thread is using the same round raises
-/// ``ConcurrentUseError``; reading waits its turn.
+/// Made by ``SeedPair.start_round``. ``mine_positions`` is None until the round has finished (or was
+/// voided by its seed pair, ``SeedPair.void_open_rounds``). A move (``reveal``, ``cash_out``) made
+/// while another thread is using the same round raises ``ConcurrentUseError``; reading waits its turn.
 #[pyclass(module = "fairmines", frozen)]
 pub(crate) struct Round {
     inner: Mutex<fairmines::Round>,
@@ -227,8 +261,8 @@ impl Round {
 #[pymethods]
 impl Round {
     /// Reveals ``tile`` (1..25). Returns a ``Reveal``: safe (with the multiplier now reached) or a
-    /// mine (the round is lost). Raises ``InvalidTileError``, ``TileAlreadyRevealedError`` or
-    /// ``RoundFinishedError``.
+    /// mine (the round is lost). Raises ``InvalidTileError``, ``TileAlreadyRevealedError``,
+    /// ``RoundFinishedError`` or ``RoundVoidedError``.
     fn reveal(&self, py: Python<'_>, tile: &Bound<'_, PyAny>) -> PyResult<Reveal> {
         let mut round = self.for_move(py)?;
         let reveal = args::with_int(tile, "tile", (i64::MIN, i64::MAX), |tile| round.reveal(tile))?;
@@ -242,13 +276,14 @@ impl Round {
     }
 
     /// Ends the round and returns the multiplier to pay (exact). Needs at least one safe pick
-    /// (``NothingToCashOutError``); ``RoundFinishedError`` once the round has ended.
+    /// (``NothingToCashOutError``); ``RoundFinishedError`` once the round has ended, ``RoundVoidedError``
+    /// once its seed pair voided it.
     fn cash_out<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let paid = self.for_move(py)?.cash_out().map_err(|err| to_py(py, &err))?;
         fraction(py, paid)
     }
 
-    /// The public record, once the round has finished; None while it is in play.
+    /// The public record, once the round has finished (or was voided); None while it is in play.
     fn record(&self, py: Python<'_>) -> Option<RoundRecord> {
         self.read(py, fairmines::Round::record).map(RoundRecord)
     }
@@ -279,13 +314,13 @@ impl Round {
         self.read(py, |round| round.mines().get())
     }
 
-    /// Whether the round has ended.
+    /// Whether the round has ended (a mine, a cash-out, or voided).
     #[getter]
     fn is_finished(&self, py: Python<'_>) -> bool {
         self.read(py, fairmines::Round::is_finished)
     }
 
-    /// ``"lost"`` or ``"cashed_out"`` once the round has ended; None while it is in play.
+    /// ``"lost"``, ``"cashed_out"`` or ``"voided"`` once the round has ended; None while it is in play.
     #[getter]
     fn outcome(&self, py: Python<'_>) -> Option<&'static str> {
         self.read(py, |round| round.outcome().map(Outcome::as_str))
@@ -297,7 +332,8 @@ impl Round {
         self.read(py, fairmines::Round::safe_picks)
     }
 
-    /// What a cash-out pays now (or paid), exact; None before the first safe pick and after a mine.
+    /// What a cash-out pays now (or paid), exact; None before the first safe pick, after a mine and once
+    /// voided.
     #[getter]
     fn multiplier<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         fraction_opt(py, self.read(py, fairmines::Round::multiplier))
@@ -401,7 +437,8 @@ impl Reveal {
 ///
 /// ``Round.record()`` makes one; so do ``RoundRecord.from_json`` and the constructor, for a player
 /// checking what an operator published. ``rtp`` and ``multiplier`` are exact (``Fraction``; given as
-/// ``str``, ``Fraction``, ``Decimal`` or ``int``), ``outcome`` is ``"lost"`` or ``"cashed_out"``.
+/// ``str``, ``Fraction``, ``Decimal`` or ``int``), ``outcome`` is ``"lost"``, ``"cashed_out"`` or
+/// ``"voided"``.
 #[pyclass(module = "fairmines", frozen, eq)]
 #[derive(PartialEq)]
 pub(crate) struct RoundRecord(fairmines::RoundRecord);
@@ -444,7 +481,7 @@ impl RoundRecord {
     }
 
     /// As JSON, the form operators publish: ratios as ``"num/den"`` strings, outcome
-    /// ``"lost"``/``"cashed_out"``, multiplier null when lost.
+    /// ``"lost"``/``"cashed_out"``/``"voided"``, multiplier null when lost or voided.
     fn to_json(&self) -> String {
         self.0.to_json()
     }
@@ -485,13 +522,13 @@ impl RoundRecord {
         PyTuple::new(py, &self.0.picks)
     }
 
-    /// ``"lost"`` or ``"cashed_out"``.
+    /// ``"lost"``, ``"cashed_out"`` or ``"voided"``.
     #[getter]
     fn outcome(&self) -> &'static str {
         self.0.outcome.as_str()
     }
 
-    /// The multiplier paid (exact), None when lost.
+    /// The multiplier paid (exact), None when lost or voided.
     #[getter]
     fn multiplier<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         fraction_opt(py, self.0.multiplier)
@@ -537,7 +574,8 @@ impl RoundRecord {
 
 /// Replays a finished round from its record and the server seed revealed after rotation.
 ///
-/// Returns a ``RoundVerification`` that says what differs, if anything does. Raises only for a
+/// Returns a ``RoundVerification`` that says what differs, if anything does. A voided record holds
+/// when its picks are all safe and leave a safe tile unopened; it pays nothing. Raises only for a
 /// record that cannot describe a round (``InvalidMinesError``, ``InvalidTileError`` for its picks).
 #[pyfunction]
 pub(crate) fn verify_round(record: &Bound<'_, PyAny>, server_seed: &Bound<'_, PyAny>) -> PyResult<RoundVerification> {
@@ -574,13 +612,14 @@ impl RoundVerification {
         PyTuple::new(py, &*self.0.mine_positions)
     }
 
-    /// The outcome the picks lead to: ``"lost"`` or ``"cashed_out"``.
+    /// The outcome the picks lead to: ``"lost"``, ``"cashed_out"``, or ``"voided"`` for a voided
+    /// record whose picks are all safe and leave a safe tile unopened.
     #[getter]
     fn expected_outcome(&self) -> &'static str {
         self.0.expected_outcome.as_str()
     }
 
-    /// The multiplier the picks lead to (exact), None when lost.
+    /// The multiplier the picks lead to (exact), None when lost or voided.
     #[getter]
     fn expected_multiplier<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         fraction_opt(py, self.0.expected_multiplier)

@@ -113,8 +113,10 @@ pub(crate) mod _native {
     /// Recomputes a finished round from its seeds and checks what the operator published.
     ///
     /// ``positions`` (the declared mine positions, 1-based, any order) and ``commitment`` (64 hex
-    /// characters, either case) are optional: only what is given is checked. The result is true when
-    /// every requested check holds; its repr says what differs.
+    /// characters, either case) are optional: only what is given is checked. The result's ``verdict``
+    /// is ``"ok"`` when at least one check was asked for and every one holds, ``"mismatch"`` when one
+    /// fails, ``"unchecked"`` when nothing was given to check; it is true only when ``"ok"``. Its repr
+    /// says what differs. An unknown keyword (a misspelt ``commitment``) is a ``TypeError``.
     #[pyfunction]
     #[pyo3(signature = (server_seed, client_seed, nonce, mines, positions=None, commitment=None))]
     fn verify(
@@ -168,8 +170,9 @@ pub(crate) mod _native {
 
     /// The result of ``verify``: everything recomputed from the seeds, and each requested check.
     ///
-    /// True (``bool(v)``, ``v.ok``) when every check that was asked for holds. A check that was not
-    /// asked for (no ``positions`` or no ``commitment`` given) is ``None``.
+    /// ``verdict`` is ``"ok"``, ``"mismatch"`` or ``"unchecked"`` (nothing was given to check: the round
+    /// was only recomputed). True (``bool(v)``, ``v.ok``) only when ``"ok"``. A check that was not asked
+    /// for (no ``positions`` or no ``commitment`` given) is ``None``.
     #[pyclass(module = "fairmines", frozen, eq)]
     #[derive(PartialEq)]
     struct Verification {
@@ -246,7 +249,15 @@ pub(crate) mod _native {
             self.inner.positions_ok()
         }
 
-        /// True when every check that was asked for holds (and when none was).
+        /// ``"ok"`` (at least one check was asked for, and every one holds), ``"mismatch"`` (one
+        /// fails) or ``"unchecked"`` (nothing was given to check).
+        #[getter]
+        fn verdict(&self) -> &'static str {
+            self.inner.verdict().as_str()
+        }
+
+        /// True when at least one check was asked for and every one holds (``verdict == "ok"``);
+        /// False when nothing was checked.
         #[getter]
         fn ok(&self) -> bool {
             self.inner.is_ok()
@@ -258,7 +269,7 @@ pub(crate) mod _native {
 
         fn __repr__(&self) -> String {
             let v = &self.inner;
-            let mut out = format!("<Verification {}:", if v.is_ok() { "ok" } else { "FAILED" });
+            let mut out = format!("<Verification {}:", v.verdict().as_str());
             let mut checked = false;
             if let Some(check) = v.commitment_check {
                 checked = true;
