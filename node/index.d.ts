@@ -76,17 +76,18 @@ export declare class Round {
    * @throws {TypeError} `tile` is not a number
    * @throws {RangeError} `tile` is not an integer in 1..=25 (`'FAIRMINES_INVALID_TILE'`) or was
    * revealed before (`'FAIRMINES_TILE_ALREADY_REVEALED'`)
-   * @throws {Error} the round has finished (`code: 'FAIRMINES_ROUND_FINISHED'`)
+   * @throws {Error} the round has finished (`code: 'FAIRMINES_ROUND_FINISHED'`) or was voided by its
+   * seed pair (`code: 'FAIRMINES_ROUND_VOIDED'`)
    */
   reveal(tile: number): RevealResult
   /**
    * Ends the round and returns the multiplier to pay.
    *
-   * @throws {Error} no safe pick yet (`code: 'FAIRMINES_NOTHING_TO_CASH_OUT'`), or the round has
-   * finished (`'FAIRMINES_ROUND_FINISHED'`)
+   * @throws {Error} no safe pick yet (`code: 'FAIRMINES_NOTHING_TO_CASH_OUT'`), the round has
+   * finished (`'FAIRMINES_ROUND_FINISHED'`) or was voided (`'FAIRMINES_ROUND_VOIDED'`)
    */
   cashOut(): Ratio
-  /** The public record, once the round has finished; `null` while it is in play. */
+  /** The public record, once the round has finished (or was voided); `null` while it is in play. */
   record(): RoundRecord | null
   /** The mine positions (sorted, 1-based) once the round has finished; `null` while it is in play. */
   get minePositions(): number[] | null
@@ -96,13 +97,13 @@ export declare class Round {
   get nonce(): bigint
   /** The mine count. */
   get mines(): number
-  /** Whether the round has ended. */
+  /** Whether the round has ended: a mine, a cash-out, or voided by its seed pair. */
   get isFinished(): boolean
-  /** How the round ended: `'lost'` or `'cashed_out'`; `null` while it is in play. */
-  get outcome(): 'lost' | 'cashed_out' | null
+  /** How the round ended: `'lost'`, `'cashed_out'` or `'voided'`; `null` while it is in play. */
+  get outcome(): 'lost' | 'cashed_out' | 'voided' | null
   /** Safe tiles revealed so far. */
   get safePicks(): number
-  /** What a cash-out pays now (or paid): `null` before the first safe pick and after a mine. */
+  /** What a cash-out pays now (or paid): `null` before the first safe pick, after a mine and once voided. */
   get multiplier(): Ratio | null
   /** The commitment of the seed pair the round was played with. */
   get commitment(): string
@@ -118,7 +119,12 @@ export declare class Round {
 
 /**
  * The operator's state of one player's seed pair: a secret server seed with its public commitment,
- * the player's client seed and the nonce of the next round.
+ * the player's client seed, the nonce of the next round and the rounds still in play.
+ *
+ * **The server seed is revealed only when no round can move.** `rotate()` and `setClientSeed()` throw
+ * (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`) while a round started from this pair is in play: whoever saw the
+ * seed would know every mine of it. Finish such rounds, or end them with `voidOpenRounds()`: a voided
+ * round refuses every later move (`'FAIRMINES_ROUND_VOIDED'`) and its record's outcome is `'voided'`.
  *
  * The server seed never shows: `util.inspect`/`console.log`, `String(pair)` and `JSON.stringify(pair)`
  * give the public part only. It leaves the object only through `rotate()` (the old seed, once it may
@@ -143,11 +149,17 @@ export declare class SeedPair {
    */
   static fromParts(serverSeed: string, clientSeed: string, nonce: number | bigint): SeedPair
   /**
-   * Restores a pair from {@link SeedPair.toStateJson}, checking that the commitment belongs to the seed.
+   * Restores a pair from {@link SeedPair.toStateJson}, checking that the commitment belongs to the seed
+   * and that the open rounds are distinct nonces the pair has used.
+   *
+   * Rounds are not part of the state: the rounds it lists as open stay open in the restored pair (see
+   * {@link SeedPair.openRounds}), which therefore refuses to rotate until they are voided with
+   * {@link SeedPair.voidOpenRounds}. The restored pair does not reach the `Round` objects of the pair
+   * the state was saved from: keep one live copy of a seed pair (restore after a restart).
    *
    * @throws {TypeError} `json` is not a string
-   * @throws {RangeError} `json` is not a saved state, or its parts do not hold together
-   * (`code: 'FAIRMINES_INVALID_STATE'`)
+   * @throws {RangeError} `json` is not a saved state (an unknown field included), or its parts do not
+   * hold together (`code: 'FAIRMINES_INVALID_STATE'`)
    */
   static fromStateJson(json: string): SeedPair
   /** What the player may see now: the commitment, the client seed and the nonce of the next round. */
@@ -165,23 +177,41 @@ export declare class SeedPair {
    */
   startRound(mines: number, rtp: string | Ratio): Round
   /**
+   * The nonces of the rounds in play, ascending: started from this pair and neither finished nor voided
+   * (including those listed in the state the pair was restored from).
+   */
+  openRounds(): bigint[]
+  /**
+   * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+   * move (`code: 'FAIRMINES_ROUND_VOIDED'`) and its record's outcome is `'voided'`, with no multiplier:
+   * the operator returns the stake. Afterwards the pair can rotate.
+   */
+  voidOpenRounds(): bigint[]
+  /**
    * Ends this pair and starts a new one (a fresh server seed, a new commitment, nonce 0), with a new
    * client seed if one is given. Returns the old pair with its server seed, which may now be published.
    *
+   * Refused while a round of the pair is in play: finish the rounds, or {@link SeedPair.voidOpenRounds}
+   * first.
+   *
    * @throws {TypeError} `clientSeed` is given and is not a string
-   * @throws {Error} the OS random generator failed (`code: 'FAIRMINES_RNG'`); nothing changes then
+   * @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`; the message
+   * names the nonces, {@link SeedPair.openRounds} lists them), or the OS random generator failed
+   * (`code: 'FAIRMINES_RNG'`); nothing changes then
    */
   rotate(clientSeed?: string | null): RevealedSeedPair
   /**
-   * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+   * A new client seed always starts a new pair, revealing the old server seed: the same as
+   * `rotate(clientSeed)`, and refused in the same way while a round is in play.
    *
    * @throws {TypeError} `clientSeed` is not a string
-   * @throws {Error} the OS random generator failed (`code: 'FAIRMINES_RNG'`)
+   * @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`), or the OS random
+   * generator failed (`code: 'FAIRMINES_RNG'`); nothing changes then
    */
   setClientSeed(clientSeed: string): RevealedSeedPair
   /**
-   * The full state as the core's JSON, for the operator's own storage. **It contains the secret server
-   * seed.**
+   * The full state as the core's JSON, for the operator's own storage: `{"server_seed", "commitment",
+   * "client_seed", "nonce", "open_rounds": [nonces in play]}`. **It contains the secret server seed.**
    */
   toStateJson(): string
   /** The public part in one line; the server seed shows as `<hidden>`. */
@@ -302,7 +332,10 @@ export interface PublicSeedPairJson {
   nonce: string
 }
 
-/** What the operator published about a finished round: the input of {@link verify}. */
+/**
+ * What the operator published about a finished round: the input of {@link verify}. Any other key is
+ * refused (a `TypeError` naming it), so a misspelt `commitment` cannot silently skip its check.
+ */
 export interface PublishedRound {
   /** The revealed server seed. */
   serverSeed: string
@@ -322,7 +355,8 @@ export interface PublishedRound {
  * Reads a round record from the core's JSON (written by {@link recordToJson} or any fairmines package).
  *
  * @throws {TypeError} `json` is not a string
- * @throws {RangeError} `json` is not a round record (`code: 'FAIRMINES_INVALID_STATE'`)
+ * @throws {RangeError} `json` is not a round record, or has a field a record does not have (the
+ * message names it; `code: 'FAIRMINES_INVALID_STATE'`)
  */
 export declare function recordFromJson(json: string): RoundRecord
 
@@ -331,8 +365,8 @@ export declare function recordFromJson(json: string): RoundRecord
  * `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,"rtp":"99/100","picks":[7,2],
  * "outcome":"cashed_out","multiplier":"1287/1000"}`.
  *
- * @throws {TypeError} `record` is not an object, or a field has the wrong type
- * (`argument: 'record'`, the message names the field: `record.nonce: …`)
+ * @throws {TypeError} `record` is not an object, a field has the wrong type, or `record` has a key
+ * that is not a field (`argument: 'record'`, the message names the field: `record.nonce: …`)
  * @throws {RangeError} a field's value is out of range, e.g. `record.commitment` not 64 hex
  * characters (`'FAIRMINES_INVALID_HEX'`), `record.rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`)
  */
@@ -376,9 +410,12 @@ export interface RoundJson {
   picks: Array<number>
   /** Safe tiles revealed so far. */
   safePicks: number
-  /** `"lost"`, `"cashed_out"`, or `null` while in play. */
-  outcome: 'lost' | 'cashed_out' | null
-  /** What a cash-out pays now (or paid), `"num/den"`; `null` before the first safe pick and after a mine. */
+  /** `"lost"`, `"cashed_out"`, `"voided"`, or `null` while in play. */
+  outcome: 'lost' | 'cashed_out' | 'voided' | null
+  /**
+   * What a cash-out pays now (or paid), `"num/den"`; `null` before the first safe pick, after a mine
+   * and once voided.
+   */
   multiplier: string | null
   /** The mine positions once the round has finished; `null` while it is in play. */
   minePositions: Array<number> | null
@@ -389,7 +426,8 @@ export interface RoundJson {
  *
  * {@link recordToJson} writes it as the core's JSON (the same text every fairmines package writes and
  * reads) and {@link recordFromJson} reads it back. Functions that take a record also accept a `number`
- * nonce and ratio strings (`'99/100'`) in place of `Ratio`s.
+ * nonce and ratio strings (`'99/100'`) in place of `Ratio`s, and refuse any key that is not one of
+ * these fields (a `TypeError` naming it: `record.multipler: unknown field: …`).
  */
 export interface RoundRecord {
   /** The commitment of the seed pair, shown before play (64 hex characters). */
@@ -404,9 +442,9 @@ export interface RoundRecord {
   rtp: Ratio
   /** The tiles picked, in order (1-based). */
   picks: Array<number>
-  /** How the round ended. */
-  outcome: 'lost' | 'cashed_out'
-  /** The multiplier paid; `null` when the round was lost. */
+  /** How the round ended (`'voided'`: its seed pair voided it while in play; the stake is returned). */
+  outcome: 'lost' | 'cashed_out' | 'voided'
+  /** The multiplier paid; `null` when the round was lost or voided. */
   multiplier: Ratio | null
 }
 
@@ -428,9 +466,12 @@ export interface RoundVerification {
   commitmentOk: boolean
   /** Where the mines were: sorted, 1-based. */
   minePositions: Array<number>
-  /** The outcome the picks lead to. */
-  expectedOutcome: 'lost' | 'cashed_out'
-  /** The multiplier the picks lead to; `null` when they hit a mine. */
+  /**
+   * The outcome the picks lead to: `'voided'` only for a voided record whose picks are all safe and
+   * leave a safe tile closed.
+   */
+  expectedOutcome: 'lost' | 'cashed_out' | 'voided'
+  /** The multiplier the picks lead to; `null` when they hit a mine or the round was voided. */
   expectedMultiplier: Ratio | null
   /**
    * Each way the record differs from the replay, in words (`'multiplier: the record says …'`);
@@ -451,8 +492,16 @@ export interface TableEntry {
 
 /** The verdict on a round: everything recomputed from the seeds, and each check that was asked for. */
 export interface Verification {
-  /** `true` when every check that was asked for holds (and when none was). */
+  /**
+   * `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`). With
+   * neither `commitment` nor `positions` given nothing was checked, and `ok` is `false`.
+   */
   ok: boolean
+  /**
+   * `'ok'` (every check asked for holds), `'mismatch'` (one fails) or `'unchecked'` (no check was
+   * asked for: the round was only recomputed, nothing published was compared with it).
+   */
+  verdict: 'ok' | 'mismatch' | 'unchecked'
   /** SHA3-256 of the revealed server seed (lowercase hex). */
   commitment: string
   /** The recomputed round signature (lowercase hex). */
@@ -470,10 +519,13 @@ export interface Verification {
 /**
  * Recomputes a finished round from its seeds and checks it against what was published.
  *
- * `commitment` and `positions` are optional: only what is given is checked. Declared positions may
- * be in any order; duplicates make the check fail.
+ * `commitment` and `positions` are optional: only what is given is checked, and with neither the
+ * verdict is `'unchecked'` and `ok` is `false`. Declared positions may be in any order; duplicates
+ * make the check fail.
  *
- * @throws {TypeError} `round` is not an object, or a field has the wrong type
+ * @throws {TypeError} `round` is not an object, a field has the wrong type, or `round` has a key
+ * that is not a field (`code: 'ERR_INVALID_ARG_TYPE'`, `argument: 'round'`, the message names the key:
+ * `round.commitmnet: unknown field: …`)
  * @throws {RangeError} `nonce`/`mines` out of range, `commitment` not 64 hex characters
  * (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 of them
  * (`'FAIRMINES_INVALID_TILE'`)
@@ -482,11 +534,12 @@ export declare function verify(round: PublishedRound): Verification
 
 /**
  * Replays a finished round from its record and the server seed revealed after rotation, and says
- * what differs, if anything does.
+ * what differs, if anything does. A voided record holds when its picks are all safe and leave a safe
+ * tile closed, with no multiplier.
  *
  * @param serverSeed - the revealed server seed (any string: a wrong one is a difference, not an error)
- * @throws {TypeError} `record` is not an object, a field has the wrong type, or `serverSeed` is not a
- * string
+ * @throws {TypeError} `record` is not an object, a field has the wrong type, `record` has a key that is
+ * not a field, or `serverSeed` is not a string
  * @throws {RangeError} a record that cannot describe a round: `record.mines` outside 1..=24
  * (`'FAIRMINES_INVALID_MINES'`), a pick outside 1..=25 or more than 25 picks (`'FAIRMINES_INVALID_TILE'`),
  * and the range errors of {@link recordToJson}

@@ -3,13 +3,14 @@
 // server seed, as one JSON line, for other implementations to verify:
 //
 //   node examples/play-round.mjs --server-seed <64 hex> --client-seed <text> --nonce <n> \
-//        --mines <1..24> --rtp <0.99 | 99/100> --picks 3,14,25
+//        --mines <1..24> --rtp <0.99 | 99/100> --picks 3,14,25 [--void]
 //
 //   {"record":{"commitment":"…","client_seed":"…","nonce":0,"mines":3,"rtp":"99/100","picks":[3,14,25],
 //    "outcome":"cashed_out","multiplier":"…"},"server_seed":"…"}
 //
 // The picks are revealed in order. The round ends at a mine (lost), after the last safe tile (paid
-// out), or, when neither happened, with a cash-out after the last pick. Picks left after the round
+// out), or, when neither happened, with a cash-out after the last pick (with --void: the seed pair
+// voids the round instead, as an operator does before rotating). Picks left after the round
 // ended are not played (stderr says so). `record` is the core's JSON text, byte for byte as every
 // fairmines package writes it. Exit status: 0 printed, 2 bad input (stderr: `code: message`).
 import { parseArgs } from 'node:util'
@@ -30,6 +31,7 @@ try {
       mines: { type: 'string' },
       rtp: { type: 'string' },
       picks: { type: 'string' },
+      void: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -58,7 +60,10 @@ try {
   if (played < picks.length) {
     process.stderr.write(`play-round: the round ended (${round.outcome}) at pick ${played}; ${picks.length - played} pick(s) not played\n`)
   }
-  if (!round.isFinished) round.cashOut()
+  if (!round.isFinished) {
+    if (values.void) pair.voidOpenRounds()
+    else round.cashOut()
+  }
   const record = round.record()
   // The record must hold against the seed it was played with, before anyone else is asked to check it.
   const verdict = verifyRound(record, serverSeed)

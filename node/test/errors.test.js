@@ -129,12 +129,54 @@ test('verify: bad rounds', () => {
   expectError(() => fm.verify({ ...ok, positions: [7, 10.5, 19] }), RangeError, 'FAIRMINES_INVALID_TILE', 'positions', 'positions[1]');
   expectError(() => fm.verify({ ...ok, positions: [7, '10', 19] }), TypeError, 'ERR_INVALID_ARG_TYPE', 'positions', 'positions[1]');
   expectError(() => fm.verify({ ...ok, positions: '7,10,19' }), TypeError, 'ERR_INVALID_ARG_TYPE', 'positions');
-  // null and undefined mean "not given".
-  assert.equal(fm.verify({ ...ok, positions: null, commitment: null }).ok, true);
+  // null and undefined mean "not given": nothing is checked then, which is not ok.
+  const none = fm.verify({ ...ok, positions: null, commitment: undefined });
+  assert.deepEqual([none.ok, none.verdict, none.commitmentOk, none.positionsOk], [false, 'unchecked', null, null]);
   // Duplicates and wrong counts are accepted as declarations, and fail the check.
   assert.equal(fm.verify({ ...ok, positions: [7, 7, 19] }).positionsOk, false);
   assert.equal(fm.verify({ ...ok, positions: [7, 10] }).positionsOk, false);
   assert.equal(fm.verify({ ...ok, positions: [] }).positionsOk, false);
+});
+
+test('verify: a key that is not a field is a TypeError naming it (issue 21: a typo must not skip a check)', () => {
+  const ok = { serverSeed: S, clientSeed: C, nonce: 1, mines: 3 };
+  const commitment = fm.commitment(S);
+  for (const [key, value] of [['commitmnet', commitment], ['position', [7, 10, 19]], ['server_seed', S], ['Commitment', commitment],
+    ['extra', undefined], ['', 1], ['0', 1]]) {
+    const e = expectError(() => fm.verify({ ...ok, [key]: value }), TypeError, 'ERR_INVALID_ARG_TYPE', 'round', `round.${key}`);
+    assert.match(e.message, /unknown field/);
+    assert.match(e.message, /serverSeed, clientSeed, nonce, mines, commitment, positions/, 'the message lists the fields');
+    // With the right fields given as well, still refused: an extra key is never ignored.
+    expectError(() => fm.verify({ ...ok, commitment, [key]: value }), TypeError, 'ERR_INVALID_ARG_TYPE', 'round', `round.${key}`);
+  }
+  // Checked before the fields, so the typo is named even when it replaces a required field.
+  const { serverSeed: _, ...rest } = ok;
+  expectError(() => fm.verify({ ...rest, serverseed: S }), TypeError, 'ERR_INVALID_ARG_TYPE', 'round', 'round.serverseed');
+  // Only own enumerable string keys are fields: symbols, inherited and non-enumerable keys are not read.
+  assert.equal(fm.verify({ ...ok, commitment, [Symbol('note')]: 1 }).ok, true);
+  assert.equal(fm.verify(Object.assign(Object.create({ note: 1 }), ok, { commitment })).ok, true);
+  assert.equal(fm.verify(Object.defineProperty({ ...ok, commitment }, 'note', { value: 1, enumerable: false })).ok, true);
+  expectError(() => fm.verify([S, C, 1, 3]), TypeError, 'ERR_INVALID_ARG_TYPE', 'round', 'round.0');
+});
+
+test('verify: the verdict says whether a check was asked for', () => {
+  const ok = { serverSeed: S, clientSeed: C, nonce: 1, mines: 3 };
+  const commitment = fm.commitment(S);
+  const positions = fm.minePositions(S, C, 1, 3);
+  const cases = [
+    [{}, 'unchecked', false, null, null],
+    [{ commitment }, 'ok', true, true, null],
+    [{ positions }, 'ok', true, null, true],
+    [{ commitment, positions }, 'ok', true, true, true],
+    [{ commitment: fm.commitment('other') }, 'mismatch', false, false, null],
+    [{ positions: [1, 2, 3] }, 'mismatch', false, null, false],
+    [{ commitment, positions: [1, 2, 3] }, 'mismatch', false, true, false],
+  ];
+  for (const [given, verdict, isOk, commitmentOk, positionsOk] of cases) {
+    const result = fm.verify({ ...ok, ...given });
+    assert.deepEqual([result.verdict, result.ok, result.commitmentOk, result.positionsOk], [verdict, isOk, commitmentOk, positionsOk], JSON.stringify(given));
+    assert.deepEqual(result.positions, positions, 'the round is recomputed whatever the verdict');
+  }
 });
 
 test('minePositionsBatchAsync: bad arguments reject the Promise (never throw)', async () => {

@@ -56,11 +56,25 @@ test('SeedPair.fromStateJson: json', () => {
     JSON.stringify({ ...state, nonce: -1 }),
     JSON.stringify({ ...state, nonce: '1' }),
     pair().toStateJson().replace('"nonce":1', '"nonce":18446744073709551616'),
+    // The rounds in play: required, distinct nonces below the next one.
+    JSON.stringify({ ...state, open_rounds: undefined }),
+    JSON.stringify({ ...state, open_rounds: null }),
+    JSON.stringify({ ...state, open_rounds: [1] }),
+    JSON.stringify({ ...state, nonce: 5, open_rounds: [2, 2] }),
+    JSON.stringify({ ...state, open_rounds: [-1] }),
+    JSON.stringify({ ...state, open_rounds: '0' }),
   ];
   for (const bad of bads) {
     const e = expectError(() => SeedPair.fromStateJson(bad), R, 'FAIRMINES_INVALID_STATE', 'json');
     assert.ok(!e.message.includes(S), 'the message does not repeat the secret seed');
   }
+  // A field the state does not have is named (the core's message).
+  for (const extra of ['openRounds', 'server_seed2']) {
+    const e = expectError(() => SeedPair.fromStateJson(JSON.stringify({ ...state, [extra]: [] })), R, 'FAIRMINES_INVALID_STATE', 'json');
+    assert.ok(e.message.includes(extra), e.message);
+    assert.ok(!e.message.includes(S), 'the message does not repeat the secret seed');
+  }
+  assert.deepEqual(SeedPair.fromStateJson(JSON.stringify({ ...state, nonce: 5, open_rounds: [4, 0] })).openRounds(), [0n, 4n]);
 });
 
 test('startRound: mines, rtp (a number is refused with the reason), the last nonce; nothing changes on error', () => {
@@ -98,6 +112,42 @@ test('rotate and setClientSeed: clientSeed', () => {
   expectError(() => p.setClientSeed(LONE), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
   assert.equal(p.public.commitment, commitment, 'failed rotations change nothing');
   assert.equal(p.public.clientSeed, C);
+});
+
+test('rotate and setClientSeed with a round in play: FAIRMINES_ROUNDS_IN_PLAY, a plain Error (no argument is at fault)', () => {
+  const p = pair();
+  const round = p.startRound(3, '0.99');
+  const before = p.toStateJson();
+  for (const attempt of [() => p.rotate(), () => p.rotate(undefined), () => p.rotate(null), () => p.rotate('x'), () => p.setClientSeed('x')]) {
+    const e = expectError(attempt, Error, 'FAIRMINES_ROUNDS_IN_PLAY', undefined, undefined);
+    assert.match(e.message, /nonce 1\b/);
+  }
+  // A bad argument is reported first, as for every other call.
+  expectError(() => p.rotate(3), T, TYPE, 'clientSeed');
+  expectError(() => p.setClientSeed(LONE), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
+  assert.equal(p.toStateJson(), before, 'refused rotations change nothing');
+  round.reveal(1);
+  round.cashOut();
+  assert.equal(p.rotate().serverSeed, S);
+});
+
+test('reveal and cashOut on a voided round: FAIRMINES_ROUND_VOIDED, a plain Error; bad tiles are still named', () => {
+  const p = pair();
+  const fresh = p.startRound(3, '0.99');
+  const picked = p.startRound(3, '0.99');
+  picked.reveal(1);
+  p.voidOpenRounds();
+  for (const round of [fresh, picked]) {
+    for (const tile of [1, 2, 7, 25, 0, 26, -1]) {
+      const e = expectError(() => round.reveal(tile), Error, 'FAIRMINES_ROUND_VOIDED', undefined, undefined);
+      assert.match(e.message, /voided/);
+    }
+    expectError(() => round.cashOut(), Error, 'FAIRMINES_ROUND_VOIDED', undefined, undefined);
+    // What the binding checks before the core sees the call is reported as for any round.
+    expectError(() => round.reveal(2.5), R, 'FAIRMINES_INVALID_TILE', 'tile');
+    expectError(() => round.reveal('1'), T, TYPE, 'tile');
+  }
+  assert.deepEqual([fresh.picks, picked.picks], [[], [1]]);
 });
 
 test('reveal: tile; a tile twice; a finished round (a plain Error: no argument is at fault)', () => {
@@ -202,6 +252,16 @@ test('records (recordToJson, verifyRound): every field, named as record.<field>'
   const missing = { ...good };
   delete missing.outcome;
   for (const fn of both(missing)) expectError(fn, T, TYPE, 'record', 'record.outcome');
+  // A key that is not a field is named, before any field is read (so a misspelt one is what is reported).
+  for (const key of ['extra', 'client_seed', 'multipler', 'Outcome', '0']) {
+    for (const fn of both({ ...good, [key]: good.multiplier })) {
+      const e = expectError(fn, T, TYPE, 'record', `record.${key}`);
+      assert.match(e.message, /unknown field: a round record has only commitment, clientSeed, nonce, mines, rtp, picks, outcome, multiplier/);
+    }
+  }
+  const { multiplier, ...misspelt } = good;
+  for (const fn of both({ ...misspelt, multipler: multiplier })) expectError(fn, T, TYPE, 'record', 'record.multipler');
+  for (const fn of both({ ...good, [Symbol('note')]: 1 })) assert.doesNotThrow(fn, 'a symbol key is not a field');
   for (const fn of both({ ...good, picks: [1, '2'] })) expectError(fn, T, TYPE, 'record', 'record.picks[1]');
   const e = expectError(() => fm.recordToJson({ ...good, rtp: 0.99 }), T, TYPE, 'record', 'record.rtp');
   assert.match(e.message, /binary floating point/);
@@ -219,6 +279,7 @@ test('records (recordToJson, verifyRound): every field, named as record.<field>'
     ['rtp', new Ratio(0, 1), 'FAIRMINES_INVALID_RTP'],
     ['outcome', 'won', 'FAIRMINES_INVALID_STATE'],
     ['outcome', 'Lost', 'FAIRMINES_INVALID_STATE'],
+    ['outcome', 'void', 'FAIRMINES_INVALID_STATE'],
     ['multiplier', 'x', 'FAIRMINES_INVALID_NUMBER'],
     ['multiplier', '1/0', 'FAIRMINES_INVALID_NUMBER'],
   ];
@@ -252,4 +313,10 @@ test('recordFromJson: json', () => {
     text.replace('"cashed_out"', '"won"'), text.replace('"nonce":1', '"nonce":-1'), text.replace('"mines":3', '"mines":300'),
     text.replace(/"commitment":"[0-9a-f]+"/, '"commitment":"xyz"'), text.replace('"9/7"', '"x"')];
   for (const bad of bads) expectError(() => fm.recordFromJson(bad), R, 'FAIRMINES_INVALID_STATE', 'json');
+  // A field a record does not have is refused and named (the core's message), never ignored.
+  for (const extra of ['clientSeed', 'verified', 'multipler']) {
+    const e = expectError(() => fm.recordFromJson(text.replace('}', `,"${extra}":1}`)), R, 'FAIRMINES_INVALID_STATE', 'json');
+    assert.ok(e.message.includes(extra), e.message);
+  }
+  assert.equal(fm.recordFromJson(text.replace('"cashed_out"', '"voided"')).outcome, 'voided');
 });

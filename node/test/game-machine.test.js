@@ -4,7 +4,10 @@
 // predicts the result or the exact documented error; the grid every reveal meets is the one
 // minePositions (vector-tested) gives for the round's seeds, before and after the server seed is
 // revealed; every finished record verifies; a record with a field changed is judged as the model's
-// own replay judges it, and fails whenever the change must show.
+// own replay judges it, and fails whenever the change must show. The issue-21 rule: a rotation (or a
+// new client seed) succeeds exactly when no round of the pair is in play, a voided round refuses every
+// move, a restored pair keeps the rounds that were in play open, and no move is ever accepted on a
+// round whose server seed was revealed.
 // FAIRMINES_GAME_SEED replays a run; FAIRMINES_GAME_SEQUENCES changes its size.
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -57,6 +60,11 @@ const BAD_MINES = [[0, R, 'FAIRMINES_INVALID_MINES'], [25, R, 'FAIRMINES_INVALID
 const BAD_TILES = [[0, R, 'FAIRMINES_INVALID_TILE'], [26, R, 'FAIRMINES_INVALID_TILE'], [-5, R, 'FAIRMINES_INVALID_TILE'],
   [2.5, R, 'FAIRMINES_INVALID_TILE'], [NaN, R, 'FAIRMINES_INVALID_TILE'], ['5', T, TYPE], [null, T, TYPE], [5n, T, TYPE]];
 
+const byValue = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const IN_PLAY = [Error, 'FAIRMINES_ROUNDS_IN_PLAY', undefined, undefined];
+const FINISHED = [Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined];
+const VOIDED = [Error, 'FAIRMINES_ROUND_VOIDED', undefined, undefined];
+
 function runSequence(rng, stats) {
   // A pair with a known server seed (checked as it plays) or a fresh one (checked once it is revealed).
   const known = rng.next() < 0.6;
@@ -66,8 +74,20 @@ function runSequence(rng, stats) {
   let pair = known ? SeedPair.fromParts(server, client, nonce) : new SeedPair(client);
   let commitment = pair.public.commitment;
   if (known) assert.equal(commitment, fm.commitment(server));
-  let rounds = []; // the rounds of the current server seed: { round, mines, rtp, nonce, client, picks, reveals, finished, lost }
+  // The rounds of the current server seed: { round, mines, rtp, nonce, client, picks, reveals, finished,
+  // lost, voided }. `rounds` are those this pair started; `detached` those of the pair it was restored
+  // from (a restore stands for a restart: their Round objects are not used again), whose nonces the
+  // restored pair keeps open in `restoredOpen` until it voids them.
+  let rounds = [];
+  let detached = [];
+  let restoredOpen = [];
+  const retired = []; // rounds whose server seed was revealed: no move may ever be accepted on them
   const finished = [];
+
+  /** The nonces the pair must report as in play, ascending. */
+  const openNonces = () => [...restoredOpen, ...rounds.filter((r) => !r.finished).map((r) => r.nonce)].sort(byValue);
+  const outcomeOf = (r) => (!r.finished ? null : r.voided ? 'voided' : r.lost ? 'lost' : 'cashed_out');
+  const moveError = (r) => (r.voided ? VOIDED : FINISHED);
 
   /** Every round of a seed, checked against the grid of its (now known) server seed. */
   const checkRounds = (seed, list) => {
@@ -79,12 +99,61 @@ function runSequence(rng, stats) {
     }
   };
 
+  /** Rotation or a new client seed, with the model's expectation (`setting`: setClientSeed). */
+  const rotate = (at, setting, arg, expected) => {
+    const open = openNonces();
+    if (!expected.error && open.length > 0) expected = { error: IN_PLAY };
+    const revealed = expect(() => (setting ? pair.setClientSeed(arg) : pair.rotate(arg)), expected, `${at} rotate`);
+    if (expected.error) {
+      stats.errors += 1;
+      if (expected.error === IN_PLAY) stats.refused += 1;
+      assert.equal(pair.public.commitment, commitment, 'a failed rotation changes nothing');
+      assert.equal(pair.public.nonce, nonce, 'a failed rotation changes nothing');
+      assert.deepEqual(pair.openRounds(), open, 'a failed rotation voids nothing');
+      return null;
+    }
+    assert.equal(revealed.commitment, commitment);
+    assert.equal(fm.commitment(revealed.serverSeed), commitment, 'the revealed seed is the committed one');
+    if (server) assert.equal(revealed.serverSeed, server);
+    assert.deepEqual([revealed.clientSeed, revealed.rounds], [client, nonce]);
+    for (const r of rounds) assert.ok(r.round.isFinished, 'every round of a revealed seed has ended');
+    checkRounds(revealed.serverSeed, [...detached, ...rounds]);
+    retired.push(...rounds);
+    stats.rotations += 1;
+    rounds = [];
+    detached = [];
+    if (typeof arg === 'string') client = arg;
+    nonce = 0n;
+    commitment = pair.public.commitment;
+    assert.notEqual(commitment, revealed.commitment);
+    assert.deepEqual([pair.public.clientSeed, pair.public.nonce, pair.openRounds()], [client, 0n, []]);
+    return revealed;
+  };
+
+  /** voidOpenRounds: every round in play (this pair's and those it was restored with) ends, voided. */
+  const voidAll = () => {
+    const open = openNonces();
+    assert.deepEqual(pair.voidOpenRounds(), open);
+    restoredOpen = [];
+    for (const r of rounds.filter((x) => !x.finished)) {
+      r.finished = true;
+      r.voided = true;
+      stats.voided += 1;
+      assert.deepEqual([r.round.isFinished, r.round.outcome, r.round.multiplier], [true, 'voided', null]);
+      if (r.grid) assert.deepEqual(r.round.minePositions, r.grid, 'a voided round shows its grid');
+    }
+    assert.deepEqual(pair.openRounds(), []);
+    assert.deepEqual(pair.voidOpenRounds(), [], 'nothing is left to void');
+  };
+
   const steps = rng.int(1, 30);
   for (let step = 0; step < steps; step++) {
     const at = `step ${step}`;
     const op = rng.next();
-    let kind = op < 0.2 ? 'start' : op < 0.6 ? 'reveal' : op < 0.72 ? 'cashOut' : op < 0.8 ? 'record' : op < 0.9 ? 'rotate' : 'state';
+    let kind = op < 0.18 ? 'start' : op < 0.52 ? 'reveal' : op < 0.62 ? 'cashOut' : op < 0.69 ? 'record'
+      : op < 0.81 ? 'rotate' : op < 0.88 ? 'void' : op < 0.95 ? 'state' : 'late';
     if (rounds.length === 0 && ['reveal', 'cashOut', 'record'].includes(kind)) kind = 'start';
+    if (retired.length === 0 && kind === 'late') kind = 'rotate';
     stats.ops += 1;
     if (kind === 'start') {
       // startRound
@@ -106,9 +175,10 @@ function runSequence(rng, stats) {
       assert.equal(round.rtp.text, rtp.exact);
       assert.equal(round.commitment, commitment);
       const grid = server ? fm.minePositions(server, client, nonce, mines) : null;
-      rounds.push({ round, mines, rtp: model.parseRatio(rtp.exact), nonce, client, grid, picks: [], reveals: [], finished: false, lost: false });
+      rounds.push({ round, mines, rtp: model.parseRatio(rtp.exact), nonce, client, grid, picks: [], reveals: [], finished: false, lost: false, voided: false });
       nonce += 1n;
       assert.equal(pair.public.nonce, nonce);
+      assert.deepEqual(pair.openRounds(), openNonces());
     } else if (kind === 'reveal') {
       // reveal
       const r = rng.pick(rounds);
@@ -120,11 +190,11 @@ function runSequence(rng, stats) {
         tile = bad;
         const integer = typeof bad === 'number' && Number.isInteger(bad);
         if (Class === T) expected = { error: [T, code, 'tile'] };
-        else if (integer && r.finished) expected = { error: [Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined] };
+        else if (integer && r.finished) expected = { error: moveError(r) };
         else expected = { error: [R, code, 'tile'] };
       } else {
         tile = roll < 0.2 && r.picks.length > 0 ? rng.pick(r.picks) : rng.int(1, 25);
-        if (r.finished) expected = { error: [Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined] };
+        if (r.finished) expected = { error: moveError(r) };
         else if (r.picks.includes(tile)) expected = { error: [R, 'FAIRMINES_TILE_ALREADY_REVEALED', 'tile'] };
         else expected = {};
       }
@@ -148,13 +218,14 @@ function runSequence(rng, stats) {
       }
       assert.deepEqual(r.round.picks, r.picks);
       assert.equal(r.round.isFinished, r.finished);
-      assert.equal(r.round.outcome, r.finished ? (r.lost ? 'lost' : 'cashed_out') : null);
+      assert.equal(r.round.outcome, outcomeOf(r));
       if (!r.finished) assert.equal(r.round.minePositions, null, 'the grid is hidden while in play');
+      assert.deepEqual(pair.openRounds(), openNonces(), 'a finished round is no longer in play');
     } else if (kind === 'cashOut') {
       // cashOut
       const r = rng.pick(rounds);
       let expected;
-      if (r.finished) expected = { error: [Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined] };
+      if (r.finished) expected = { error: moveError(r) };
       else if (r.picks.length === 0) expected = { error: [Error, 'FAIRMINES_NOTHING_TO_CASH_OUT', undefined, undefined] };
       else expected = {};
       const paid = expect(() => r.round.cashOut(), expected, `${at} cashOut`);
@@ -170,14 +241,18 @@ function runSequence(rng, stats) {
       const r = rng.pick(rounds);
       const record = r.round.record();
       if (!r.finished) assert.equal(record, null);
-      else assert.deepEqual([record.nonce, record.mines, record.picks, record.outcome], [r.nonce, r.mines, r.picks, r.lost ? 'lost' : 'cashed_out']);
+      else {
+        assert.deepEqual([record.nonce, record.mines, record.picks, record.outcome], [r.nonce, r.mines, r.picks, outcomeOf(r)]);
+        if (r.voided) assert.equal(record.multiplier, null, 'a voided round pays nothing');
+      }
       const safePicks = r.picks.length - (r.lost ? 1 : 0);
       assert.equal(r.round.safePicks, safePicks);
+      assert.deepEqual([r.round.isFinished, r.round.outcome], [r.finished, outcomeOf(r)]);
       const m = r.round.multiplier;
-      if (r.lost || safePicks === 0) assert.equal(m, null);
+      if (r.lost || r.voided || safePicks === 0) assert.equal(m, null);
       else model.sameRatio(assert, m, model.multiplier(r.mines, safePicks, r.rtp), at);
     } else if (kind === 'rotate') {
-      // rotate / setClientSeed, sometimes with a bad client seed
+      // rotate / setClientSeed, sometimes with a bad client seed (the argument is checked first)
       const setting = rng.next() < 0.3;
       const roll = rng.next();
       let arg;
@@ -191,47 +266,52 @@ function runSequence(rng, stats) {
         arg = rng.pick([undefined, null]);
       }
       if (setting && arg === undefined) expected = { error: [T, TYPE, 'clientSeed'] };
-      const revealed = expect(() => (setting ? pair.setClientSeed(arg) : pair.rotate(arg)), expected, `${at} rotate`);
-      if (expected.error) {
-        stats.errors += 1;
-        assert.equal(pair.public.commitment, commitment, 'a failed rotation changes nothing');
-        continue;
-      }
-      assert.equal(revealed.commitment, commitment);
-      assert.equal(fm.commitment(revealed.serverSeed), commitment, 'the revealed seed is the committed one');
-      if (known) assert.equal(revealed.serverSeed, server);
-      assert.deepEqual([revealed.clientSeed, revealed.rounds], [client, nonce]);
-      checkRounds(revealed.serverSeed, rounds);
-      stats.rotations += 1;
-      // The pair goes on with a fresh (unknown) seed; keep its state to know it from here on.
-      rounds = [];
-      if (typeof arg === 'string') client = arg;
-      nonce = 0n;
-      commitment = pair.public.commitment;
-      assert.notEqual(commitment, revealed.commitment);
-      assert.deepEqual([pair.public.clientSeed, pair.public.nonce], [client, 0n]);
+      // Often the operator voids the rounds in play first; otherwise a round in play refuses it.
+      if (rng.next() < 0.4) voidAll();
+      const revealed = rotate(at, setting, arg, expected);
       // The operator's own state tells the new seed, so the next rounds are checked as they play.
-      server = JSON.parse(pair.toStateJson()).server_seed;
-    } else {
-      // state round trip (the operator's storage) and what inspection shows
+      if (revealed) server = JSON.parse(pair.toStateJson()).server_seed;
+    } else if (kind === 'void') {
+      voidAll();
+    } else if (kind === 'state') {
+      // state round trip (the operator's storage after a restart) and what inspection shows
       const state = pair.toStateJson();
       const restored = SeedPair.fromStateJson(state);
       assert.deepEqual(restored.public, pair.public);
+      assert.deepEqual(restored.openRounds(), openNonces(), 'the rounds in play survive the restart');
+      assert.equal(restored.toStateJson(), state);
+      restoredOpen = openNonces();
+      detached.push(...rounds);
+      rounds = [];
       pair = restored;
       const secret = JSON.parse(state).server_seed;
       for (const shown of [util.inspect(pair), String(pair), JSON.stringify(pair)]) assert.ok(!shown.includes(secret), shown);
       if (server) assert.equal(secret, server);
+    } else if (kind === 'late') {
+      // A move on a round whose server seed is public: always refused.
+      const r = rng.pick(retired);
+      const tile = rng.int(1, 25);
+      const move = rng.next() < 0.7 ? () => r.round.reveal(tile) : () => r.round.cashOut();
+      expect(move, { error: moveError(r) }, `${at} a move after the seed was revealed`);
+      stats.late += 1;
+      assert.deepEqual([r.round.picks, r.round.outcome], [r.picks, outcomeOf(r)]);
     }
   }
-  // The end of the sequence: reveal the seed and check everything played with it.
-  const last = pair.rotate();
-  checkRounds(last.serverSeed, rounds);
+  // The end of the sequence: rounds in play refuse the rotation until voided; then the seed is revealed
+  // and everything played with it is checked.
+  if (openNonces().length > 0) {
+    assert.equal(rotate('end', false, undefined, {}), null);
+    voidAll();
+  }
+  assert.ok(rotate('end', false, undefined, {}));
   return finished;
 }
 
 /** Changes one field of a finished record; `mustFail` when no replay can give the changed record. */
 function mutate(rng, record) {
   const cashed = record.outcome === 'cashed_out';
+  // A voided record holds with fewer picks, or one more safe one, as long as a safe tile stays closed.
+  const voided = record.outcome === 'voided';
   const field = rng.pick(['commitment', 'clientSeed', 'nonce', 'mines', 'rtp', 'picks', 'outcome', 'multiplier']);
   const changed = { ...record, picks: [...record.picks] };
   let mustFail = true;
@@ -241,19 +321,23 @@ function mutate(rng, record) {
     case 'nonce': changed.nonce = record.nonce === MAX_NONCE ? 0n : record.nonce + 1n; mustFail = false; break;
     case 'mines': changed.mines = record.mines === 24 ? 23 : record.mines + 1; mustFail = cashed; break;
     case 'rtp': changed.rtp = record.rtp.text === '1/3' ? '1/4' : '1/3'; mustFail = cashed; break;
-    case 'outcome': changed.outcome = cashed ? 'lost' : 'cashed_out'; break;
+    case 'outcome': changed.outcome = rng.pick(['lost', 'cashed_out', 'voided'].filter((o) => o !== record.outcome)); break;
     case 'multiplier':
       changed.multiplier = cashed && rng.next() < 0.5 ? null
         : new Ratio((record.multiplier?.numerator ?? 1n) + 1n, record.multiplier?.denominator ?? 1n);
       break;
     case 'picks': {
       const roll = rng.next();
-      if (roll < 0.4 && changed.picks.length > 0) changed.picks.pop();
-      else if (roll < 0.7) changed.picks.push(rng.pick(record.picks)); // a repeat
-      else {
+      if (roll < 0.4 && changed.picks.length > 0) {
+        changed.picks.pop();
+        mustFail = !voided;
+      } else if (roll < 0.7 && record.picks.length > 0) {
+        changed.picks.push(rng.pick(record.picks)); // a repeat
+      } else {
         const unused = [...Array(25).keys()].map((t) => t + 1).filter((t) => !record.picks.includes(t));
         if (unused.length === 0) changed.picks.pop();
         else changed.picks.push(rng.pick(unused));
+        mustFail = !voided;
       }
       break;
     }
@@ -264,7 +348,7 @@ function mutate(rng, record) {
 
 test(`random operation sequences against the model (FAIRMINES_GAME_SEED=${SEED})`, (t) => {
   const rng = prng(SEED);
-  const stats = { ops: 0, errors: 0, rotations: 0, records: 0, mutations: 0, mustFail: 0, survived: 0 };
+  const stats = { ops: 0, errors: 0, rotations: 0, refused: 0, voided: 0, late: 0, records: 0, voidedRecords: 0, mutations: 0, mustFail: 0, survived: 0 };
   for (let s = 0; s < SEQUENCES; s++) {
     let finished;
     try {
@@ -275,6 +359,7 @@ test(`random operation sequences against the model (FAIRMINES_GAME_SEED=${SEED})
     }
     for (const { record, seed } of finished) {
       stats.records += 1;
+      if (record.outcome === 'voided') stats.voidedRecords += 1;
       const verdict = fm.verifyRound(record, seed);
       assert.ok(verdict.ok, `seed ${SEED}: a finished record does not verify: ${verdict.differences}`);
       assert.equal(fm.recordToJson(fm.recordFromJson(fm.recordToJson(record))), fm.recordToJson(record));
@@ -297,5 +382,8 @@ test(`random operation sequences against the model (FAIRMINES_GAME_SEED=${SEED})
   }
   assert.ok(stats.records > SEQUENCES / 2, `only ${stats.records} finished rounds`);
   assert.ok(stats.errors > SEQUENCES, `only ${stats.errors} invalid calls`);
+  // The rule was exercised: rotations refused while a round was in play, rounds voided (and their
+  // records verified), moves tried on rounds whose seed was public.
+  for (const key of ['refused', 'voided', 'voidedRecords', 'late']) assert.ok(stats[key] > SEQUENCES / 10, `only ${stats[key]} ${key}`);
   t.diagnostic(`seed ${SEED}, ${SEQUENCES} sequences: ${JSON.stringify(stats)}`);
 });

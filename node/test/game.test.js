@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const util = require('node:util');
 const fm = require('fairmines');
-const { loadVectors } = require('./helpers');
+const { loadVectors, expectError } = require('./helpers');
 const model = require('./model');
 
 const { SeedPair, Round, Ratio } = fm;
@@ -115,6 +115,14 @@ test('SeedPair: a fresh pair from the CSPRNG, rotation reveals the seed the comm
   assert.notEqual(new SeedPair('player').public.commitment, commitment, 'two pairs, two server seeds');
   const rounds = [pair.startRound(2, '0.99'), pair.startRound(5, '1')];
   assert.deepEqual(rounds.map((r) => r.nonce), [0n, 1n]);
+  // Played to the end before the rotation (a round in play refuses it): tile 13, cashed out if safe.
+  const firstReveals = rounds.map((round) => {
+    const { safe } = round.reveal(13);
+    if (safe) round.cashOut();
+    assert.ok(round.isFinished);
+    return safe;
+  });
+  assert.deepEqual(pair.openRounds(), []);
 
   const revealed = pair.rotate();
   assert.deepEqual(Object.keys(revealed), ['serverSeed', 'commitment', 'clientSeed', 'rounds']);
@@ -124,33 +132,153 @@ test('SeedPair: a fresh pair from the CSPRNG, rotation reveals the seed the comm
   assert.notEqual(pair.public.commitment, commitment, 'a new server seed');
   assert.deepEqual([pair.public.clientSeed, pair.public.nonce], ['player', 0n]);
   // The rounds played before the rotation had the grids of the revealed seed.
-  for (const round of rounds) {
+  rounds.forEach((round, i) => {
     assert.equal(round.commitment, commitment);
     const grid = fm.minePositions(revealed.serverSeed, 'player', round.nonce, round.mines);
-    const safe = [...Array(25).keys()].map((t) => t + 1).find((t) => !grid.includes(t));
-    assert.equal(round.reveal(safe).safe, true);
-    assert.equal(round.reveal(grid[0]).safe, false);
+    assert.equal(firstReveals[i], !grid.includes(13));
     assert.deepEqual(round.minePositions, grid);
+    assert.equal(round.outcome, grid.includes(13) ? 'lost' : 'cashed_out');
     assert.ok(fm.verifyRound(round.record(), revealed.serverSeed).ok);
-  }
+  });
 
   const second = pair.rotate('new client');
   assert.deepEqual([second.clientSeed, second.rounds], ['player', 0n]);
   assert.equal(pair.public.clientSeed, 'new client');
   assert.equal(pair.rotate(null).clientSeed, 'new client', 'null keeps the client seed');
 
-  pair.startRound(1, '1');
+  const open = pair.startRound(1, '1');
   const before = pair.public.commitment;
+  expectError(() => pair.setClientSeed('third'), Error, 'FAIRMINES_ROUNDS_IN_PLAY', undefined, undefined);
+  assert.deepEqual(pair.voidOpenRounds(), [0n]);
+  assert.equal(open.outcome, 'voided');
   const third = pair.setClientSeed('third');
   assert.deepEqual([third.commitment, third.clientSeed, third.rounds], [before, 'new client', 1n]);
   assert.deepEqual([pair.public.clientSeed, pair.public.nonce], ['third', 0n]);
   assert.notEqual(pair.public.commitment, before, 'a new client seed starts a new pair');
 });
 
+const IN_PLAY = [Error, 'FAIRMINES_ROUNDS_IN_PLAY', undefined, undefined];
+const VOIDED = [Error, 'FAIRMINES_ROUND_VOIDED', undefined, undefined];
+const tilesBut = (grid) => [...Array(25).keys()].map((t) => t + 1).filter((t) => !grid.includes(t));
+
+test('issue 21: startRound(5, \'99/100\'), then rotate() or setClientSeed() is refused while the round is in play, and changes nothing', () => {
+  const pair = new SeedPair('player');
+  const round = pair.startRound(5, '99/100');
+  const publicBefore = pair.public;
+  const stateBefore = pair.toStateJson();
+  for (const attempt of [() => pair.rotate(), () => pair.rotate('another'), () => pair.rotate(null), () => pair.setClientSeed('another')]) {
+    const e = expectError(attempt, ...IN_PLAY);
+    assert.match(e.message, /\(nonce 0\)/, 'the message names the round in play');
+  }
+  assert.deepEqual(pair.public, publicBefore, 'the commitment, client seed and nonce are unchanged');
+  assert.equal(pair.toStateJson(), stateBefore, 'the server seed is unchanged (and was not revealed)');
+  assert.deepEqual(pair.openRounds(), [0n]);
+  // The refusal did not end the round: it plays on against the grid of the still-secret seed.
+  const grid = fm.minePositions(JSON.parse(stateBefore).server_seed, 'player', 0, 5);
+  assert.equal(round.isFinished, false);
+  assert.equal(round.reveal(tilesBut(grid)[0]).safe, true);
+  assert.equal(round.cashOut().text, model.text(model.multiplier(5, 1, model.parseRatio('99/100'))));
+  assert.deepEqual(pair.openRounds(), []);
+  assert.equal(fm.commitment(pair.rotate().serverSeed), publicBefore.commitment, 'a finished round lets the pair rotate');
+
+  // Every round in play is named, ascending; finished ones are not.
+  const later = SeedPair.fromParts(S, C, 7);
+  const rounds = [later.startRound(5, '99/100'), later.startRound(3, '1'), later.startRound(1, '1')];
+  rounds[1].reveal(fm.minePositions(S, C, 8, 3)[0]);
+  assert.deepEqual(later.openRounds(), [7n, 9n]);
+  assert.match(expectError(() => later.setClientSeed('x'), ...IN_PLAY).message, /\(nonce 7, 9\)/);
+  assert.deepEqual([later.public.clientSeed, later.public.nonce, later.public.commitment], [C, 10n, COMMITMENT]);
+});
+
+test('voidOpenRounds: the rounds in play end voided, then rotate succeeds; a voided round refuses every move and its record verifies', () => {
+  const pair = SeedPair.fromParts(S, C, 1);
+  const grid = fm.minePositions(S, C, 1, 5);
+  const safe = tilesBut(grid);
+  const round = pair.startRound(5, '99/100'); // nonce 1: two safe picks, then voided
+  round.reveal(safe[0]);
+  round.reveal(safe[1]);
+  const lost = pair.startRound(3, '0.99'); // nonce 2: lost before the void, not voided
+  lost.reveal(fm.minePositions(S, C, 2, 3)[0]);
+  const idle = pair.startRound(24, '1'); // nonce 3: no pick, then voided
+  assert.deepEqual(pair.openRounds(), [1n, 3n]);
+  assert.deepEqual(pair.voidOpenRounds(), [1n, 3n]);
+  assert.deepEqual([pair.openRounds(), pair.voidOpenRounds()], [[], []], 'nothing is left in play');
+  assert.deepEqual(pair.public.nonce, 4n, 'voiding uses no nonce');
+  const revealed = pair.rotate();
+  assert.deepEqual([revealed.serverSeed, revealed.rounds], [S, 4n]);
+
+  for (const voided of [round, idle]) {
+    const picks = voided.picks;
+    for (const tile of [safe[2], grid[0], safe[0], 0, 25]) expectError(() => voided.reveal(tile), ...VOIDED);
+    expectError(() => voided.cashOut(), ...VOIDED);
+    assert.deepEqual(voided.picks, picks, 'refused moves are not picks');
+    assert.deepEqual([voided.isFinished, voided.outcome, voided.multiplier], [true, 'voided', null]);
+  }
+  assert.deepEqual([round.safePicks, round.minePositions, idle.safePicks], [2, grid, 0]);
+  assert.equal(JSON.parse(JSON.stringify(round)).outcome, 'voided');
+  assert.match(String(round), /outcome: "voided", multiplier: null, minePositions: \[/);
+  assert.equal(lost.outcome, 'lost', 'a finished round is not voided');
+  expectError(() => lost.reveal(safe[0]), Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined);
+
+  const record = round.record();
+  assert.deepEqual({ ...record, rtp: record.rtp.text }, {
+    commitment: COMMITMENT, clientSeed: C, nonce: 1n, mines: 5, rtp: '99/100', picks: [safe[0], safe[1]], outcome: 'voided', multiplier: null,
+  });
+  const json = fm.recordToJson(record);
+  assert.equal(json, `{"commitment":"${COMMITMENT}","client_seed":"${C}","nonce":1,"mines":5,"rtp":"99/100","picks":[${safe[0]},${safe[1]}],"outcome":"voided","multiplier":null}`);
+  assert.equal(fm.recordToJson(fm.recordFromJson(json)), json);
+  for (const [voided, nonce, mines] of [[record, 1, 5], [fm.recordFromJson(json), 1, 5], [idle.record(), 3, 24]]) {
+    const verdict = fm.verifyRound(voided, revealed.serverSeed);
+    assert.deepEqual(verdict, {
+      ok: true, commitmentOk: true, minePositions: fm.minePositions(S, C, nonce, mines), expectedOutcome: 'voided', expectedMultiplier: null, differences: [],
+    });
+  }
+  // What no voided round can be: a multiplier paid, a mine among the picks, every safe tile open.
+  const changes = [
+    [{ multiplier: '2' }, 'voided', 'multiplier:'],
+    [{ picks: [safe[0], grid[0]] }, 'lost', 'outcome:'],
+    [{ picks: safe }, 'cashed_out', 'outcome:'],
+    [{ outcome: 'cashed_out' }, 'cashed_out', 'multiplier:'],
+  ];
+  for (const [change, expectedOutcome, difference] of changes) {
+    const verdict = fm.verifyRound({ ...record, ...change }, S);
+    const at = JSON.stringify(change);
+    assert.deepEqual([verdict.ok, verdict.expectedOutcome], [false, expectedOutcome], at);
+    assert.ok(verdict.differences.some((d) => d.startsWith(difference)), `${at}: ${verdict.differences}`);
+    assert.equal(model.replay(fm, { ...record, ...change }, S).ok, false, at);
+  }
+});
+
+test('the state JSON keeps the rounds in play: the restored pair refuses to rotate until it voids them', () => {
+  const pair = SeedPair.fromParts(S, C, 10);
+  pair.startRound(3, '0.99'); // nonce 10, left in play
+  pair.startRound(3, '0.99').reveal(fm.minePositions(S, C, 11, 3)[0]); // nonce 11, lost
+  pair.startRound(3, '0.99'); // nonce 12, left in play
+  const state = pair.toStateJson();
+  assert.deepEqual(JSON.parse(state), { server_seed: S, commitment: COMMITMENT, client_seed: C, nonce: 13, open_rounds: [10, 12] });
+  const restored = SeedPair.fromStateJson(state);
+  assert.deepEqual(restored.openRounds(), [10n, 12n]);
+  assert.equal(restored.toStateJson(), state);
+  expectError(() => restored.rotate(), ...IN_PLAY);
+  expectError(() => restored.setClientSeed('x'), ...IN_PLAY);
+  assert.deepEqual(SeedPair.fromStateJson(restored.toStateJson()).openRounds(), [10n, 12n], 'no number of restores reopens them');
+  const started = restored.startRound(1, '1'); // nonce 13, started by the restored pair
+  assert.deepEqual(restored.openRounds(), [10n, 12n, 13n]);
+  assert.deepEqual(restored.voidOpenRounds(), [10n, 12n, 13n]);
+  expectError(() => started.reveal(1), ...VOIDED);
+  assert.deepEqual(JSON.parse(restored.toStateJson()).open_rounds, []);
+  const revealed = restored.rotate();
+  assert.deepEqual([revealed.serverSeed, revealed.commitment, revealed.rounds], [S, COMMITMENT, 14n]);
+  // A u64 nonce in play survives the JSON exactly.
+  const big = SeedPair.fromParts(S, C, 2n ** 64n - 3n);
+  big.startRound(1, '1');
+  assert.deepEqual(SeedPair.fromStateJson(big.toStateJson()).openRounds(), [2n ** 64n - 3n]);
+});
+
 test('SeedPair: the state JSON is the core\'s, restores the same pair, and is checked', () => {
   const pair = SeedPair.fromParts(S, 'c', 41n);
   const state = pair.toStateJson();
-  assert.deepEqual(JSON.parse(state), { server_seed: S, commitment: COMMITMENT, client_seed: 'c', nonce: 41 });
+  assert.deepEqual(JSON.parse(state), { server_seed: S, commitment: COMMITMENT, client_seed: 'c', nonce: 41, open_rounds: [] });
   const restored = SeedPair.fromStateJson(state);
   assert.deepEqual(restored.public, pair.public);
   assert.equal(restored.toStateJson(), state);

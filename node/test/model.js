@@ -86,8 +86,11 @@ function replay(fm, record, serverSeed) {
     seen.add(tile);
     if (hit < 0 && grid.includes(tile)) hit = i;
   });
-  const outcome = hit >= 0 ? 'lost' : 'cashed_out';
   const safePicks = hit >= 0 ? hit : record.picks.length;
+  // Picks with no mine end in a cash-out, or in a void that left a safe tile closed (the rule:
+  // the last safe tile pays out by itself, so such a round cannot have been voided).
+  const voided = hit < 0 && record.outcome === 'voided' && safePicks < 25 - record.mines;
+  const outcome = hit >= 0 ? 'lost' : voided ? 'voided' : 'cashed_out';
   if (outcome === 'cashed_out' && safePicks === 0) ok = false;
   const rtp = parseRatio(String(record.rtp));
   // No multiplier exists for no safe pick, or for more than 25 − mines of them (only repeats get there).

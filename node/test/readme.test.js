@@ -15,12 +15,25 @@ function node(args, input) {
   return spawnSync(process.execPath, args, { cwd: PACKAGE, encoding: 'utf8', input, timeout: 60_000 });
 }
 
-test('the game example of README.md runs (both when its first reveal is safe and when it is a mine)', () => {
+/** The first ```js block of the README section that starts with `heading`. */
+function example(heading) {
   const readme = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## The game'));
+  const section = readme.slice(readme.indexOf(heading));
   const start = section.indexOf('```js\n') + 6;
-  const code = section.slice(start, section.indexOf('\n```', start));
+  return section.slice(start, section.indexOf('\n```', start));
+}
+
+test('the usage example of README.md runs (an ES module: it awaits the async batch)', () => {
+  const code = example('## Usage');
+  assert.match(code, /fm\.verify\(/);
+  const result = node(['--input-type=module', '-e', code]);
+  assert.equal(result.status, 0, result.stderr);
+});
+
+test('the game example of README.md runs (both when its first reveal is safe and when it is a mine)', () => {
+  const code = example('## The game');
   assert.match(code, /new SeedPair\(/);
+  assert.match(code, /voidOpenRounds\(\)/);
   for (let run = 0; run < 4; run++) {
     const result = node(['--input-type=commonjs', '-e', code]);
     assert.equal(result.status, 0, result.stderr);

@@ -53,6 +53,7 @@ test('verify: every vector, with and without the published values, and with a ta
     const full = fm.verify({ ...round, commitment: v.commitment.toUpperCase(), positions: [...v.positions].reverse() });
     assert.deepEqual(full, {
       ok: true,
+      verdict: 'ok',
       commitment: v.commitment,
       signature: v.signature,
       positions: v.positions,
@@ -60,8 +61,10 @@ test('verify: every vector, with and without the published values, and with a ta
       commitmentOk: true,
       positionsOk: true,
     }, at);
+    // Nothing published to check: the round is recomputed, and the verdict says nothing was checked.
     const bare = fm.verify({ ...round, nonce: v.nonce });
-    assert.equal(bare.ok, true, at);
+    assert.equal(bare.verdict, 'unchecked', at);
+    assert.equal(bare.ok, false, at);
     assert.equal(bare.commitmentOk, null, at);
     assert.equal(bare.positionsOk, null, at);
     assert.deepEqual(bare.positions, v.positions, at);
@@ -70,11 +73,13 @@ test('verify: every vector, with and without the published values, and with a ta
     const tampered = [free, ...v.positions.slice(1)];
     const bad = fm.verify({ ...round, commitment: v.commitment, positions: tampered });
     assert.equal(bad.ok, false, at);
+    assert.equal(bad.verdict, 'mismatch', at);
     assert.equal(bad.positionsOk, false, at);
     assert.equal(bad.commitmentOk, true, at);
     const wrongSeed = fm.verify({ ...round, commitment: fm.commitment(`${v.server_seed}x`) });
     assert.equal(wrongSeed.commitmentOk, false, at);
     assert.equal(wrongSeed.ok, false, at);
+    assert.equal(wrongSeed.verdict, 'mismatch', at);
   }
 });
 

@@ -21,7 +21,7 @@ use napi_derive::napi;
 
 use crate::{
     Converted, Failure, INVALID_MINES, INVALID_NUMBER, INVALID_PICKS, INVALID_STATE, INVALID_TILE, NonceArg, NumberArg,
-    StringArg, guard, js_number, text, text_in, type_name,
+    StringArg, guard, js_number, known_keys, text, text_in, type_name,
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -181,7 +181,7 @@ impl Ratio {
                 }
                 Either::B(other) => return Err(Failure::wrong_type("places", "places", "a number", type_name(&other))),
             };
-            Ok(self.inner.to_decimal(places))
+            Ok(self.inner.to_decimal(fairmines::Places::new(places).map_err(Failure::core)?))
         })
     }
 
@@ -287,7 +287,12 @@ pub struct PublicSeedPairJson {
 }
 
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment,
-/// the player's client seed and the nonce of the next round.
+/// the player's client seed, the nonce of the next round and the rounds still in play.
+///
+/// **The server seed is revealed only when no round can move.** `rotate()` and `setClientSeed()` throw
+/// (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`) while a round started from this pair is in play: whoever saw the
+/// seed would know every mine of it. Finish such rounds, or end them with `voidOpenRounds()`: a voided
+/// round refuses every later move (`'FAIRMINES_ROUND_VOIDED'`) and its record's outcome is `'voided'`.
 ///
 /// The server seed never shows: `util.inspect`/`console.log`, `String(pair)` and `JSON.stringify(pair)`
 /// give the public part only. It leaves the object only through `rotate()` (the old seed, once it may
@@ -334,11 +339,17 @@ impl SeedPair {
         })
     }
 
-    /// Restores a pair from {@link SeedPair.toStateJson}, checking that the commitment belongs to the seed.
+    /// Restores a pair from {@link SeedPair.toStateJson}, checking that the commitment belongs to the seed
+    /// and that the open rounds are distinct nonces the pair has used.
+    ///
+    /// Rounds are not part of the state: the rounds it lists as open stay open in the restored pair (see
+    /// {@link SeedPair.openRounds}), which therefore refuses to rotate until they are voided with
+    /// {@link SeedPair.voidOpenRounds}. The restored pair does not reach the `Round` objects of the pair
+    /// the state was saved from: keep one live copy of a seed pair (restore after a restart).
     ///
     /// @throws {TypeError} `json` is not a string
-    /// @throws {RangeError} `json` is not a saved state, or its parts do not hold together
-    /// (`code: 'FAIRMINES_INVALID_STATE'`)
+    /// @throws {RangeError} `json` is not a saved state (an unknown field included), or its parts do not
+    /// hold together (`code: 'FAIRMINES_INVALID_STATE'`)
     #[napi(factory, catch_unwind, ts_args_type = "json: string")]
     pub fn from_state_json(env: Env, json: StringArg<'_>) -> Result<Self> {
         guard(&env, || {
@@ -372,11 +383,31 @@ impl SeedPair {
         })
     }
 
+    /// The nonces of the rounds in play, ascending: started from this pair and neither finished nor voided
+    /// (including those listed in the state the pair was restored from).
+    #[napi(ts_return_type = "bigint[]")]
+    pub fn open_rounds(&self) -> Vec<BigInt> {
+        self.inner.open_rounds().into_iter().map(BigInt::from).collect()
+    }
+
+    /// Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+    /// move (`code: 'FAIRMINES_ROUND_VOIDED'`) and its record's outcome is `'voided'`, with no multiplier:
+    /// the operator returns the stake. Afterwards the pair can rotate.
+    #[napi(ts_return_type = "bigint[]")]
+    pub fn void_open_rounds(&mut self) -> Vec<BigInt> {
+        self.inner.void_open_rounds().into_iter().map(BigInt::from).collect()
+    }
+
     /// Ends this pair and starts a new one (a fresh server seed, a new commitment, nonce 0), with a new
     /// client seed if one is given. Returns the old pair with its server seed, which may now be published.
     ///
+    /// Refused while a round of the pair is in play: finish the rounds, or {@link SeedPair.voidOpenRounds}
+    /// first.
+    ///
     /// @throws {TypeError} `clientSeed` is given and is not a string
-    /// @throws {Error} the OS random generator failed (`code: 'FAIRMINES_RNG'`); nothing changes then
+    /// @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`; the message
+    /// names the nonces, {@link SeedPair.openRounds} lists them), or the OS random generator failed
+    /// (`code: 'FAIRMINES_RNG'`); nothing changes then
     #[napi(catch_unwind, ts_args_type = "clientSeed?: string | null")]
     pub fn rotate(&mut self, env: Env, client_seed: Option<StringArg<'_>>) -> Result<RevealedSeedPair> {
         guard(&env, || {
@@ -385,10 +416,12 @@ impl SeedPair {
         })
     }
 
-    /// A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+    /// A new client seed always starts a new pair, revealing the old server seed: the same as
+    /// `rotate(clientSeed)`, and refused in the same way while a round is in play.
     ///
     /// @throws {TypeError} `clientSeed` is not a string
-    /// @throws {Error} the OS random generator failed (`code: 'FAIRMINES_RNG'`)
+    /// @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`), or the OS random
+    /// generator failed (`code: 'FAIRMINES_RNG'`); nothing changes then
     #[napi(catch_unwind, ts_args_type = "clientSeed: string")]
     pub fn set_client_seed(&mut self, env: Env, client_seed: StringArg<'_>) -> Result<RevealedSeedPair> {
         guard(&env, || {
@@ -397,8 +430,8 @@ impl SeedPair {
         })
     }
 
-    /// The full state as the core's JSON, for the operator's own storage. **It contains the secret server
-    /// seed.**
+    /// The full state as the core's JSON, for the operator's own storage: `{"server_seed", "commitment",
+    /// "client_seed", "nonce", "open_rounds": [nonces in play]}`. **It contains the secret server seed.**
     #[napi]
     pub fn to_state_json(&self) -> String {
         self.inner.to_state_json()
@@ -458,10 +491,11 @@ pub struct RoundJson {
     pub picks: Vec<u32>,
     /// Safe tiles revealed so far.
     pub safe_picks: u32,
-    /// `"lost"`, `"cashed_out"`, or `null` while in play.
-    #[napi(ts_type = "'lost' | 'cashed_out' | null")]
+    /// `"lost"`, `"cashed_out"`, `"voided"`, or `null` while in play.
+    #[napi(ts_type = "'lost' | 'cashed_out' | 'voided' | null")]
     pub outcome: Either<String, Null>,
-    /// What a cash-out pays now (or paid), `"num/den"`; `null` before the first safe pick and after a mine.
+    /// What a cash-out pays now (or paid), `"num/den"`; `null` before the first safe pick, after a mine
+    /// and once voided.
     pub multiplier: Either<String, Null>,
     /// The mine positions once the round has finished; `null` while it is in play.
     pub mine_positions: Either<Vec<u32>, Null>,
@@ -501,7 +535,8 @@ impl Round {
     /// @throws {TypeError} `tile` is not a number
     /// @throws {RangeError} `tile` is not an integer in 1..=25 (`'FAIRMINES_INVALID_TILE'`) or was
     /// revealed before (`'FAIRMINES_TILE_ALREADY_REVEALED'`)
-    /// @throws {Error} the round has finished (`code: 'FAIRMINES_ROUND_FINISHED'`)
+    /// @throws {Error} the round has finished (`code: 'FAIRMINES_ROUND_FINISHED'`) or was voided by its
+    /// seed pair (`code: 'FAIRMINES_ROUND_VOIDED'`)
     #[napi(catch_unwind, ts_args_type = "tile: number")]
     pub fn reveal(&mut self, env: Env, tile: NumberArg<'_>) -> Result<RevealResult> {
         guard(&env, || {
@@ -523,14 +558,14 @@ impl Round {
 
     /// Ends the round and returns the multiplier to pay.
     ///
-    /// @throws {Error} no safe pick yet (`code: 'FAIRMINES_NOTHING_TO_CASH_OUT'`), or the round has
-    /// finished (`'FAIRMINES_ROUND_FINISHED'`)
+    /// @throws {Error} no safe pick yet (`code: 'FAIRMINES_NOTHING_TO_CASH_OUT'`), the round has
+    /// finished (`'FAIRMINES_ROUND_FINISHED'`) or was voided (`'FAIRMINES_ROUND_VOIDED'`)
     #[napi(catch_unwind)]
     pub fn cash_out(&mut self, env: Env) -> Result<Ratio> {
         guard(&env, || Ok(self.inner.cash_out().map_err(Failure::core)?.into()))
     }
 
-    /// The public record, once the round has finished; `null` while it is in play.
+    /// The public record, once the round has finished (or was voided); `null` while it is in play.
     #[napi(ts_return_type = "RoundRecord | null")]
     pub fn record(&self) -> Option<RoundRecord> {
         self.inner.record().map(RoundRecord::from)
@@ -560,14 +595,14 @@ impl Round {
         u32::from(self.inner.mines().get())
     }
 
-    /// Whether the round has ended.
+    /// Whether the round has ended: a mine, a cash-out, or voided by its seed pair.
     #[napi(getter)]
     pub fn is_finished(&self) -> bool {
         self.inner.is_finished()
     }
 
-    /// How the round ended: `'lost'` or `'cashed_out'`; `null` while it is in play.
-    #[napi(getter, ts_return_type = "'lost' | 'cashed_out' | null")]
+    /// How the round ended: `'lost'`, `'cashed_out'` or `'voided'`; `null` while it is in play.
+    #[napi(getter, ts_return_type = "'lost' | 'cashed_out' | 'voided' | null")]
     pub fn outcome(&self) -> Option<String> {
         outcome_text(self.inner.outcome())
     }
@@ -578,7 +613,7 @@ impl Round {
         u32::from(self.inner.safe_picks())
     }
 
-    /// What a cash-out pays now (or paid): `null` before the first safe pick and after a mine.
+    /// What a cash-out pays now (or paid): `null` before the first safe pick, after a mine and once voided.
     #[napi(getter, ts_return_type = "Ratio | null")]
     pub fn multiplier(&self) -> Option<Ratio> {
         self.inner.multiplier().map(Ratio::from)
@@ -653,7 +688,8 @@ impl Round {
 ///
 /// {@link recordToJson} writes it as the core's JSON (the same text every fairmines package writes and
 /// reads) and {@link recordFromJson} reads it back. Functions that take a record also accept a `number`
-/// nonce and ratio strings (`'99/100'`) in place of `Ratio`s.
+/// nonce and ratio strings (`'99/100'`) in place of `Ratio`s, and refuse any key that is not one of
+/// these fields (a `TypeError` naming it: `record.multipler: unknown field: …`).
 #[napi(object, object_from_js = false)]
 pub struct RoundRecord {
     /// The commitment of the seed pair, shown before play (64 hex characters).
@@ -669,10 +705,10 @@ pub struct RoundRecord {
     pub rtp: Ratio,
     /// The tiles picked, in order (1-based).
     pub picks: Vec<u32>,
-    /// How the round ended.
-    #[napi(ts_type = "'lost' | 'cashed_out'")]
+    /// How the round ended (`'voided'`: its seed pair voided it while in play; the stake is returned).
+    #[napi(ts_type = "'lost' | 'cashed_out' | 'voided'")]
     pub outcome: String,
-    /// The multiplier paid; `null` when the round was lost.
+    /// The multiplier paid; `null` when the round was lost or voided.
     pub multiplier: Either<Ratio, Null>,
 }
 
@@ -712,6 +748,18 @@ fn small(value: NumberArg<'_>, label: &str, kind: &fairmines::Error, rule: &str)
     }
 }
 
+/// The fields of a [`RoundRecord`]: functions that take a record refuse any other key.
+const RECORD_FIELDS: [&str; 8] =
+    ["commitment", "clientSeed", "nonce", "mines", "rtp", "picks", "outcome", "multiplier"];
+
+/// Every outcome a record can hold, in the core's spelling.
+const OUTCOMES: [Outcome; 3] = [Outcome::Lost, Outcome::CashedOut, Outcome::Voided];
+
+// A new outcome in the core stops the build here until it is added to `OUTCOMES`.
+const _: fn(Outcome) = |outcome| match outcome {
+    Outcome::Lost | Outcome::CashedOut | Outcome::Voided => {}
+};
+
 /// A JavaScript record as the core's `RoundRecord`. Only what the core's types require is checked
 /// here; whether the record describes a real round is `verifyRound`'s question.
 fn record(value: Either<Object<'_>, Unknown<'_>>) -> Converted<fairmines::RoundRecord> {
@@ -719,6 +767,7 @@ fn record(value: Either<Object<'_>, Unknown<'_>>) -> Converted<fairmines::RoundR
         Either::A(object) => object,
         Either::B(other) => return Err(Failure::wrong_type("record", "record", "an object", type_name(&other))),
     };
+    known_keys(&object, "record", "a round record", &RECORD_FIELDS)?;
     let commitment = text_in(field(&object, "commitment", "a string")?, "record", "record.commitment")?;
     let commitment =
         Digest::parse_hex(&commitment, "commitment").map_err(|e| Failure::core_in(e, "record", "record.commitment"))?;
@@ -745,12 +794,13 @@ fn record(value: Either<Object<'_>, Unknown<'_>>) -> Converted<fairmines::RoundR
         }
     };
     let outcome = text_in(field(&object, "outcome", "a string")?, "record", "record.outcome")?;
-    let outcome = [Outcome::Lost, Outcome::CashedOut].into_iter().find(|o| o.as_str() == outcome).ok_or_else(|| {
+    let outcome = OUTCOMES.into_iter().find(|o| o.as_str() == outcome).ok_or_else(|| {
+        let known: Vec<String> = OUTCOMES.iter().map(|o| format!("'{}'", o.as_str())).collect();
         Failure::range(
             &INVALID_STATE,
             "record",
             "record.outcome",
-            &format!("must be 'lost' or 'cashed_out', got {outcome:?}"),
+            &format!("must be one of {}, got {outcome:?}", known.join(", ")),
         )
     })?;
     let multiplier = match field::<Either<Null, Unknown<'_>>>(&object, "multiplier", "a Ratio, a string or null")? {
@@ -764,8 +814,8 @@ fn record(value: Either<Object<'_>, Unknown<'_>>) -> Converted<fairmines::RoundR
 /// `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,"rtp":"99/100","picks":[7,2],
 /// "outcome":"cashed_out","multiplier":"1287/1000"}`.
 ///
-/// @throws {TypeError} `record` is not an object, or a field has the wrong type
-/// (`argument: 'record'`, the message names the field: `record.nonce: …`)
+/// @throws {TypeError} `record` is not an object, a field has the wrong type, or `record` has a key
+/// that is not a field (`argument: 'record'`, the message names the field: `record.nonce: …`)
 /// @throws {RangeError} a field's value is out of range, e.g. `record.commitment` not 64 hex
 /// characters (`'FAIRMINES_INVALID_HEX'`), `record.rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`)
 #[napi(catch_unwind, ts_args_type = "record: RoundRecord", ts_return_type = "string")]
@@ -776,7 +826,8 @@ pub fn record_to_json(env: Env, record: Either<Object<'_>, Unknown<'_>>) -> Resu
 /// Reads a round record from the core's JSON (written by {@link recordToJson} or any fairmines package).
 ///
 /// @throws {TypeError} `json` is not a string
-/// @throws {RangeError} `json` is not a round record (`code: 'FAIRMINES_INVALID_STATE'`)
+/// @throws {RangeError} `json` is not a round record, or has a field a record does not have (the
+/// message names it; `code: 'FAIRMINES_INVALID_STATE'`)
 #[napi(catch_unwind, ts_args_type = "json: string", ts_return_type = "RoundRecord")]
 pub fn record_from_json(env: Env, json: StringArg<'_>) -> Result<RoundRecord> {
     guard(&env, || {
@@ -794,10 +845,11 @@ pub struct RoundVerification {
     pub commitment_ok: bool,
     /// Where the mines were: sorted, 1-based.
     pub mine_positions: Vec<u32>,
-    /// The outcome the picks lead to.
-    #[napi(ts_type = "'lost' | 'cashed_out'")]
+    /// The outcome the picks lead to: `'voided'` only for a voided record whose picks are all safe and
+    /// leave a safe tile closed.
+    #[napi(ts_type = "'lost' | 'cashed_out' | 'voided'")]
     pub expected_outcome: String,
-    /// The multiplier the picks lead to; `null` when they hit a mine.
+    /// The multiplier the picks lead to; `null` when they hit a mine or the round was voided.
     pub expected_multiplier: Either<Ratio, Null>,
     /// Each way the record differs from the replay, in words (`'multiplier: the record says …'`);
     /// empty when it holds.
@@ -805,11 +857,12 @@ pub struct RoundVerification {
 }
 
 /// Replays a finished round from its record and the server seed revealed after rotation, and says
-/// what differs, if anything does.
+/// what differs, if anything does. A voided record holds when its picks are all safe and leave a safe
+/// tile closed, with no multiplier.
 ///
 /// @param serverSeed - the revealed server seed (any string: a wrong one is a difference, not an error)
-/// @throws {TypeError} `record` is not an object, a field has the wrong type, or `serverSeed` is not a
-/// string
+/// @throws {TypeError} `record` is not an object, a field has the wrong type, `record` has a key that is
+/// not a field, or `serverSeed` is not a string
 /// @throws {RangeError} a record that cannot describe a round: `record.mines` outside 1..=24
 /// (`'FAIRMINES_INVALID_MINES'`), a pick outside 1..=25 or more than 25 picks (`'FAIRMINES_INVALID_TILE'`),
 /// and the range errors of {@link recordToJson}

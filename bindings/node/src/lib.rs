@@ -6,12 +6,14 @@
 //! - strings are hashed as UTF-8; a string with a lone surrogate has no UTF-8 form and is rejected;
 //! - a nonce is a `number` that is a safe non-negative integer, or a `bigint` in 0..2^64;
 //! - `mines` is a `number` that is an integer in 1..=24 (3.9 is rejected, not truncated);
-//! - a value of the wrong JavaScript type throws a `TypeError` (`code: 'ERR_INVALID_ARG_TYPE'`);
+//! - a value of the wrong JavaScript type throws a `TypeError` (`code: 'ERR_INVALID_ARG_TYPE'`), and so
+//!   does an object argument with a key the function does not read (a misspelt optional field would
+//!   otherwise be ignored without a word);
 //!   a value of the right type the core rejects throws a `RangeError` whose `code` is `FAIRMINES_` and
 //!   the core's [`fairmines::Error::name`] (`FAIRMINES_INVALID_MINES`, …), whose `errno` is the core's
 //!   stable numeric code and whose `argument` is the parameter at fault, spelled as in JavaScript
 //!   (`serverSeed`); a core error no argument is at fault for (`FAIRMINES_ROUND_FINISHED`,
-//!   `FAIRMINES_RNG`, …) is a plain `Error` with the same `code` and `errno`;
+//!   `FAIRMINES_ROUNDS_IN_PLAY`, `FAIRMINES_RNG`, …) is a plain `Error` with the same `code` and `errno`;
 //! - every export runs inside a panic boundary: a Rust panic becomes an `Error` with
 //!   `code: 'FAIRMINES_PANIC'`, never an abort.
 //!
@@ -23,7 +25,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use fairmines::{MineCount, Nonces, Published};
 use napi::bindgen_prelude::{
     Array, AsyncTask, BigInt, BigUint64Array, Either, Either3, Env, Function, FunctionRef, JsObjectValue, JsValue,
-    Null, Object, PropertyAttributes, Result, Status, Task, Uint8Array, Unknown, ValueType,
+    KeyCollectionMode, KeyConversion, KeyFilter, Null, Object, PropertyAttributes, Result, Status, Task, Uint8Array,
+    Unknown, ValueType,
 };
 use napi::{JsRangeError, JsString, JsTypeError, Property};
 use napi_derive::napi;
@@ -137,6 +140,18 @@ impl Failure {
             errno: None,
             argument: Some(argument.to_owned()),
             message: format!("{label}: must be {expected}, got {got}"),
+        }
+    }
+
+    /// A key of an object argument that is none of its fields: a `TypeError` (the object is not of the
+    /// declared type), under the code of one, with the key in the message.
+    fn unknown_field(argument: &str, key: &str, what: &str, known: &[&str]) -> Self {
+        Failure {
+            class: Class::Type,
+            code: "ERR_INVALID_ARG_TYPE".to_owned(),
+            errno: None,
+            argument: Some(argument.to_owned()),
+            message: format!("{argument}.{key}: unknown field: {what} has only {}", known.join(", ")),
         }
     }
 
@@ -342,6 +357,25 @@ fn nonce_list(value: Either3<BigUint64Array, Array<'_>, Unknown<'_>>) -> Convert
     }
 }
 
+/// Refuses an own enumerable string key of `object` that is not in `known`: a misspelt optional field
+/// (`commitmnet`) would otherwise be ignored, and the check it meant to ask for silently not made.
+/// `argument` is the parameter; the message names the key (`round.commitmnet: …`).
+fn known_keys(object: &Object<'_>, argument: &str, what: &str, known: &[&str]) -> Converted<()> {
+    let fail = |e: napi::Error| Failure::plain("FAIRMINES_INTERNAL", format!("{argument}: {e}"));
+    let keys = object
+        .get_all_property_names(KeyCollectionMode::OwnOnly, KeyFilter::Enumerable, KeyConversion::NumbersToStrings)
+        .map_err(fail)?;
+    for i in 0..keys.get_array_length().map_err(fail)? {
+        // Symbol keys come back as symbols: not fields, skipped (as `Object.keys` skips them).
+        let Either::A(key) = keys.get_element::<Either<JsString<'_>, Unknown<'_>>>(i).map_err(fail)? else { continue };
+        let key = key.into_utf8().and_then(|k| k.into_owned()).map_err(fail)?;
+        if !known.contains(&key.as_str()) {
+            return Err(Failure::unknown_field(argument, &key, what, known));
+        }
+    }
+    Ok(())
+}
+
 fn out_of_memory() -> Failure {
     Failure::plain("ERR_MEMORY_ALLOCATION_FAILED", "out: not enough memory for the result".to_owned())
 }
@@ -507,7 +541,8 @@ fn round_args(
     ))
 }
 
-/// What the operator published about a finished round: the input of {@link verify}.
+/// What the operator published about a finished round: the input of {@link verify}. Any other key is
+/// refused (a `TypeError` naming it), so a misspelt `commitment` cannot silently skip its check.
 #[napi(object, object_from_js = false)]
 pub struct PublishedRound {
     /// The revealed server seed.
@@ -528,8 +563,13 @@ pub struct PublishedRound {
 /// The verdict on a round: everything recomputed from the seeds, and each check that was asked for.
 #[napi(object, object_to_js = true)]
 pub struct Verification {
-    /// `true` when every check that was asked for holds (and when none was).
+    /// `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`). With
+    /// neither `commitment` nor `positions` given nothing was checked, and `ok` is `false`.
     pub ok: bool,
+    /// `'ok'` (every check asked for holds), `'mismatch'` (one fails) or `'unchecked'` (no check was
+    /// asked for: the round was only recomputed, nothing published was compared with it).
+    #[napi(ts_type = "'ok' | 'mismatch' | 'unchecked'")]
+    pub verdict: String,
     /// SHA3-256 of the revealed server seed (lowercase hex).
     pub commitment: String,
     /// The recomputed round signature (lowercase hex).
@@ -544,12 +584,18 @@ pub struct Verification {
     pub positions_ok: Either<bool, Null>,
 }
 
+/// The fields of a [`PublishedRound`]: `verify` refuses any other key.
+const PUBLISHED_FIELDS: [&str; 6] = ["serverSeed", "clientSeed", "nonce", "mines", "commitment", "positions"];
+
 /// Recomputes a finished round from its seeds and checks it against what was published.
 ///
-/// `commitment` and `positions` are optional: only what is given is checked. Declared positions may
-/// be in any order; duplicates make the check fail.
+/// `commitment` and `positions` are optional: only what is given is checked, and with neither the
+/// verdict is `'unchecked'` and `ok` is `false`. Declared positions may be in any order; duplicates
+/// make the check fail.
 ///
-/// @throws {TypeError} `round` is not an object, or a field has the wrong type
+/// @throws {TypeError} `round` is not an object, a field has the wrong type, or `round` has a key
+/// that is not a field (`code: 'ERR_INVALID_ARG_TYPE'`, `argument: 'round'`, the message names the key:
+/// `round.commitmnet: unknown field: …`)
 /// @throws {RangeError} `nonce`/`mines` out of range, `commitment` not 64 hex characters
 /// (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 of them
 /// (`'FAIRMINES_INVALID_TILE'`)
@@ -560,6 +606,7 @@ pub fn verify(env: Env, round: Either<Object<'_>, Unknown<'_>>) -> Result<Verifi
             Either::A(object) => object,
             Either::B(other) => return Err(Failure::wrong_type("round", "round", "an object", type_name(&other))),
         };
+        known_keys(&round, "round", "a published round", &PUBLISHED_FIELDS)?;
         let server = text(required(&round, "serverSeed", "a string")?, "serverSeed")?;
         let client = text(required(&round, "clientSeed", "a string")?, "clientSeed")?;
         let nonce = nonce(required(&round, "nonce", "a number or a bigint")?, "nonce", "nonce")?;
@@ -582,19 +629,20 @@ pub fn verify(env: Env, round: Either<Object<'_>, Unknown<'_>>) -> Result<Verifi
         let published =
             Published::parse(&server, &client, nonce, i128::from(mines), commitment.as_deref(), positions.as_deref())
                 .map_err(Failure::core)?;
-        let verdict = fairmines::verify(&published);
+        let checked = fairmines::verify(&published);
         let flag = |check: Option<bool>| match check {
             Some(ok) => Either::A(ok),
             None => Either::B(Null),
         };
         Ok(Verification {
-            ok: verdict.is_ok(),
-            commitment: verdict.commitment.to_string(),
-            signature: verdict.signature.to_string(),
-            positions: verdict.placement.positions().to_vec(),
-            draw_order: verdict.placement.draw_order().to_vec(),
-            commitment_ok: flag(verdict.commitment_ok()),
-            positions_ok: flag(verdict.positions_ok()),
+            ok: checked.is_ok(),
+            verdict: checked.verdict().as_str().to_owned(),
+            commitment: checked.commitment.to_string(),
+            signature: checked.signature.to_string(),
+            positions: checked.placement.positions().to_vec(),
+            draw_order: checked.placement.draw_order().to_vec(),
+            commitment_ok: flag(checked.commitment_ok()),
+            positions_ok: flag(checked.positions_ok()),
         })
     })
 }
@@ -808,14 +856,21 @@ mod tests {
             fairmines::Error::RoundFinished,
             fairmines::Error::NothingToCashOut,
             fairmines::Error::Rng { detail: "x".into() },
+            fairmines::Error::RoundsInPlay { nonces: vec![5, 7] },
+            fairmines::Error::RoundVoided,
         ];
         for error in plain {
             let failure = Failure::core(error.clone());
             assert!(matches!(failure.class, Class::Plain), "{error:?}");
             assert_eq!(failure.code, format!("FAIRMINES_{}", error.name()));
             assert_eq!(failure.errno, Some(error.code()));
+            assert_eq!(failure.message, error.to_string(), "the core's message, unchanged");
         }
         assert_eq!(Failure::core(fairmines::Error::RoundFinished).code, "FAIRMINES_ROUND_FINISHED");
+        let in_play = Failure::core(fairmines::Error::RoundsInPlay { nonces: vec![5] });
+        assert_eq!((in_play.code.as_str(), in_play.errno), ("FAIRMINES_ROUNDS_IN_PLAY", Some(16)));
+        let voided = Failure::core(fairmines::Error::RoundVoided);
+        assert_eq!((voided.code.as_str(), voided.errno), ("FAIRMINES_ROUND_VOIDED", Some(17)));
         for (kind, code) in [
             (INVALID_MINES, 1),
             (INVALID_NONCE, 2),

@@ -2,9 +2,11 @@
 // the game API are the documented ones. Never run.
 import {
   SeedPair, Round, Ratio, verifyRound, recordToJson, recordFromJson, multiplier, payoutTable, maxSafePicks,
-  minePositions,
+  minePositions, verify,
 } from 'fairmines'
-import type { RoundRecord, RoundVerification, RevealResult, TableEntry, PublicSeedPair, RevealedSeedPair } from 'fairmines'
+import type {
+  RoundRecord, RoundVerification, RevealResult, TableEntry, PublicSeedPair, RevealedSeedPair, Verification,
+} from 'fairmines'
 
 const pair: SeedPair = new SeedPair('client')
 const replay: SeedPair = SeedPair.fromParts('00'.repeat(32), 'client', 5n)
@@ -25,7 +27,7 @@ const safe: boolean = result.safe
 const reached: Ratio | null = result.multiplier
 const paid: Ratio = round.cashOut()
 const grid: number[] | null = round.minePositions
-const outcome: 'lost' | 'cashed_out' | null = round.outcome
+const outcome: 'lost' | 'cashed_out' | 'voided' | null = round.outcome
 const rtp: Ratio = round.rtp
 const roundNonce: bigint = round.nonce
 const finished: boolean = round.isFinished
@@ -37,7 +39,7 @@ const clientSeed: string = round.clientSeed
 
 const record: RoundRecord | null = round.record()
 if (record !== null) {
-  const recordOutcome: 'lost' | 'cashed_out' = record.outcome
+  const recordOutcome: 'lost' | 'cashed_out' | 'voided' = record.outcome
   const json: string = recordToJson(record)
   const back: RoundRecord = recordFromJson(json)
   const verdict: RoundVerification = verifyRound(back, 'revealed seed')
@@ -45,8 +47,19 @@ if (record !== null) {
   const differences: string[] = verdict.differences
   const expected: Ratio | null = verdict.expectedMultiplier
   const positions: number[] = verdict.minePositions
-  void [recordOutcome, ok, differences, expected, positions]
+  const expectedOutcome: 'lost' | 'cashed_out' | 'voided' = verdict.expectedOutcome
+  void [recordOutcome, ok, differences, expected, positions, expectedOutcome]
 }
+
+// Rounds in play, and voiding them so that the pair can rotate.
+const open: bigint[] = pair.openRounds()
+const voided: bigint[] = pair.voidOpenRounds()
+
+const checked: Verification = verify({ serverSeed: 's', clientSeed: 'c', nonce: 1, mines: 3, commitment: 'f5ec' })
+const verdictText: 'ok' | 'mismatch' | 'unchecked' = checked.verdict
+const checkedOk: boolean = checked.ok
+// @ts-expect-error a misspelt field is not a field of PublishedRound (and the call throws at run time)
+verify({ serverSeed: 's', clientSeed: 'c', nonce: 1, mines: 3, commitmnet: 'f5ec' })
 
 const revealed: RevealedSeedPair = pair.rotate()
 pair.rotate(null)
@@ -65,4 +78,4 @@ const most: number = maxSafePicks(3)
 const mines: number[] = minePositions('s', 'c', 1n, 3)
 
 void [nonce, commitment, safe, reached, paid, grid, outcome, rtp, roundNonce, finished, picks, safePicks, current,
-  roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines]
+  roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines, open, voided, verdictText, checkedOk]
