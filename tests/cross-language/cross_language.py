@@ -1,6 +1,6 @@
 """A round played through the Node package is verified by the Python package and by the C library.
 
-For each of a fixed, seeded set of rounds (every mine count, lost and cashed-out rounds, empty, Unicode and
+For each of a fixed, seeded set of rounds (every mine count, lost, cashed-out and voided rounds, empty, Unicode and
 `:`-containing client seeds, exact RTP factors), Node plays the round (node/examples/play-round.mjs) and prints
 its record; Python re-reads the record and writes back the same JSON text byte for byte; Python's
 `verify_round` and the C program bindings/c/examples/verify_round.c both accept it; and both reject the same
@@ -21,11 +21,14 @@ CLIENT_SEEDS = ["", "player seed", "a:b:c", "Grüße, 세계 🎲", "x" * 150]
 RTPS = ["0.99", "97/100", "1", "0.5"]
 
 
-def play_in_node(server_seed: str, client_seed: str, nonce: int, mines: int, rtp: str, picks: list[int]) -> str:
+def play_in_node(
+    server_seed: str, client_seed: str, nonce: int, mines: int, rtp: str, picks: list[int], void: bool
+) -> str:
     """The line play-round.mjs prints, as text."""
     out = subprocess.run(
         ["node", "examples/play-round.mjs", "--server-seed", server_seed, "--client-seed", client_seed,
-         "--nonce", str(nonce), "--mines", str(mines), "--rtp", rtp, "--picks", ",".join(map(str, picks))],
+         "--nonce", str(nonce), "--mines", str(mines), "--rtp", rtp, "--picks", ",".join(map(str, picks))]
+        + (["--void"] if void else []),
         cwd=ROOT / "node", check=True, capture_output=True, text=True,
     )
     return out.stdout.strip()
@@ -46,8 +49,12 @@ def tampered(record: dict) -> list[tuple[str, dict]]:
     if record["outcome"] == "cashed_out":
         changes.append(("outcome", {**record, "outcome": "lost", "multiplier": None}))
         changes.append(("multiplier", {**record, "multiplier": "1000/1"}))
+    elif record["outcome"] == "voided":
+        changes.append(("outcome", {**record, "outcome": "lost"}))
+        changes.append(("multiplier", {**record, "multiplier": "1/1"}))  # a voided round pays nothing
     else:
         changes.append(("outcome", {**record, "outcome": "cashed_out"}))
+        changes.append(("outcome", {**record, "outcome": "voided"}))
     return changes
 
 
@@ -55,14 +62,14 @@ def main() -> int:
     verify_round = sys.argv[1]
     rng = random.Random(20261129)
     rounds = checked = 0
-    outcomes = {"lost": 0, "cashed_out": 0}
-    for i in range(48):
+    outcomes = {"lost": 0, "cashed_out": 0, "voided": 0}
+    for i in range(60):
         server_seed = hashlib.sha3_256(f"cross-language server seed {i}".encode()).hexdigest()
         client_seed = CLIENT_SEEDS[i % len(CLIENT_SEEDS)]
         mines = i % 24 + 1
         nonce = rng.choice([0, 1, 2**32, 2**53 - 1, rng.randrange(2**63)])
         picks = rng.sample(range(1, 26), rng.randint(1, 25 - mines))
-        line = play_in_node(server_seed, client_seed, nonce, mines, RTPS[i % len(RTPS)], picks)
+        line = play_in_node(server_seed, client_seed, nonce, mines, RTPS[i % len(RTPS)], picks, void=i % 3 == 2)
         played = json.loads(line)
         assert played["server_seed"] == server_seed
         record_json = json.dumps(played["record"], separators=(",", ":"), ensure_ascii=False)
@@ -85,7 +92,8 @@ def main() -> int:
         outcomes[played["record"]["outcome"]] += 1
     assert min(outcomes.values()) >= 5, outcomes
     print(
-        f"cross-language: {rounds} rounds played in Node ({outcomes['lost']} lost, {outcomes['cashed_out']} cashed out)"
+        f"cross-language: {rounds} rounds played in Node ({outcomes['lost']} lost, {outcomes['cashed_out']} cashed out,"
+        f" {outcomes['voided']} voided)"
         f" verified by Python and C; {checked} altered records rejected by both"
     )
     return 0
