@@ -16,6 +16,12 @@
  *    NUL, on FAIRMINES_OK and on FAIRMINES_BUFFER_TOO_SMALL (then `out` is untouched): call again with
  *    a buffer that large. Every pointer, `out` included, must be non-NULL (a size query needs a buffer,
  *    even of capacity 0).
+ *  - Lists of variable length (the picks of a round, the nonces of open rounds) follow the same rule:
+ *    a caller's buffer with its capacity in elements, and `size_t *out_count`, which receives the
+ *    number of elements on FAIRMINES_OK and on FAIRMINES_BUFFER_TOO_SMALL (then the buffer is untouched).
+ *  - Numbers a caller chooses (mines, safe picks, a tile, decimal places) are int64_t, checked by the
+ *    core's rules: a value out of range is refused with the status that names it, never narrowed or
+ *    clamped (mines = 259 is FAIRMINES_INVALID_MINES, not 3).
  *  - Exact ratios are fairmines_ratio {numer, denom} of uint64_t, in lowest terms; a value that does
  *    not fit gives FAIRMINES_RATIO_TOO_LARGE, never a rounded value. fairmines_ratio_decimal() writes
  *    the decimal shown to users, rounded down.
@@ -24,8 +30,12 @@
  *    caller a handle, which the caller releases exactly once with its `_free` function (NULL is a
  *    no-op). Using a handle after `_free`, freeing it twice, or passing a pointer that is not a live
  *    handle is undefined behaviour and the caller's responsibility: the library cannot detect it.
- *    A round does not refer to its seed pair: either may be freed first. Everything else is a plain
- *    value or a caller buffer: nothing else is allocated for the caller.
+ *    A round and its seed pair may be freed in either order. Everything else is a plain value or a
+ *    caller buffer: nothing else is allocated for the caller.
+ *  - Game integrity: a seed pair reveals its server seed (fairmines_seed_pair_rotate) only when no
+ *    round started from it can move; otherwise FAIRMINES_ROUNDS_IN_PLAY. Finish the rounds, or void
+ *    them (fairmines_seed_pair_void_open_rounds): a voided round refuses every move
+ *    (FAIRMINES_ROUND_VOIDED) and its record says "voided".
  *  - Threads: the functions without a handle are thread-safe. A handle may be used from any thread,
  *    but from one thread at a time: a handle shared between threads needs the caller's lock around
  *    every call that takes it (different handles need no lock). fairmines_last_error() is per thread.
@@ -76,7 +86,7 @@
 #define FAIRMINES_PAYOUT_TABLE_SIZE 300
 
 /**
- * The result of every call. `FAIRMINES_OK` is 0; codes 1..=15 are the core library's stable error
+ * The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's stable error
  * codes (the same numbers in every fairmines binding; the names are the core's `Error::name()` with
  * the prefix `FAIRMINES_`, except the older `FAIRMINES_RNG_FAILED` and `FAIRMINES_BUFFER_TOO_SMALL`);
  * codes from 100 are specific to C.
@@ -149,9 +159,20 @@ enum fairmines_status
      */
     FAIRMINES_INVALID_NUMBER = 14,
     /**
-     * Saved state or a round record that does not parse or does not hold together.
+     * Saved state or a round record that does not parse or does not hold together (an unknown field
+     * included).
      */
     FAIRMINES_INVALID_STATE = 15,
+    /**
+     * The seed pair has rounds in play, so its server seed cannot be revealed (rotation): finish them, or
+     * void them with `fairmines_seed_pair_void_open_rounds()`. Not to be confused with
+     * `FAIRMINES_ROUND_IN_PLAY` (105), a finished round's output asked of a round in play.
+     */
+    FAIRMINES_ROUNDS_IN_PLAY = 16,
+    /**
+     * A reveal or cash-out on a round its seed pair voided (`fairmines_seed_pair_void_open_rounds()`).
+     */
+    FAIRMINES_ROUND_VOIDED = 17,
     /**
      * A required pointer argument is NULL.
      */
@@ -173,7 +194,8 @@ enum fairmines_status
      */
     FAIRMINES_RATIO_TOO_LARGE = 104,
     /**
-     * The round is still in play: its mine positions and record exist once it has finished.
+     * The round is still in play: its mine positions and record exist once it has finished (or was
+     * voided). Not to be confused with `FAIRMINES_ROUNDS_IN_PLAY` (16), a refused rotation.
      */
     FAIRMINES_ROUND_IN_PLAY = 105,
 };
@@ -215,6 +237,36 @@ typedef uint32_t fairmines_check;
 #endif // __cplusplus
 
 /**
+ * What `fairmines_verify()` concluded. UNCHECKED is 0, so a zeroed struct never reads as OK.
+ */
+enum fairmines_verdict
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * No check was requested (neither a commitment nor positions): the round was only recomputed, and
+     * nothing the operator published was compared with it.
+     */
+    FAIRMINES_VERDICT_UNCHECKED = 0,
+    /**
+     * At least one check was requested, and every requested one PASSED.
+     */
+    FAIRMINES_VERDICT_OK = 1,
+    /**
+     * A requested check FAILED.
+     */
+    FAIRMINES_VERDICT_MISMATCH = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum fairmines_verdict fairmines_verdict;
+#else
+typedef uint32_t fairmines_verdict;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * How a round stands.
  */
 enum fairmines_outcome
@@ -234,6 +286,11 @@ enum fairmines_outcome
      * Cashed out (or every safe tile revealed): the multiplier is paid.
      */
     FAIRMINES_OUTCOME_CASHED_OUT = 2,
+    /**
+     * Voided by its seed pair (`fairmines_seed_pair_void_open_rounds()`) while in play: no more moves, no
+     * multiplier; the operator returns the stake.
+     */
+    FAIRMINES_OUTCOME_VOIDED = 3,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -245,20 +302,22 @@ typedef uint32_t fairmines_outcome;
 
 /**
  * One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()`, released by
- * `fairmines_round_free()`. It does not refer to its seed pair: either may be freed first.
+ * `fairmines_round_free()`. Either the round or its seed pair may be freed first; while both live,
+ * voiding the pair's open rounds reaches the round. A round freed while in play stays in play for
+ * its pair (which then refuses to rotate until it is voided).
  */
 typedef struct fairmines_round fairmines_round;
 
 /**
  * An operator's seed pair: the secret server seed with its public commitment, the player's client
- * seed and the nonce of the next round. Opaque; made by `fairmines_seed_pair_new()`,
+ * seed, the nonce of the next round and the rounds in play. Opaque; made by `fairmines_seed_pair_new()`,
  * `fairmines_seed_pair_from_parts()` or `fairmines_seed_pair_from_state_json()`, released by
  * `fairmines_seed_pair_free()`.
  */
 typedef struct fairmines_seed_pair fairmines_seed_pair;
 
 /**
- * Everything `fairmines_verify()` recomputes, and the verdict of each requested check.
+ * Everything `fairmines_verify()` recomputes, the verdict of each requested check and the overall one.
  * A plain value: the caller owns it (on the stack is fine), nothing inside needs freeing.
  */
 typedef struct fairmines_verification {
@@ -291,7 +350,12 @@ typedef struct fairmines_verification {
      */
     fairmines_check positions_check;
     /**
-     * True when every requested check PASSED (and when none was requested).
+     * OK, MISMATCH, or UNCHECKED when no check was requested.
+     */
+    fairmines_verdict verdict;
+    /**
+     * True exactly when `verdict` is OK: at least one check was requested and every one PASSED. False
+     * when nothing was checked.
      */
     bool ok;
 } fairmines_verification;
@@ -381,11 +445,11 @@ typedef struct fairmines_round_info {
      */
     uint8_t safe_picks;
     /**
-     * In play, lost or cashed out.
+     * In play, lost, cashed out or voided.
      */
     fairmines_outcome outcome;
     /**
-     * False before the first safe pick and after a mine; then `multiplier` is 0/1.
+     * False before the first safe pick, after a mine and once voided; then `multiplier` is 0/1.
      */
     bool has_multiplier;
     /**
@@ -420,11 +484,12 @@ typedef struct fairmines_round_verification {
      */
     uint8_t mine_positions[FAIRMINES_TILES];
     /**
-     * The outcome the picks lead to (never IN_PLAY).
+     * The outcome the picks lead to (never IN_PLAY): LOST, CASHED_OUT, or VOIDED for a voided record
+     * whose picks are all safe and leave a safe tile closed.
      */
     fairmines_outcome expected_outcome;
     /**
-     * False when the picks lose; then `expected_multiplier` is 0/1.
+     * False when the picks lose or the round was voided; then `expected_multiplier` is 0/1.
      */
     bool has_expected_multiplier;
     /**
@@ -508,8 +573,9 @@ fairmines_status fairmines_round_signature(const char *server_seed,
  * The mine positions of a round: `mines` tile numbers, sorted ascending, 1-based and row-major
  * (1 = top-left, 5 = top-right, 25 = bottom-right).
  *
- * `mines` must be 1..=24. `out_positions` must have room for `out_capacity >= mines` bytes; exactly
- * `mines` bytes are written, only when the call returns `FAIRMINES_OK`.
+ * `mines` must be 1..=24 (any other value gives `FAIRMINES_INVALID_MINES`). `out_positions` must have
+ * room for `out_capacity >= mines` bytes; exactly `mines` bytes are written, only when the call returns
+ * `FAIRMINES_OK`.
  * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
  * `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
@@ -518,7 +584,7 @@ fairmines_status fairmines_mine_positions(const char *server_seed,
                                           const char *client_seed,
                                           size_t client_seed_len,
                                           uint64_t nonce,
-                                          uint8_t mines,
+                                          int64_t mines,
                                           uint8_t *out_positions,
                                           size_t out_capacity);
 
@@ -532,7 +598,7 @@ fairmines_status fairmines_draw_order(const char *server_seed,
                                       const char *client_seed,
                                       size_t client_seed_len,
                                       uint64_t nonce,
-                                      uint8_t mines,
+                                      int64_t mines,
                                       uint8_t *out_draw_order,
                                       size_t out_capacity);
 
@@ -553,7 +619,7 @@ fairmines_status fairmines_mine_positions_batch(const char *server_seed,
                                                 size_t client_seed_len,
                                                 uint64_t nonce_start,
                                                 size_t count,
-                                                uint8_t mines,
+                                                int64_t mines,
                                                 uint8_t *out_positions,
                                                 size_t out_capacity);
 
@@ -563,8 +629,10 @@ fairmines_status fairmines_mine_positions_batch(const char *server_seed,
  *
  * `commitment` (a span of 64 hex characters, either case) and `positions` (a span of `positions_len`
  * 1-based tiles, any order) are optional: pass NULL to skip that check (the length is then ignored).
- * On `FAIRMINES_OK` the whole `*out` is written; a failed check is not an error: read `out->ok`,
- * `out->commitment_check` and `out->positions_check`. On any error `*out` is not touched.
+ * On `FAIRMINES_OK` the whole `*out` is written; a failed check is not an error: read `out->verdict`
+ * (or `out->ok`), `out->commitment_check` and `out->positions_check`. With both NULL nothing is checked:
+ * the verdict is `FAIRMINES_VERDICT_UNCHECKED` and `ok` is false. `mines` is 1..=24. On any error `*out`
+ * is not touched.
  * Errors: `FAIRMINES_NULL_POINTER` (seeds or `out`), `FAIRMINES_INVALID_UTF8`,
  * `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_HEX` (commitment), `FAIRMINES_INVALID_TILE`
  * (positions), `FAIRMINES_LENGTH_TOO_LARGE`.
@@ -574,7 +642,7 @@ fairmines_status fairmines_verify(const char *server_seed,
                                   const char *client_seed,
                                   size_t client_seed_len,
                                   uint64_t nonce,
-                                  uint8_t mines,
+                                  int64_t mines,
                                   const char *commitment,
                                   size_t commitment_len,
                                   const uint8_t *positions,
@@ -621,7 +689,13 @@ fairmines_status fairmines_seed_pair_from_parts(const char *server_seed,
 
 /**
  * Restores a seed pair from the JSON of `fairmines_seed_pair_state_json()` (a UTF-8 span), checking
- * that the commitment belongs to the server seed.
+ * that the commitment belongs to the server seed and that the open rounds are distinct nonces the pair
+ * has used. An unknown field is refused, naming it.
+ *
+ * The rounds listed as open stay open in the restored pair: it refuses to rotate
+ * (`FAIRMINES_ROUNDS_IN_PLAY`) until they are voided (`fairmines_seed_pair_void_open_rounds()`). The
+ * restored pair is a new value that does not reach the rounds of the pair the state was saved from:
+ * keep one live copy of a seed pair (restore after a restart, not beside the original).
  *
  * On `FAIRMINES_OK`, `*out_pair` receives a new handle owned by the caller (`fairmines_seed_pair_free()`).
  * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`,
@@ -633,8 +707,8 @@ fairmines_status fairmines_seed_pair_from_state_json(const char *state,
 
 /**
  * The full state of a seed pair as JSON, for the operator's own storage:
- * `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n}`. It contains the SECRET server seed:
- * wipe the buffer when done, never show it to the player.
+ * `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n,"open_rounds":[nonces in play]}`. It
+ * contains the SECRET server seed: wipe the buffer when done, never show it to the player.
  *
  * Text output: see "API conventions" (`out`, `capacity`, `out_needed`). Errors: `FAIRMINES_NULL_POINTER`,
  * `FAIRMINES_BUFFER_TOO_SMALL`.
@@ -681,16 +755,16 @@ fairmines_status fairmines_seed_pair_nonce(const struct fairmines_seed_pair *pai
  * Starts a round with the pair's current nonce, then increments the nonce. The grid is fixed now,
  * before any pick.
  *
- * `mines` is 1..=24; `rtp` is the return-to-player factor as text (a UTF-8 span): a fraction such as
- * "99/100", a decimal such as "0.99", or "1"; above 0 and at most 1. On `FAIRMINES_OK`, `*out_round`
- * receives a new handle owned by the caller (`fairmines_round_free()`); on any error the pair is
- * unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
- * `FAIRMINES_INVALID_RTP`, `FAIRMINES_RATIO_TOO_LARGE` (an RTP whose multipliers do not fit
- * `fairmines_ratio`), `FAIRMINES_INVALID_NONCE` (the pair has used nonce 2^64 - 1: rotate it),
- * `FAIRMINES_LENGTH_TOO_LARGE`.
+ * `mines` is 1..=24 (any other value gives `FAIRMINES_INVALID_MINES`); `rtp` is the return-to-player
+ * factor as text (a UTF-8 span): a fraction such as "99/100", a decimal such as "0.99", or "1"; above 0
+ * and at most 1. On `FAIRMINES_OK`, `*out_round` receives a new handle owned by the caller
+ * (`fairmines_round_free()`); on any error the pair is unchanged. Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_RTP`,
+ * `FAIRMINES_RATIO_TOO_LARGE` (an RTP whose multipliers do not fit `fairmines_ratio`),
+ * `FAIRMINES_INVALID_NONCE` (the pair has used nonce 2^64 - 1: rotate it), `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_seed_pair_start_round(struct fairmines_seed_pair *pair,
-                                                 uint8_t mines,
+                                                 int64_t mines,
                                                  const char *rtp,
                                                  size_t rtp_len,
                                                  struct fairmines_round **out_round);
@@ -700,14 +774,52 @@ fairmines_status fairmines_seed_pair_start_round(struct fairmines_seed_pair *pai
  * OS CSPRNG, a new commitment, nonce 0, and `new_client_seed` as the client seed (a UTF-8 span; pass
  * NULL to keep the current one, the length is then ignored). `*out_revealed` receives the old server
  * seed, which may now be published so that the player can verify the rounds of the old pair.
+ * Changing the client seed is a rotation too (it reveals the old server seed).
+ *
+ * The server seed is revealed only when no round can move: while a round started from the pair is in
+ * play (neither finished nor voided, a round freed while in play or listed as open in a restored state
+ * included) the call is refused with `FAIRMINES_ROUNDS_IN_PLAY`, whose message lists their nonces.
+ * Finish those rounds, or void them with `fairmines_seed_pair_void_open_rounds()`, then rotate.
  *
  * On any error the pair is unchanged and `*out_revealed` untouched. Errors: `FAIRMINES_NULL_POINTER`
- * (pair, out_revealed), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`, `FAIRMINES_RNG_FAILED`.
+ * (pair, out_revealed), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`,
+ * `FAIRMINES_ROUNDS_IN_PLAY`, `FAIRMINES_RNG_FAILED`.
  */
 fairmines_status fairmines_seed_pair_rotate(struct fairmines_seed_pair *pair,
                                             const char *new_client_seed,
                                             size_t new_client_seed_len,
                                             struct fairmines_revealed_seed_pair *out_revealed);
+
+/**
+ * The nonces of the pair's rounds in play, ascending: started and neither finished nor voided (a
+ * round freed while in play, and those listed as open in the state the pair was restored from,
+ * included). While any is in play, `fairmines_seed_pair_rotate()` is refused.
+ *
+ * Nonce-list output (the caller's buffer; nothing is allocated): `out_nonces` has room for `capacity`
+ * nonces (`uint64_t`). `*out_count` receives the number of rounds in play on `FAIRMINES_OK`, and on
+ * `FAIRMINES_BUFFER_TOO_SMALL`, when `out_nonces` is untouched: call again with room for that many.
+ * `out_nonces` must be non-NULL even with capacity 0. Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_seed_pair_open_rounds(const struct fairmines_seed_pair *pair,
+                                                 uint64_t *out_nonces,
+                                                 size_t capacity,
+                                                 size_t *out_count);
+
+/**
+ * Voids every round of the pair in play and writes their nonces, ascending: each refuses every later
+ * reveal and cash-out with `FAIRMINES_ROUND_VOIDED`, its outcome is `FAIRMINES_OUTCOME_VOIDED` and its
+ * record says `"outcome":"voided"` with no multiplier (the operator returns the stake). Afterwards the
+ * pair can rotate. With no round in play it voids nothing and writes `*out_count = 0`.
+ *
+ * The same nonce-list output as `fairmines_seed_pair_open_rounds()`. On `FAIRMINES_BUFFER_TOO_SMALL`
+ * nothing is voided: `*out_count` receives the number of rounds in play and `out_nonces` is untouched.
+ * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_seed_pair_void_open_rounds(struct fairmines_seed_pair *pair,
+                                                      uint64_t *out_nonces,
+                                                      size_t capacity,
+                                                      size_t *out_count);
 
 /**
  * Releases a seed pair (its server seed is wiped from memory). NULL is a no-op. Using `pair` after
@@ -722,7 +834,7 @@ void fairmines_seed_pair_free(struct fairmines_seed_pair *pair);
  *
  * On any error the round is unchanged and `*out_result` untouched. Errors: `FAIRMINES_NULL_POINTER`,
  * `FAIRMINES_INVALID_TILE` (outside 1..=25), `FAIRMINES_TILE_ALREADY_REVEALED`,
- * `FAIRMINES_ROUND_FINISHED`.
+ * `FAIRMINES_ROUND_FINISHED`, `FAIRMINES_ROUND_VOIDED`.
  */
 fairmines_status fairmines_round_reveal(struct fairmines_round *round,
                                         int64_t tile,
@@ -732,15 +844,16 @@ fairmines_status fairmines_round_reveal(struct fairmines_round *round,
  * Ends the round and writes the multiplier to pay into `*out_multiplier`. Needs at least one safe pick.
  *
  * On any error the round is unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_NOTHING_TO_CASH_OUT`,
- * `FAIRMINES_ROUND_FINISHED`.
+ * `FAIRMINES_ROUND_FINISHED`, `FAIRMINES_ROUND_VOIDED`.
  */
 fairmines_status fairmines_round_cash_out(struct fairmines_round *round,
                                           struct fairmines_ratio *out_multiplier);
 
 /**
- * The public record of a finished round as JSON, the form operators publish and
+ * The public record of a finished (or voided) round as JSON, the form operators publish and
  * `fairmines_verify_round_json()` reads: `{"commitment":…,"client_seed":…,"nonce":n,"mines":m,
- * "rtp":"99/100","picks":[…],"outcome":"lost"|"cashed_out","multiplier":"num/den"|null}`.
+ * "rtp":"99/100","picks":[…],"outcome":"lost"|"cashed_out"|"voided","multiplier":"num/den"|null}`
+ * (null after a mine and for a voided round).
  *
  * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`,
  * `FAIRMINES_BUFFER_TOO_SMALL`.
@@ -751,7 +864,7 @@ fairmines_status fairmines_round_record_json(const struct fairmines_round *round
                                              size_t *out_needed);
 
 /**
- * The mine positions of a finished round (sorted, 1-based): exactly `mines` bytes into
+ * The mine positions of a finished (or voided) round (sorted, 1-based): exactly `mines` bytes into
  * `out_positions`, which must have room for `capacity >= mines` bytes. While the round is in play the
  * grid stays hidden: `FAIRMINES_ROUND_IN_PLAY`.
  * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`, `FAIRMINES_BUFFER_TOO_SMALL`.
@@ -788,6 +901,8 @@ void fairmines_round_free(struct fairmines_round *round);
  * Replays a finished round from its published record (the JSON of `fairmines_round_record_json()`, a
  * UTF-8 span) and the server seed revealed after rotation (a UTF-8 span), and says what differs.
  *
+ * A voided record verifies when its picks are all safe and leave a safe tile closed; it pays nothing.
+ * A record with an unknown field is refused (`FAIRMINES_INVALID_STATE`, naming the field).
  * A record that does not verify is not an error: on `FAIRMINES_OK`, `out->ok` is the verdict and the
  * differences are written into `differences` as text, one per line, each ending in '\n', then a NUL
  * ("" when the record verifies). `differences` follows the text-output convention (`capacity`,
@@ -808,13 +923,14 @@ fairmines_status fairmines_verify_round_json(const char *record_json,
 
 /**
  * The exact multiplier after `safe_picks` safe picks with `mines` mines: C(25, k) / C(25 - m, k) x RTP,
- * into `*out_ratio`. `rtp` as in `fairmines_seed_pair_start_round()`.
+ * into `*out_ratio`. `mines` is 1..=24 and `safe_picks` 1..=25 - mines (any other value is refused,
+ * never narrowed); `rtp` as in `fairmines_seed_pair_start_round()`.
  * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
  * `FAIRMINES_INVALID_PICKS` (outside 1..=25 - mines), `FAIRMINES_INVALID_RTP`,
  * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
-fairmines_status fairmines_multiplier(uint8_t mines,
-                                      uint8_t safe_picks,
+fairmines_status fairmines_multiplier(int64_t mines,
+                                      int64_t safe_picks,
                                       const char *rtp,
                                       size_t rtp_len,
                                       struct fairmines_ratio *out_ratio);
@@ -832,15 +948,15 @@ fairmines_status fairmines_payout_table(const char *rtp,
                                         size_t capacity);
 
 /**
- * The decimal shown to users: `ratio` rounded DOWN (toward zero) to `places` decimal places (at most
- * 18; more are treated as 18), so a displayed multiplier never promises more than the exact one, e.g.
- * 9/8 with 2 places is "1.12". The ratio need not be in lowest terms.
+ * The decimal shown to users: `ratio` rounded DOWN (toward zero) to `places` decimal places, 0..=18,
+ * so a displayed multiplier never promises more than the exact one, e.g. 9/8 with 2 places is "1.12".
+ * The ratio need not be in lowest terms. `places` outside 0..=18 is refused, never clamped.
  *
  * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_NUMBER`
- * (denominator 0), `FAIRMINES_BUFFER_TOO_SMALL`.
+ * (denominator 0, naming `ratio`; `places` outside 0..=18, naming `places`), `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_ratio_decimal(struct fairmines_ratio ratio,
-                                         uint32_t places,
+                                         int64_t places,
                                          char *out,
                                          size_t capacity,
                                          size_t *out_needed);

@@ -4,7 +4,9 @@
 //!
 //! Checked on every call: nothing crashes, the status is one the function documents (never
 //! FAIRMINES_PANIC), `fairmines_last_error()` explains every failure, outputs are untouched on failure
-//! (except the documented needed-size outputs), and successful results equal the core's.
+//! (except the documented needed-size outputs), and successful results equal the core's. Integer
+//! arguments are judged whole (a value out of range is refused, never narrowed into range), and no round
+//! moves once its seed pair has revealed the server seed (a rotation).
 //!
 //! To cover a new function: add a variant to `Call`, an arm to `State::call` and its allowed statuses.
 #![no_main]
@@ -34,6 +36,8 @@ const INVALID_RTP: u32 = 12;
 const INVALID_PICKS: u32 = 13;
 const INVALID_NUMBER: u32 = 14;
 const INVALID_STATE: u32 = 15;
+const ROUNDS_IN_PLAY: u32 = 16;
+const ROUND_VOIDED: u32 = 17;
 const NULL_POINTER: u32 = 100;
 const LENGTH_TOO_LARGE: u32 = 101;
 const PANIC: u32 = 102;
@@ -174,6 +178,81 @@ impl Slot {
     }
 }
 
+/// A nonce-list output: NULL (with any stated capacity) or `uint64_t`s allocated to exactly `capacity`.
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum NonceOut {
+    Null(u8),
+    Capacity(u8),
+}
+
+const NONCE_CANARY: u64 = u64::from_ne_bytes([CANARY; 8]);
+
+struct NonceBuf {
+    nonces: Option<Vec<u64>>,
+    capacity: usize,
+}
+
+impl NonceOut {
+    fn buf(self) -> NonceBuf {
+        match self {
+            NonceOut::Null(capacity) => NonceBuf { nonces: None, capacity: usize::from(capacity) },
+            NonceOut::Capacity(capacity) => {
+                let capacity = usize::from(capacity % 8);
+                NonceBuf { nonces: Some(vec![NONCE_CANARY; capacity]), capacity }
+            }
+        }
+    }
+}
+
+impl NonceBuf {
+    fn ptr(&mut self) -> *mut u64 {
+        self.nonces.as_mut().map_or(ptr::null_mut(), |n| n.as_mut_ptr())
+    }
+    fn untouched(&self) -> bool {
+        self.nonces.as_ref().is_none_or(|n| n.iter().all(|&x| x == NONCE_CANARY))
+    }
+
+    /// Checks the nonce-list convention after a call (`count` is `out_count`); returns the nonces on OK.
+    fn check(&self, code: u32, count: &Slot, what: &str) -> Option<Vec<u64>> {
+        match code {
+            OK => {
+                let k: usize = count.read();
+                let nonces = self.nonces.as_ref().expect("present");
+                assert!(k <= self.capacity, "{what}: count {k} past the capacity");
+                assert!(nonces[k..].iter().all(|&x| x == NONCE_CANARY), "{what}: wrote past the count");
+                assert!(nonces[..k].windows(2).all(|w| w[0] < w[1]), "{what}: nonces not ascending");
+                Some(nonces[..k].to_vec())
+            }
+            BUFFER_TOO_SMALL => {
+                assert!(count.read::<usize>() > self.capacity, "{what}: too small?");
+                assert!(self.untouched(), "{what}: buffer written on BUFFER_TOO_SMALL");
+                None
+            }
+            _ => {
+                assert!(self.untouched() && count.untouched(), "{what}: output written on failure");
+                None
+            }
+        }
+    }
+}
+
+/// An integer argument that C passes as `int64_t` (mines, safe picks, decimal places): mostly near the
+/// valid range, sometimes any value, which must be judged whole (257 is not 1).
+#[derive(Arbitrary, Debug, Clone, Copy)]
+enum Wide {
+    Near(u8),
+    Any(i64),
+}
+
+impl Wide {
+    fn get(self) -> i64 {
+        match self {
+            Wide::Near(n) => i64::from(n % 28) - 1,
+            Wide::Any(v) => v,
+        }
+    }
+}
+
 /// A text output: buffer, capacity and `out_needed`, as the library's text-output convention has them.
 #[derive(Arbitrary, Debug, Clone, Copy)]
 struct TextOutSpec {
@@ -247,9 +326,9 @@ enum Call {
     StatusStr(u32),
     Commitment { seed: Span, out: bool },
     RoundSignature { server: Span, client: Span, nonce: u64, out: bool },
-    MinePositions { server: Span, client: Span, nonce: u64, mines: u8, out: Out, draw_order: bool },
-    Batch { server: Span, client: Span, start: u64, count: u16, huge: bool, mines: u8, out: Out },
-    Verify { server: Span, client: Span, nonce: u64, mines: u8, commitment: Span, positions: Span, out: bool },
+    MinePositions { server: Span, client: Span, nonce: u64, mines: Wide, out: Out, draw_order: bool },
+    Batch { server: Span, client: Span, start: u64, count: u16, huge: bool, mines: Wide, out: Out },
+    Verify { server: Span, client: Span, nonce: u64, mines: Wide, commitment: Span, positions: Span, out: bool },
     ServerSeedGenerate { seed: bool, commitment: bool },
     SeedPairNew { client: Span, out: bool },
     SeedPairFromParts { server: Known, hex_seed: Option<[u8; 32]>, client: Span, nonce: u64, out: bool },
@@ -259,8 +338,10 @@ enum Call {
     SeedPairCommitment { pair: Handle, out: bool },
     SeedPairClientSeed { pair: Handle, out: TextOutSpec },
     SeedPairNonce { pair: Handle, out: bool },
-    StartRound { pair: Handle, mines: u8, rtp: Rtp, out: bool },
+    StartRound { pair: Handle, mines: Wide, rtp: Rtp, out: bool },
     Rotate { pair: Handle, client: Option<Span>, out: bool },
+    OpenRounds { pair: Handle, out: NonceOut, count: bool },
+    VoidOpenRounds { pair: Handle, out: NonceOut, count: bool },
     SeedPairFree(Handle),
     Reveal { round: Handle, tile: i64, safe: Option<u8>, out: bool },
     CashOut { round: Handle, out: bool },
@@ -270,9 +351,9 @@ enum Call {
     RoundInfo { round: Handle, out: bool },
     RoundFree(Handle),
     VerifyRoundJson { record: Known, server: Known, out: bool, differences: TextOutSpec },
-    Multiplier { mines: u8, safe_picks: u8, rtp: Rtp, out: bool },
+    Multiplier { mines: Wide, safe_picks: Wide, rtp: Rtp, out: bool },
     PayoutTable { rtp: Rtp, out: bool, capacity: u16 },
-    RatioDecimal { numer: u64, denom: u64, places: u32, out: TextOutSpec },
+    RatioDecimal { numer: u64, denom: u64, places: Wide, out: TextOutSpec },
     RatioParse { text: Span, out: bool },
 }
 
@@ -293,12 +374,25 @@ impl Rtp {
     }
 }
 
+/// A live round with what the test knows of it: the seeds it is played with, and the seed pair (by id)
+/// and that pair's epoch (its number of rotations) when it started.
+#[derive(Clone)]
+struct Played {
+    ptr: *mut fairmines_round,
+    server: String,
+    client: String,
+    pair: usize,
+    epoch: u64,
+}
+
 /// What the run holds between calls.
 #[derive(Default)]
 struct State {
-    pairs: Vec<*mut fairmines_seed_pair>,
-    /// Rounds with what the test knows of them: the server seed and client seed they were played with.
-    rounds: Vec<(*mut fairmines_round, String, String)>,
+    /// Live seed pairs with their id (an index into `epochs`, never reused).
+    pairs: Vec<(*mut fairmines_seed_pair, usize)>,
+    /// Rotations so far of every seed pair the run made, freed ones included.
+    epochs: Vec<u64>,
+    rounds: Vec<Played>,
     last_state: Option<Vec<u8>>,
     last_record: Option<Vec<u8>>,
     last_revealed: Option<Vec<u8>>,
@@ -306,11 +400,11 @@ struct State {
 
 impl Drop for State {
     fn drop(&mut self) {
-        for pair in self.pairs.drain(..) {
+        for (pair, _) in self.pairs.drain(..) {
             unsafe { fairmines_seed_pair_free(pair) };
         }
-        for (round, ..) in self.rounds.drain(..) {
-            unsafe { fairmines_round_free(round) };
+        for round in self.rounds.drain(..) {
+            unsafe { fairmines_round_free(round.ptr) };
         }
     }
 }
@@ -343,11 +437,15 @@ fn seeds<'a>(server: &'a Span, client: &'a Span) -> Option<(&'a str, &'a str)> {
 
 impl State {
     fn pair(&self, handle: Handle) -> *mut fairmines_seed_pair {
-        pick(self.pairs.len(), handle).map_or(ptr::null_mut(), |i| self.pairs[i])
+        pick(self.pairs.len(), handle).map_or(ptr::null_mut(), |i| self.pairs[i].0)
+    }
+
+    fn pair_id(&self, handle: Handle) -> Option<usize> {
+        pick(self.pairs.len(), handle).map(|i| self.pairs[i].1)
     }
 
     fn round(&self, handle: Handle) -> *mut fairmines_round {
-        pick(self.rounds.len(), handle).map_or(ptr::null_mut(), |i| self.rounds[i].0)
+        pick(self.rounds.len(), handle).map_or(ptr::null_mut(), |i| self.rounds[i].ptr)
     }
 
     fn call(&mut self, call: Call) {
@@ -394,6 +492,7 @@ impl State {
                 }
             }
             Call::MinePositions { server, client, nonce, mines, out, draw_order } => {
+                let mines = mines.get();
                 let (s, c) = (server.buf(), client.buf());
                 let mut o = out.buf(30);
                 let f = if draw_order { fairmines_draw_order } else { fairmines_mine_positions };
@@ -404,7 +503,7 @@ impl State {
                 );
                 if code == OK {
                     let (sv, cl) = seeds(&server, &client).expect("accepted");
-                    let m = usize::from(mines);
+                    let m = mine_count(mines);
                     let expected = reference::placement(sv, cl, nonce, m);
                     let want = if draw_order { expected.draw_order } else { expected.positions };
                     assert_eq!(&o.get()[..m], want.as_slice());
@@ -412,11 +511,15 @@ impl State {
                 } else {
                     assert!(o.untouched(), "output written on failure");
                     if code == BUFFER_TOO_SMALL {
-                        assert!(o.capacity < usize::from(mines));
+                        assert!(o.capacity < mine_count(mines));
+                    }
+                    if code == INVALID_MINES {
+                        assert!(!(1..=24).contains(&mines), "mines {mines} refused");
                     }
                 }
             }
             Call::Batch { server, client, start, count, huge, mines, out } => {
+                let mines = mines.get();
                 let (s, c) = (server.buf(), client.buf());
                 let count = if huge { usize::MAX - usize::from(count) } else { usize::from(count % 64) };
                 let mut o = out.buf(64 * 24 + 8);
@@ -429,7 +532,7 @@ impl State {
                 );
                 if code == OK {
                     let (sv, cl) = seeds(&server, &client).expect("accepted");
-                    let m = usize::from(mines);
+                    let m = mine_count(mines);
                     assert!(count * m <= o.capacity);
                     for i in 0..count {
                         let expected = reference::placement(sv, cl, start + i as u64, m);
@@ -441,6 +544,7 @@ impl State {
                 }
             }
             Call::Verify { server, client, nonce, mines, commitment, positions, out } => {
+                let mines = mines.get();
                 let (s, c, cm, p) = (server.buf(), client.buf(), commitment.buf(), positions.buf());
                 let mut slot = Slot::new(out, size_of::<fairmines_verification>());
                 let code = expect(
@@ -465,9 +569,9 @@ impl State {
                 if code == OK {
                     let v: fairmines_verification = slot.read();
                     let (sv, cl) = seeds(&server, &client).expect("accepted");
-                    let m = usize::from(mines);
+                    let m = mine_count(mines);
                     let expected = reference::placement(sv, cl, nonce, m);
-                    assert_eq!(v.mines, mines);
+                    assert_eq!(i64::from(v.mines), mines);
                     assert_eq!(cstr(&v.commitment), reference::commitment(sv));
                     assert_eq!(cstr(&v.signature), reference::signature(sv, cl, nonce));
                     assert_eq!(&v.positions[..m], expected.positions.as_slice());
@@ -494,8 +598,18 @@ impl State {
                     };
                     assert_eq!(v.commitment_check, commitment_check);
                     assert_eq!(v.positions_check, positions_check);
-                    let failed = fairmines_check::FAIRMINES_CHECK_FAILED;
-                    assert_eq!(v.ok, commitment_check != failed && positions_check != failed);
+                    // Nothing asked is UNCHECKED (not ok); any failed check a MISMATCH; else OK.
+                    let (failed, skipped) =
+                        (fairmines_check::FAIRMINES_CHECK_FAILED, fairmines_check::FAIRMINES_CHECK_SKIPPED);
+                    let verdict = if commitment_check == skipped && positions_check == skipped {
+                        fairmines_verdict::FAIRMINES_VERDICT_UNCHECKED
+                    } else if commitment_check == failed || positions_check == failed {
+                        fairmines_verdict::FAIRMINES_VERDICT_MISMATCH
+                    } else {
+                        fairmines_verdict::FAIRMINES_VERDICT_OK
+                    };
+                    assert_eq!(v.verdict, verdict);
+                    assert_eq!(v.ok, verdict == fairmines_verdict::FAIRMINES_VERDICT_OK);
                 } else {
                     assert!(slot.untouched(), "output written on failure");
                 }
@@ -621,7 +735,9 @@ impl State {
                 }
             }
             Call::StartRound { pair, mines, rtp, out } => {
+                let mines = mines.get();
                 let p = self.pair(pair);
+                let id = self.pair_id(pair);
                 let r = rtp.span();
                 let rb = r.buf();
                 let mut slot = Slot::new(out, size_of::<usize>());
@@ -635,8 +751,10 @@ impl State {
                 if code == OK {
                     let round: *mut fairmines_round = slot.read();
                     assert!(!round.is_null());
+                    assert!((1..=24).contains(&mines), "a round with {mines} mines");
                     let (server, client) = seeds.expect("a live pair");
-                    self.rounds.push((round, server, client));
+                    let pair = id.expect("a live pair");
+                    self.rounds.push(Played { ptr: round, server, client, pair, epoch: self.epochs[pair] });
                 } else {
                     assert!(slot.untouched());
                 }
@@ -647,12 +765,20 @@ impl State {
                 let (cp, cl) = c.as_ref().map_or((ptr::null(), 0), |c| (c.ptr, c.len));
                 let mut slot = Slot::new(out, size_of::<fairmines_revealed_seed_pair>());
                 let before = self.pair_seeds(p);
+                let open = self.open_rounds(p);
                 let code = expect(
                     unsafe { fairmines_seed_pair_rotate(p, cp, cl, slot.ptr()) },
-                    &[NULL_POINTER, INVALID_UTF8, LENGTH_TOO_LARGE, RNG_FAILED],
+                    &[NULL_POINTER, INVALID_UTF8, LENGTH_TOO_LARGE, ROUNDS_IN_PLAY, RNG_FAILED],
                     "seed_pair_rotate",
                 );
+                // The seed is revealed exactly when no round of the pair is in play.
+                if code == ROUNDS_IN_PLAY {
+                    assert!(!open.as_ref().expect("a live pair").is_empty(), "refused with no round in play");
+                }
                 if code == OK {
+                    assert_eq!(open, Some(vec![]), "rotated with rounds in play");
+                    let id = self.pair_id(pair).expect("a live pair");
+                    self.epochs[id] += 1;
                     let revealed: fairmines_revealed_seed_pair = slot.read();
                     let seed = cstr(&revealed.server_seed);
                     assert_eq!(Some(&seed), before.as_ref().map(|b| &b.0), "rotate reveals the old seed");
@@ -663,9 +789,50 @@ impl State {
                     assert_eq!(self.pair_seeds(p), before, "a refused rotate changed the pair");
                 }
             }
+            Call::OpenRounds { pair, out, count } => {
+                let p = self.pair(pair);
+                let mut o = out.buf();
+                let mut n = Slot::new(count, size_of::<usize>());
+                let code = expect(
+                    unsafe { fairmines_seed_pair_open_rounds(p, o.ptr(), o.capacity, n.ptr()) },
+                    &[NULL_POINTER, BUFFER_TOO_SMALL],
+                    "seed_pair_open_rounds",
+                );
+                if let Some(nonces) = o.check(code, &n, "seed_pair_open_rounds") {
+                    let next = self.next_nonce(p);
+                    assert!(nonces.iter().all(|&n| n < next), "an open round at or past the next nonce");
+                    for nonce in self.in_play(self.pair_id(pair).expect("a live pair")) {
+                        assert!(nonces.contains(&nonce), "round {nonce} is in play but not listed");
+                    }
+                }
+            }
+            Call::VoidOpenRounds { pair, out, count } => {
+                let p = self.pair(pair);
+                let id = self.pair_id(pair);
+                let open = self.open_rounds(p);
+                let in_play = id.map(|id| self.in_play_rounds(id)).unwrap_or_default();
+                let mut o = out.buf();
+                let mut n = Slot::new(count, size_of::<usize>());
+                let code = expect(
+                    unsafe { fairmines_seed_pair_void_open_rounds(p, o.ptr(), o.capacity, n.ptr()) },
+                    &[NULL_POINTER, BUFFER_TOO_SMALL],
+                    "seed_pair_void_open_rounds",
+                );
+                if let Some(voided) = o.check(code, &n, "seed_pair_void_open_rounds") {
+                    assert_eq!(Some(voided), open, "voided other rounds than those in play");
+                    assert_eq!(self.open_rounds(p), Some(vec![]), "rounds in play after voiding");
+                    for r in in_play {
+                        let info = self.round_info(r).expect("live");
+                        assert_eq!(info.outcome, fairmines_outcome::FAIRMINES_OUTCOME_VOIDED);
+                        assert!(!info.has_multiplier);
+                    }
+                } else {
+                    assert_eq!(self.open_rounds(p), open, "a refused void changed the open rounds");
+                }
+            }
             Call::SeedPairFree(handle) => {
                 if let Some(i) = pick(self.pairs.len(), handle) {
-                    let p = self.pairs.swap_remove(i);
+                    let (p, _) = self.pairs.swap_remove(i);
                     unsafe { fairmines_seed_pair_free(p) };
                 } else {
                     unsafe { fairmines_seed_pair_free(ptr::null_mut()) };
@@ -673,12 +840,13 @@ impl State {
             }
             Call::Reveal { round, tile, safe, out } => {
                 let picked = pick(self.rounds.len(), round).map(|i| self.rounds[i].clone());
-                let r = picked.as_ref().map_or(ptr::null_mut(), |r| r.0);
+                let r = picked.as_ref().map_or(ptr::null_mut(), |r| r.ptr);
                 // Often a tile that is safe (or a mine) in the real grid, so rounds go on.
                 let tile = match (safe, &picked) {
-                    (Some(n), Some((_, server, client))) => {
+                    (Some(n), Some(played)) => {
                         let mines = self.round_info(r).map_or(1, |i| i.mines);
-                        let grid = reference::placement(server, client, self.round_info(r).expect("live").nonce, usize::from(mines));
+                        let nonce = self.round_info(r).expect("live").nonce;
+                        let grid = reference::placement(&played.server, &played.client, nonce, usize::from(mines));
                         let safe: Vec<u8> = (1..=25).filter(|t| !grid.positions.contains(t)).collect();
                         i64::from(safe[usize::from(n) % safe.len()])
                     }
@@ -688,14 +856,15 @@ impl State {
                 let mut slot = Slot::new(out, size_of::<fairmines_reveal>());
                 let code = expect(
                     unsafe { fairmines_round_reveal(r, tile, slot.ptr()) },
-                    &[NULL_POINTER, INVALID_TILE, TILE_ALREADY_REVEALED, ROUND_FINISHED],
+                    &[NULL_POINTER, INVALID_TILE, TILE_ALREADY_REVEALED, ROUND_FINISHED, ROUND_VOIDED],
                     "round_reveal",
                 );
+                self.check_move(code, picked.as_ref(), before, out, "round_reveal");
                 if code == OK {
                     let result: fairmines_reveal = slot.read();
-                    let (_, server, client) = picked.expect("a live round");
+                    let played = picked.expect("a live round");
                     let info = self.round_info(r).expect("live");
-                    let grid = reference::placement(&server, &client, info.nonce, usize::from(info.mines));
+                    let grid = reference::placement(&played.server, &played.client, info.nonce, usize::from(info.mines));
                     assert_eq!(result.is_mine, grid.positions.contains(&(tile as u8)), "reveal({tile})");
                     assert_eq!(result.safe_picks, info.safe_picks);
                 } else {
@@ -704,14 +873,16 @@ impl State {
                 }
             }
             Call::CashOut { round, out } => {
-                let r = self.round(round);
+                let picked = pick(self.rounds.len(), round).map(|i| self.rounds[i].clone());
+                let r = picked.as_ref().map_or(ptr::null_mut(), |r| r.ptr);
                 let before = self.round_info(r);
                 let mut slot = Slot::new(out, size_of::<fairmines_ratio>());
                 let code = expect(
                     unsafe { fairmines_round_cash_out(r, slot.ptr()) },
-                    &[NULL_POINTER, NOTHING_TO_CASH_OUT, ROUND_FINISHED],
+                    &[NULL_POINTER, NOTHING_TO_CASH_OUT, ROUND_FINISHED, ROUND_VOIDED],
                     "round_cash_out",
                 );
+                self.check_move(code, picked.as_ref(), before, out, "round_cash_out");
                 if code == OK {
                     let paid: fairmines_ratio = slot.read();
                     let info = self.round_info(r).expect("live");
@@ -737,7 +908,7 @@ impl State {
             }
             Call::RoundMinePositions { round, out } => {
                 let picked = pick(self.rounds.len(), round).map(|i| self.rounds[i].clone());
-                let r = picked.as_ref().map_or(ptr::null_mut(), |r| r.0);
+                let r = picked.as_ref().map_or(ptr::null_mut(), |r| r.ptr);
                 let mut o = out.buf(30);
                 let code = expect(
                     unsafe { fairmines_round_mine_positions(r, o.ptr(), o.capacity) },
@@ -745,10 +916,10 @@ impl State {
                     "round_mine_positions",
                 );
                 if code == OK {
-                    let (_, server, client) = picked.expect("a live round");
+                    let played = picked.expect("a live round");
                     let info = self.round_info(r).expect("live");
                     let m = usize::from(info.mines);
-                    let grid = reference::placement(&server, &client, info.nonce, m);
+                    let grid = reference::placement(&played.server, &played.client, info.nonce, m);
                     assert_eq!(&o.get()[..m], grid.positions.as_slice());
                     assert!(o.get()[m..].iter().all(|&b| b == CANARY));
                 } else {
@@ -785,14 +956,17 @@ impl State {
                 if code == OK {
                     let info: fairmines_round_info = slot.read();
                     assert!((1..=24).contains(&info.mines) && info.safe_picks <= info.picks && info.picks <= 25);
+                    if info.outcome == fairmines_outcome::FAIRMINES_OUTCOME_VOIDED {
+                        assert!(!info.has_multiplier && info.safe_picks == info.picks, "a voided round's info");
+                    }
                 } else {
                     assert!(slot.untouched());
                 }
             }
             Call::RoundFree(handle) => {
                 if let Some(i) = pick(self.rounds.len(), handle) {
-                    let (r, ..) = self.rounds.swap_remove(i);
-                    unsafe { fairmines_round_free(r) };
+                    let played = self.rounds.swap_remove(i);
+                    unsafe { fairmines_round_free(played.ptr) };
                 } else {
                     unsafe { fairmines_round_free(ptr::null_mut()) };
                 }
@@ -843,6 +1017,7 @@ impl State {
                 }
             }
             Call::Multiplier { mines, safe_picks, rtp, out } => {
+                let (mines, safe_picks) = (mines.get(), safe_picks.get());
                 let r = rtp.span();
                 let rb = r.buf();
                 let mut slot = Slot::new(out, size_of::<fairmines_ratio>());
@@ -854,10 +1029,21 @@ impl State {
                 if code == OK {
                     let got: fairmines_ratio = slot.read();
                     let rtp = fairmines::Rtp::parse(r.text().expect("accepted")).expect("valid").factor();
-                    let expected = reference::multiplier(mines, safe_picks, rtp.numer(), rtp.denom()).expect("valid");
+                    // Accepted only whole: in range as given, not after a narrowing.
+                    let (m, k) = (
+                        u8::try_from(mines).expect("mines in range"),
+                        u8::try_from(safe_picks).expect("picks in range"),
+                    );
+                    let expected = reference::multiplier(m, k, rtp.numer(), rtp.denom()).expect("valid");
                     assert_eq!((u128::from(got.numer), u128::from(got.denom)), expected);
                 } else {
                     assert!(slot.untouched());
+                    if code == INVALID_MINES {
+                        assert!(!(1..=24).contains(&mines));
+                    }
+                    if code == INVALID_PICKS {
+                        assert!(!(1..=25 - mines).contains(&safe_picks));
+                    }
                 }
             }
             Call::PayoutTable { rtp, out, capacity } => {
@@ -880,6 +1066,7 @@ impl State {
                 }
             }
             Call::RatioDecimal { numer, denom, places, out } => {
+                let places = places.get();
                 let mut t = out.buf();
                 let ratio = fairmines_ratio { numer, denom };
                 let code = expect(
@@ -889,10 +1076,14 @@ impl State {
                 );
                 if let Some(text) = t.check(code, "ratio_decimal") {
                     assert!(denom != 0);
-                    // Rounded down: the integer part is numer / denom, and at most 18 places follow.
+                    // Rounded down: the integer part is numer / denom, then exactly `places` digits
+                    // (0..=18: more is refused, never clamped).
                     let (whole, frac) = text.split_once('.').unwrap_or((&text, ""));
                     assert_eq!(whole, (numer / denom).to_string());
-                    assert!(frac.len() <= 18 && frac.len() as u32 <= places && frac.bytes().all(|b| b.is_ascii_digit()));
+                    assert!((0..=18).contains(&places), "{places} places accepted");
+                    assert!(frac.len() as i64 == places && frac.bytes().all(|b| b.is_ascii_digit()));
+                } else if code == INVALID_NUMBER {
+                    assert!(denom == 0 || !(0..=18).contains(&places), "refused {numer}/{denom} at {places}");
                 }
             }
             Call::RatioParse { text: span, out } => {
@@ -918,7 +1109,8 @@ impl State {
         if code == OK {
             let pair: *mut fairmines_seed_pair = slot.read();
             assert!(!pair.is_null());
-            self.pairs.push(pair);
+            self.pairs.push((pair, self.epochs.len()));
+            self.epochs.push(0);
         } else {
             assert!(slot.untouched(), "a handle was written on failure");
         }
@@ -944,6 +1136,66 @@ impl State {
         Some((value["server_seed"].as_str()?.to_owned(), value["client_seed"].as_str()?.to_owned()))
     }
 
+    /// The nonces of the pair's open rounds, through the API (room for all of them).
+    fn open_rounds(&self, pair: *mut fairmines_seed_pair) -> Option<Vec<u64>> {
+        if pair.is_null() {
+            return None;
+        }
+        let mut count = 0usize;
+        let mut nonces = vec![0u64; 1];
+        let status = unsafe { fairmines_seed_pair_open_rounds(pair, nonces.as_mut_ptr(), 0, &mut count) };
+        assert!(matches!(status, fairmines_status::FAIRMINES_OK | fairmines_status::FAIRMINES_BUFFER_TOO_SMALL));
+        nonces.resize(count.max(1), 0);
+        let status = unsafe { fairmines_seed_pair_open_rounds(pair, nonces.as_mut_ptr(), nonces.len(), &mut count) };
+        assert_eq!(status, fairmines_status::FAIRMINES_OK);
+        nonces.truncate(count);
+        Some(nonces)
+    }
+
+    fn next_nonce(&self, pair: *mut fairmines_seed_pair) -> u64 {
+        let mut nonce = 0u64;
+        assert_eq!(unsafe { fairmines_seed_pair_nonce(pair, &mut nonce) }, fairmines_status::FAIRMINES_OK);
+        nonce
+    }
+
+    /// The live rounds that pair `id` started since its last rotation and that are in play.
+    fn in_play_rounds(&self, id: usize) -> Vec<*mut fairmines_round> {
+        self.rounds
+            .iter()
+            .filter(|r| r.pair == id && r.epoch == self.epochs[id])
+            .filter(|r| self.round_info(r.ptr).expect("live").outcome == fairmines_outcome::FAIRMINES_OUTCOME_IN_PLAY)
+            .map(|r| r.ptr)
+            .collect()
+    }
+
+    /// Their nonces.
+    fn in_play(&self, id: usize) -> Vec<u64> {
+        self.in_play_rounds(id).into_iter().map(|r| self.round_info(r).expect("live").nonce).collect()
+    }
+
+    /// The integrity rule for a move (reveal, cash-out) on a live round: accepted only while the round's
+    /// seed pair has not rotated since it started (its server seed still secret), and a voided round
+    /// refuses every move.
+    fn check_move(
+        &self,
+        code: u32,
+        played: Option<&Played>,
+        before: Option<fairmines_round_info>,
+        out: bool,
+        what: &str,
+    ) {
+        let (Some(played), Some(before)) = (played, before) else { return };
+        if code == OK {
+            assert_eq!(self.epochs[played.pair], played.epoch, "{what}: a move after the seed pair revealed its seed");
+        }
+        if out && before.outcome == fairmines_outcome::FAIRMINES_OUTCOME_VOIDED {
+            assert_eq!(code, ROUND_VOIDED, "{what}: a voided round");
+        }
+        if code == ROUND_VOIDED {
+            assert_eq!(self.round_info(played.ptr).expect("live").outcome, fairmines_outcome::FAIRMINES_OUTCOME_VOIDED);
+        }
+    }
+
     fn round_info(&self, round: *mut fairmines_round) -> Option<fairmines_round_info> {
         if round.is_null() {
             return None;
@@ -967,6 +1219,12 @@ impl From<fairmines_round_info> for Info {
     fn from(i: fairmines_round_info) -> Info {
         Info { picks: i.picks, safe_picks: i.safe_picks, outcome: i.outcome }
     }
+}
+
+/// A mine count the library accepted, as a length.
+fn mine_count(mines: i64) -> usize {
+    assert!((1..=24).contains(&mines), "{mines} mines accepted");
+    usize::try_from(mines).expect("1..=24")
 }
 
 fuzz_target!(|calls: Vec<Call>| {

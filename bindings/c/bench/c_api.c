@@ -55,13 +55,13 @@ __attribute__((noinline)) void c_api_commitment_loop(uint64_t calls) {
 __attribute__((noinline)) void c_api_positions_loop(uint32_t mines, uint64_t calls) {
     uint8_t out[FAIRMINES_TILES];
     for (uint64_t i = 0; i < calls; i++) {
-        if (fairmines_mine_positions(S, sizeof S - 1, C, sizeof C - 1, i, (uint8_t)mines, out, sizeof out)) abort();
+        if (fairmines_mine_positions(S, sizeof S - 1, C, sizeof C - 1, i, mines, out, sizeof out)) abort();
         sink += out[0];
     }
 }
 
 __attribute__((noinline)) void c_api_batch(size_t count, uint32_t mines, uint8_t *out) {
-    if (fairmines_mine_positions_batch(S, sizeof S - 1, C, sizeof C - 1, 0, count, (uint8_t)mines, out, count * mines))
+    if (fairmines_mine_positions_batch(S, sizeof S - 1, C, sizeof C - 1, 0, count, mines, out, count * mines))
         abort();
 }
 

@@ -22,7 +22,8 @@ int main(int argc, char **argv) {
     }
     const char *server = argv[1], *client = argv[2];
     uint64_t nonce = strtoull(argv[3], NULL, 10);
-    uint8_t mines = (uint8_t)strtoul(argv[4], NULL, 10);
+    /* Passed whole: the library refuses a count outside 1..=24 (a byte would turn 259 into 3). */
+    int64_t mines = strtoll(argv[4], NULL, 10);
 
     char commitment[FAIRMINES_HEX_SIZE], signature[FAIRMINES_HEX_SIZE];
     uint8_t positions[FAIRMINES_TILES];
@@ -35,13 +36,21 @@ int main(int argc, char **argv) {
         return fail("mine positions", s);
 
     printf("commitment %s\nsignature  %s\npositions ", commitment, signature);
-    for (uint8_t i = 0; i < mines; i++) printf(" %u", positions[i]);
+    for (int64_t i = 0; i < mines; i++) printf(" %u", positions[i]);
     printf("\n");
 
     if (argc > 5) {
         uint8_t declared[FAIRMINES_TILES + 1];
         size_t n = 0;
-        for (int i = 5; i < argc && n < sizeof declared; i++) declared[n++] = (uint8_t)strtoul(argv[i], NULL, 10);
+        for (int i = 5; i < argc && n < sizeof declared; i++) {
+            /* Tiles are bytes: a number that does not fit one is no tile (and must not wrap into one). */
+            long tile = strtol(argv[i], NULL, 10);
+            if (tile < 0 || tile > UINT8_MAX) {
+                fprintf(stderr, "declared position %s: not a tile (1..=25)\n", argv[i]);
+                return 2;
+            }
+            declared[n++] = (uint8_t)tile;
+        }
         fairmines_verification v;
         if ((s = fairmines_verify(server, strlen(server), client, strlen(client), nonce, mines, NULL, 0, declared, n,
                                   &v)))

@@ -39,6 +39,7 @@ static const char *outcome_name(fairmines_outcome outcome) {
     switch (outcome) {
     case FAIRMINES_OUTCOME_LOST: return "lost";
     case FAIRMINES_OUTCOME_CASHED_OUT: return "cashed_out";
+    case FAIRMINES_OUTCOME_VOIDED: return "voided";
     default: return "in_play";
     }
 }

@@ -2,8 +2,9 @@
 //! finished round's record. Every function converts arguments, calls the core and converts back.
 
 use core::ffi::c_char;
+use core::ptr::NonNull;
 
-use fairmines::{MineCount, Outcome, Ratio, RoundRecord, Rtp, SeedPair, ServerSeed, max_safe_picks};
+use fairmines::{MineCount, Outcome, Places, Ratio, RoundRecord, Rtp, SeedPair, ServerSeed, max_safe_picks};
 
 use crate::boundary::{
     Failure, TextOut, free_handle, give_handle, handle_mut, handle_ref, input_str, output, output_buffer, status_call,
@@ -40,6 +41,9 @@ pub enum fairmines_outcome {
     FAIRMINES_OUTCOME_LOST = 1,
     /// Cashed out (or every safe tile revealed): the multiplier is paid.
     FAIRMINES_OUTCOME_CASHED_OUT = 2,
+    /// Voided by its seed pair (`fairmines_seed_pair_void_open_rounds()`) while in play: no more moves, no
+    /// multiplier; the operator returns the stake.
+    FAIRMINES_OUTCOME_VOIDED = 3,
 }
 
 impl From<Option<Outcome>> for fairmines_outcome {
@@ -48,12 +52,13 @@ impl From<Option<Outcome>> for fairmines_outcome {
             None => fairmines_outcome::FAIRMINES_OUTCOME_IN_PLAY,
             Some(Outcome::Lost) => fairmines_outcome::FAIRMINES_OUTCOME_LOST,
             Some(Outcome::CashedOut) => fairmines_outcome::FAIRMINES_OUTCOME_CASHED_OUT,
+            Some(Outcome::Voided) => fairmines_outcome::FAIRMINES_OUTCOME_VOIDED,
         }
     }
 }
 
 /// An operator's seed pair: the secret server seed with its public commitment, the player's client
-/// seed and the nonce of the next round. Opaque; made by `fairmines_seed_pair_new()`,
+/// seed, the nonce of the next round and the rounds in play. Opaque; made by `fairmines_seed_pair_new()`,
 /// `fairmines_seed_pair_from_parts()` or `fairmines_seed_pair_from_state_json()`, released by
 /// `fairmines_seed_pair_free()`.
 pub struct fairmines_seed_pair {
@@ -61,7 +66,9 @@ pub struct fairmines_seed_pair {
 }
 
 /// One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()`, released by
-/// `fairmines_round_free()`. It does not refer to its seed pair: either may be freed first.
+/// `fairmines_round_free()`. Either the round or its seed pair may be freed first; while both live,
+/// voiding the pair's open rounds reaches the round. A round freed while in play stays in play for
+/// its pair (which then refuses to rotate until it is voided).
 pub struct fairmines_round {
     round: fairmines::Round,
 }
@@ -107,9 +114,9 @@ pub struct fairmines_round_info {
     pub picks: u8,
     /// Safe tiles revealed so far.
     pub safe_picks: u8,
-    /// In play, lost or cashed out.
+    /// In play, lost, cashed out or voided.
     pub outcome: fairmines_outcome,
-    /// False before the first safe pick and after a mine; then `multiplier` is 0/1.
+    /// False before the first safe pick, after a mine and once voided; then `multiplier` is 0/1.
     pub has_multiplier: bool,
     /// What a cash-out pays now, or paid.
     pub multiplier: fairmines_ratio,
@@ -130,9 +137,10 @@ pub struct fairmines_round_verification {
     pub mines: u8,
     /// Where the mines were: sorted, 1-based; entries past `mines` are 0.
     pub mine_positions: [u8; FAIRMINES_TILES],
-    /// The outcome the picks lead to (never IN_PLAY).
+    /// The outcome the picks lead to (never IN_PLAY): LOST, CASHED_OUT, or VOIDED for a voided record
+    /// whose picks are all safe and leave a safe tile closed.
     pub expected_outcome: fairmines_outcome,
-    /// False when the picks lose; then `expected_multiplier` is 0/1.
+    /// False when the picks lose or the round was voided; then `expected_multiplier` is 0/1.
     pub has_expected_multiplier: bool,
     /// The multiplier the picks lead to.
     pub expected_multiplier: fairmines_ratio,
@@ -243,7 +251,13 @@ pub unsafe extern "C" fn fairmines_seed_pair_from_parts(
 }
 
 /// Restores a seed pair from the JSON of `fairmines_seed_pair_state_json()` (a UTF-8 span), checking
-/// that the commitment belongs to the server seed.
+/// that the commitment belongs to the server seed and that the open rounds are distinct nonces the pair
+/// has used. An unknown field is refused, naming it.
+///
+/// The rounds listed as open stay open in the restored pair: it refuses to rotate
+/// (`FAIRMINES_ROUNDS_IN_PLAY`) until they are voided (`fairmines_seed_pair_void_open_rounds()`). The
+/// restored pair is a new value that does not reach the rounds of the pair the state was saved from:
+/// keep one live copy of a seed pair (restore after a restart, not beside the original).
 ///
 /// On `FAIRMINES_OK`, `*out_pair` receives a new handle owned by the caller (`fairmines_seed_pair_free()`).
 /// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`,
@@ -282,8 +296,8 @@ unsafe fn text_call(
 }
 
 /// The full state of a seed pair as JSON, for the operator's own storage:
-/// `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n}`. It contains the SECRET server seed:
-/// wipe the buffer when done, never show it to the player.
+/// `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n,"open_rounds":[nonces in play]}`. It
+/// contains the SECRET server seed: wipe the buffer when done, never show it to the player.
 ///
 /// Text output: see "API conventions" (`out`, `capacity`, `out_needed`). Errors: `FAIRMINES_NULL_POINTER`,
 /// `FAIRMINES_BUFFER_TOO_SMALL`.
@@ -376,17 +390,17 @@ pub unsafe extern "C" fn fairmines_seed_pair_nonce(
 /// Starts a round with the pair's current nonce, then increments the nonce. The grid is fixed now,
 /// before any pick.
 ///
-/// `mines` is 1..=24; `rtp` is the return-to-player factor as text (a UTF-8 span): a fraction such as
-/// "99/100", a decimal such as "0.99", or "1"; above 0 and at most 1. On `FAIRMINES_OK`, `*out_round`
-/// receives a new handle owned by the caller (`fairmines_round_free()`); on any error the pair is
-/// unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
-/// `FAIRMINES_INVALID_RTP`, `FAIRMINES_RATIO_TOO_LARGE` (an RTP whose multipliers do not fit
-/// `fairmines_ratio`), `FAIRMINES_INVALID_NONCE` (the pair has used nonce 2^64 - 1: rotate it),
-/// `FAIRMINES_LENGTH_TOO_LARGE`.
+/// `mines` is 1..=24 (any other value gives `FAIRMINES_INVALID_MINES`); `rtp` is the return-to-player
+/// factor as text (a UTF-8 span): a fraction such as "99/100", a decimal such as "0.99", or "1"; above 0
+/// and at most 1. On `FAIRMINES_OK`, `*out_round` receives a new handle owned by the caller
+/// (`fairmines_round_free()`); on any error the pair is unchanged. Errors: `FAIRMINES_NULL_POINTER`,
+/// `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_RTP`,
+/// `FAIRMINES_RATIO_TOO_LARGE` (an RTP whose multipliers do not fit `fairmines_ratio`),
+/// `FAIRMINES_INVALID_NONCE` (the pair has used nonce 2^64 - 1: rotate it), `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_seed_pair_start_round(
     pair: *mut fairmines_seed_pair,
-    mines: u8,
+    mines: i64,
     rtp: *const c_char,
     rtp_len: usize,
     out_round: *mut *mut fairmines_round,
@@ -411,9 +425,16 @@ pub unsafe extern "C" fn fairmines_seed_pair_start_round(
 /// OS CSPRNG, a new commitment, nonce 0, and `new_client_seed` as the client seed (a UTF-8 span; pass
 /// NULL to keep the current one, the length is then ignored). `*out_revealed` receives the old server
 /// seed, which may now be published so that the player can verify the rounds of the old pair.
+/// Changing the client seed is a rotation too (it reveals the old server seed).
+///
+/// The server seed is revealed only when no round can move: while a round started from the pair is in
+/// play (neither finished nor voided, a round freed while in play or listed as open in a restored state
+/// included) the call is refused with `FAIRMINES_ROUNDS_IN_PLAY`, whose message lists their nonces.
+/// Finish those rounds, or void them with `fairmines_seed_pair_void_open_rounds()`, then rotate.
 ///
 /// On any error the pair is unchanged and `*out_revealed` untouched. Errors: `FAIRMINES_NULL_POINTER`
-/// (pair, out_revealed), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`, `FAIRMINES_RNG_FAILED`.
+/// (pair, out_revealed), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`,
+/// `FAIRMINES_ROUNDS_IN_PLAY`, `FAIRMINES_RNG_FAILED`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_seed_pair_rotate(
     pair: *mut fairmines_seed_pair,
@@ -447,6 +468,88 @@ pub unsafe extern "C" fn fairmines_seed_pair_rotate(
     })
 }
 
+/// Writes `*out_count = n` and checks that `capacity` nonces make room for `n`.
+///
+/// # Safety
+/// `count` must be valid for a write of one `size_t`.
+unsafe fn nonce_room(count: NonNull<usize>, capacity: usize, n: usize) -> Result<(), Failure> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { write_value(count, n) };
+    if capacity < n {
+        return Err(Failure::new(
+            fairmines_status::FAIRMINES_BUFFER_TOO_SMALL,
+            format!("out_nonces: {n} rounds are in play, the buffer has room for {capacity} nonces"),
+        ));
+    }
+    Ok(())
+}
+
+/// The nonces of the pair's rounds in play, ascending: started and neither finished nor voided (a
+/// round freed while in play, and those listed as open in the state the pair was restored from,
+/// included). While any is in play, `fairmines_seed_pair_rotate()` is refused.
+///
+/// Nonce-list output (the caller's buffer; nothing is allocated): `out_nonces` has room for `capacity`
+/// nonces (`uint64_t`). `*out_count` receives the number of rounds in play on `FAIRMINES_OK`, and on
+/// `FAIRMINES_BUFFER_TOO_SMALL`, when `out_nonces` is untouched: call again with room for that many.
+/// `out_nonces` must be non-NULL even with capacity 0. Errors: `FAIRMINES_NULL_POINTER`,
+/// `FAIRMINES_BUFFER_TOO_SMALL`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fairmines_seed_pair_open_rounds(
+    pair: *const fairmines_seed_pair,
+    out_nonces: *mut u64,
+    capacity: usize,
+    out_count: *mut usize,
+) -> fairmines_status {
+    status_call(|| {
+        // SAFETY: the header's handle contract.
+        let pair = unsafe { handle_ref(pair, "pair") }?;
+        let out = output(out_nonces, "out_nonces")?;
+        let count = output(out_count, "out_count")?;
+        let nonces = pair.pair.open_rounds();
+        // SAFETY: the header's contract: `out_count` points to a writable size_t, and `out_nonces` has
+        // room for `capacity >= nonces.len()` nonces (checked by `nonce_room`).
+        unsafe {
+            nonce_room(count, capacity, nonces.len())?;
+            write_bytes(out, &nonces);
+        }
+        Ok(())
+    })
+}
+
+/// Voids every round of the pair in play and writes their nonces, ascending: each refuses every later
+/// reveal and cash-out with `FAIRMINES_ROUND_VOIDED`, its outcome is `FAIRMINES_OUTCOME_VOIDED` and its
+/// record says `"outcome":"voided"` with no multiplier (the operator returns the stake). Afterwards the
+/// pair can rotate. With no round in play it voids nothing and writes `*out_count = 0`.
+///
+/// The same nonce-list output as `fairmines_seed_pair_open_rounds()`. On `FAIRMINES_BUFFER_TOO_SMALL`
+/// nothing is voided: `*out_count` receives the number of rounds in play and `out_nonces` is untouched.
+/// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fairmines_seed_pair_void_open_rounds(
+    pair: *mut fairmines_seed_pair,
+    out_nonces: *mut u64,
+    capacity: usize,
+    out_count: *mut usize,
+) -> fairmines_status {
+    status_call(|| {
+        // SAFETY: the header's handle contract.
+        let pair = unsafe { handle_mut(pair, "pair") }?;
+        let out = output(out_nonces, "out_nonces")?;
+        let count = output(out_count, "out_count")?;
+        // SAFETY: the header's contract: `out_count` points to a writable size_t.
+        unsafe { nonce_room(count, capacity, pair.pair.open_rounds().len()) }?;
+        // Between the two calls only rounds (other handles, maybe on other threads) can change the list,
+        // and they can only leave it by finishing: `voided` fits the room checked above.
+        let voided = pair.pair.void_open_rounds();
+        // SAFETY: as above; `out_nonces` has room for `capacity >= voided.len()` nonces.
+        unsafe {
+            write_value(count, voided.len());
+            write_bytes(out, &voided);
+        }
+        Ok(())
+    })
+}
+
 /// Releases a seed pair (its server seed is wiped from memory). NULL is a no-op. Using `pair` after
 /// this call, or freeing it twice, is undefined behaviour: the caller's responsibility.
 #[unsafe(no_mangle)]
@@ -463,7 +566,7 @@ pub unsafe extern "C" fn fairmines_seed_pair_free(pair: *mut fairmines_seed_pair
 ///
 /// On any error the round is unchanged and `*out_result` untouched. Errors: `FAIRMINES_NULL_POINTER`,
 /// `FAIRMINES_INVALID_TILE` (outside 1..=25), `FAIRMINES_TILE_ALREADY_REVEALED`,
-/// `FAIRMINES_ROUND_FINISHED`.
+/// `FAIRMINES_ROUND_FINISHED`, `FAIRMINES_ROUND_VOIDED`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_round_reveal(
     round: *mut fairmines_round,
@@ -498,7 +601,7 @@ pub unsafe extern "C" fn fairmines_round_reveal(
 /// Ends the round and writes the multiplier to pay into `*out_multiplier`. Needs at least one safe pick.
 ///
 /// On any error the round is unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_NOTHING_TO_CASH_OUT`,
-/// `FAIRMINES_ROUND_FINISHED`.
+/// `FAIRMINES_ROUND_FINISHED`, `FAIRMINES_ROUND_VOIDED`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_round_cash_out(
     round: *mut fairmines_round,
@@ -516,9 +619,10 @@ pub unsafe extern "C" fn fairmines_round_cash_out(
     })
 }
 
-/// The public record of a finished round as JSON, the form operators publish and
+/// The public record of a finished (or voided) round as JSON, the form operators publish and
 /// `fairmines_verify_round_json()` reads: `{"commitment":…,"client_seed":…,"nonce":n,"mines":m,
-/// "rtp":"99/100","picks":[…],"outcome":"lost"|"cashed_out","multiplier":"num/den"|null}`.
+/// "rtp":"99/100","picks":[…],"outcome":"lost"|"cashed_out"|"voided","multiplier":"num/den"|null}`
+/// (null after a mine and for a voided round).
 ///
 /// Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`,
 /// `FAIRMINES_BUFFER_TOO_SMALL`.
@@ -541,7 +645,7 @@ pub unsafe extern "C" fn fairmines_round_record_json(
     })
 }
 
-/// The mine positions of a finished round (sorted, 1-based): exactly `mines` bytes into
+/// The mine positions of a finished (or voided) round (sorted, 1-based): exactly `mines` bytes into
 /// `out_positions`, which must have room for `capacity >= mines` bytes. While the round is in play the
 /// grid stays hidden: `FAIRMINES_ROUND_IN_PLAY`.
 /// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`, `FAIRMINES_BUFFER_TOO_SMALL`.
@@ -632,6 +736,8 @@ pub unsafe extern "C" fn fairmines_round_free(round: *mut fairmines_round) {
 /// Replays a finished round from its published record (the JSON of `fairmines_round_record_json()`, a
 /// UTF-8 span) and the server seed revealed after rotation (a UTF-8 span), and says what differs.
 ///
+/// A voided record verifies when its picks are all safe and leave a safe tile closed; it pays nothing.
+/// A record with an unknown field is refused (`FAIRMINES_INVALID_STATE`, naming the field).
 /// A record that does not verify is not an error: on `FAIRMINES_OK`, `out->ok` is the verdict and the
 /// differences are written into `differences` as text, one per line, each ending in '\n', then a NUL
 /// ("" when the record verifies). `differences` follows the text-output convention (`capacity`,
@@ -685,14 +791,15 @@ pub unsafe extern "C" fn fairmines_verify_round_json(
 }
 
 /// The exact multiplier after `safe_picks` safe picks with `mines` mines: C(25, k) / C(25 - m, k) x RTP,
-/// into `*out_ratio`. `rtp` as in `fairmines_seed_pair_start_round()`.
+/// into `*out_ratio`. `mines` is 1..=24 and `safe_picks` 1..=25 - mines (any other value is refused,
+/// never narrowed); `rtp` as in `fairmines_seed_pair_start_round()`.
 /// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
 /// `FAIRMINES_INVALID_PICKS` (outside 1..=25 - mines), `FAIRMINES_INVALID_RTP`,
 /// `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_multiplier(
-    mines: u8,
-    safe_picks: u8,
+    mines: i64,
+    safe_picks: i64,
     rtp: *const c_char,
     rtp_len: usize,
     out_ratio: *mut fairmines_ratio,
@@ -749,16 +856,16 @@ pub unsafe extern "C" fn fairmines_payout_table(
     })
 }
 
-/// The decimal shown to users: `ratio` rounded DOWN (toward zero) to `places` decimal places (at most
-/// 18; more are treated as 18), so a displayed multiplier never promises more than the exact one, e.g.
-/// 9/8 with 2 places is "1.12". The ratio need not be in lowest terms.
+/// The decimal shown to users: `ratio` rounded DOWN (toward zero) to `places` decimal places, 0..=18,
+/// so a displayed multiplier never promises more than the exact one, e.g. 9/8 with 2 places is "1.12".
+/// The ratio need not be in lowest terms. `places` outside 0..=18 is refused, never clamped.
 ///
 /// Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_NUMBER`
-/// (denominator 0), `FAIRMINES_BUFFER_TOO_SMALL`.
+/// (denominator 0, naming `ratio`; `places` outside 0..=18, naming `places`), `FAIRMINES_BUFFER_TOO_SMALL`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_ratio_decimal(
     ratio: fairmines_ratio,
-    places: u32,
+    places: i64,
     out: *mut c_char,
     capacity: usize,
     out_needed: *mut usize,
@@ -770,7 +877,7 @@ pub unsafe extern "C" fn fairmines_ratio_decimal(
                 let exact = Ratio::new(u128::from(ratio.numer), u128::from(ratio.denom)).ok_or_else(|| {
                     fairmines::Error::InvalidNumber { argument: "ratio", detail: "the denominator is 0".to_owned() }
                 })?;
-                Ok(exact.to_decimal(places))
+                Ok(exact.to_decimal(Places::new(places)?))
             })
         }
     })

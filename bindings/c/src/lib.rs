@@ -34,7 +34,7 @@ pub const FAIRMINES_MAX_MINES: u8 = 24;
 /// Bytes of a hex output buffer: 64 lowercase hex characters and a terminating NUL.
 pub const FAIRMINES_HEX_SIZE: usize = 65;
 
-/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=15 are the core library's stable error
+/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's stable error
 /// codes (the same numbers in every fairmines binding; the names are the core's `Error::name()` with
 /// the prefix `FAIRMINES_`, except the older `FAIRMINES_RNG_FAILED` and `FAIRMINES_BUFFER_TOO_SMALL`);
 /// codes from 100 are specific to C.
@@ -73,8 +73,15 @@ pub enum fairmines_status {
     FAIRMINES_INVALID_PICKS = 13,
     /// A number (ratio) that does not parse, or a ratio with denominator 0.
     FAIRMINES_INVALID_NUMBER = 14,
-    /// Saved state or a round record that does not parse or does not hold together.
+    /// Saved state or a round record that does not parse or does not hold together (an unknown field
+    /// included).
     FAIRMINES_INVALID_STATE = 15,
+    /// The seed pair has rounds in play, so its server seed cannot be revealed (rotation): finish them, or
+    /// void them with `fairmines_seed_pair_void_open_rounds()`. Not to be confused with
+    /// `FAIRMINES_ROUND_IN_PLAY` (105), a finished round's output asked of a round in play.
+    FAIRMINES_ROUNDS_IN_PLAY = 16,
+    /// A reveal or cash-out on a round its seed pair voided (`fairmines_seed_pair_void_open_rounds()`).
+    FAIRMINES_ROUND_VOIDED = 17,
     /// A required pointer argument is NULL.
     FAIRMINES_NULL_POINTER = 100,
     /// A length larger than any object can be (more than PTRDIFF_MAX).
@@ -85,7 +92,8 @@ pub enum fairmines_status {
     FAIRMINES_UNKNOWN_ERROR = 103,
     /// An exact ratio whose numerator or denominator does not fit in 64 bits (`fairmines_ratio`).
     FAIRMINES_RATIO_TOO_LARGE = 104,
-    /// The round is still in play: its mine positions and record exist once it has finished.
+    /// The round is still in play: its mine positions and record exist once it has finished (or was
+    /// voided). Not to be confused with `FAIRMINES_ROUNDS_IN_PLAY` (16), a refused rotation.
     FAIRMINES_ROUND_IN_PLAY = 105,
 }
 
@@ -108,6 +116,8 @@ impl fairmines_status {
             13 => FAIRMINES_INVALID_PICKS,
             14 => FAIRMINES_INVALID_NUMBER,
             15 => FAIRMINES_INVALID_STATE,
+            16 => FAIRMINES_ROUNDS_IN_PLAY,
+            17 => FAIRMINES_ROUND_VOIDED,
             _ => FAIRMINES_UNKNOWN_ERROR,
         }
     }
@@ -125,7 +135,30 @@ pub enum fairmines_check {
     FAIRMINES_CHECK_FAILED = 2,
 }
 
-/// Everything `fairmines_verify()` recomputes, and the verdict of each requested check.
+/// What `fairmines_verify()` concluded. UNCHECKED is 0, so a zeroed struct never reads as OK.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum fairmines_verdict {
+    /// No check was requested (neither a commitment nor positions): the round was only recomputed, and
+    /// nothing the operator published was compared with it.
+    FAIRMINES_VERDICT_UNCHECKED = 0,
+    /// At least one check was requested, and every requested one PASSED.
+    FAIRMINES_VERDICT_OK = 1,
+    /// A requested check FAILED.
+    FAIRMINES_VERDICT_MISMATCH = 2,
+}
+
+impl From<fairmines::Verdict> for fairmines_verdict {
+    fn from(verdict: fairmines::Verdict) -> Self {
+        match verdict {
+            fairmines::Verdict::Ok => fairmines_verdict::FAIRMINES_VERDICT_OK,
+            fairmines::Verdict::Mismatch => fairmines_verdict::FAIRMINES_VERDICT_MISMATCH,
+            fairmines::Verdict::Unchecked => fairmines_verdict::FAIRMINES_VERDICT_UNCHECKED,
+        }
+    }
+}
+
+/// Everything `fairmines_verify()` recomputes, the verdict of each requested check and the overall one.
 /// A plain value: the caller owns it (on the stack is fine), nothing inside needs freeing.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -144,7 +177,10 @@ pub struct fairmines_verification {
     pub commitment_check: fairmines_check,
     /// The positions check (SKIPPED when no positions were given).
     pub positions_check: fairmines_check,
-    /// True when every requested check PASSED (and when none was requested).
+    /// OK, MISMATCH, or UNCHECKED when no check was requested.
+    pub verdict: fairmines_verdict,
+    /// True exactly when `verdict` is OK: at least one check was requested and every one PASSED. False
+    /// when nothing was checked.
     pub ok: bool,
 }
 
@@ -180,6 +216,8 @@ pub extern "C" fn fairmines_status_str(status: u32) -> *const c_char {
             13 => c"invalid number of safe picks for the mine count",
             14 => c"invalid number: does not parse, or a denominator of 0",
             15 => c"invalid saved state or round record",
+            16 => c"the seed pair has rounds in play: finish or void them before its server seed is revealed",
+            17 => c"the round was voided: no more reveals or cash-outs",
             100 => c"NULL pointer argument",
             101 => c"length too large",
             102 => c"internal error: a Rust panic was caught (a bug, please report it)",
@@ -278,7 +316,7 @@ unsafe fn tiles_call(
     client_seed: *const c_char,
     client_seed_len: usize,
     nonce: u64,
-    mines: u8,
+    mines: i64,
     out: *mut u8,
     out_capacity: usize,
     argument: &'static str,
@@ -301,8 +339,9 @@ unsafe fn tiles_call(
 /// The mine positions of a round: `mines` tile numbers, sorted ascending, 1-based and row-major
 /// (1 = top-left, 5 = top-right, 25 = bottom-right).
 ///
-/// `mines` must be 1..=24. `out_positions` must have room for `out_capacity >= mines` bytes; exactly
-/// `mines` bytes are written, only when the call returns `FAIRMINES_OK`.
+/// `mines` must be 1..=24 (any other value gives `FAIRMINES_INVALID_MINES`). `out_positions` must have
+/// room for `out_capacity >= mines` bytes; exactly `mines` bytes are written, only when the call returns
+/// `FAIRMINES_OK`.
 /// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
 /// `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
@@ -312,7 +351,7 @@ pub unsafe extern "C" fn fairmines_mine_positions(
     client_seed: *const c_char,
     client_seed_len: usize,
     nonce: u64,
-    mines: u8,
+    mines: i64,
     out_positions: *mut u8,
     out_capacity: usize,
 ) -> fairmines_status {
@@ -343,7 +382,7 @@ pub unsafe extern "C" fn fairmines_draw_order(
     client_seed: *const c_char,
     client_seed_len: usize,
     nonce: u64,
-    mines: u8,
+    mines: i64,
     out_draw_order: *mut u8,
     out_capacity: usize,
 ) -> fairmines_status {
@@ -381,7 +420,7 @@ pub unsafe extern "C" fn fairmines_mine_positions_batch(
     client_seed_len: usize,
     nonce_start: u64,
     count: usize,
-    mines: u8,
+    mines: i64,
     out_positions: *mut u8,
     out_capacity: usize,
 ) -> fairmines_status {
@@ -423,8 +462,10 @@ pub unsafe extern "C" fn fairmines_mine_positions_batch(
 ///
 /// `commitment` (a span of 64 hex characters, either case) and `positions` (a span of `positions_len`
 /// 1-based tiles, any order) are optional: pass NULL to skip that check (the length is then ignored).
-/// On `FAIRMINES_OK` the whole `*out` is written; a failed check is not an error: read `out->ok`,
-/// `out->commitment_check` and `out->positions_check`. On any error `*out` is not touched.
+/// On `FAIRMINES_OK` the whole `*out` is written; a failed check is not an error: read `out->verdict`
+/// (or `out->ok`), `out->commitment_check` and `out->positions_check`. With both NULL nothing is checked:
+/// the verdict is `FAIRMINES_VERDICT_UNCHECKED` and `ok` is false. `mines` is 1..=24. On any error `*out`
+/// is not touched.
 /// Errors: `FAIRMINES_NULL_POINTER` (seeds or `out`), `FAIRMINES_INVALID_UTF8`,
 /// `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_HEX` (commitment), `FAIRMINES_INVALID_TILE`
 /// (positions), `FAIRMINES_LENGTH_TOO_LARGE`.
@@ -435,7 +476,7 @@ pub unsafe extern "C" fn fairmines_verify(
     client_seed: *const c_char,
     client_seed_len: usize,
     nonce: u64,
-    mines: u8,
+    mines: i64,
     commitment: *const c_char,
     commitment_len: usize,
     positions: *const u8,
@@ -474,6 +515,7 @@ pub unsafe extern "C" fn fairmines_verify(
             draw_order: [0; FAIRMINES_TILES],
             commitment_check: check(verdict.commitment_ok()),
             positions_check: check(verdict.positions_ok()),
+            verdict: verdict.verdict().into(),
             ok: verdict.is_ok(),
         };
         copy_hex(&mut result.commitment, &verdict.commitment);

@@ -51,6 +51,8 @@ fn core_error_codes_map_to_the_same_status_numbers() {
         fairmines::Error::InvalidPicks { detail: String::new() },
         fairmines::Error::InvalidNumber { argument: "ratio", detail: String::new() },
         fairmines::Error::InvalidState { argument: "state", detail: String::new() },
+        fairmines::Error::RoundsInPlay { nonces: vec![0] },
+        fairmines::Error::RoundVoided,
     ];
     for error in errors {
         let code = error.code();
@@ -67,11 +69,11 @@ fn core_error_codes_map_to_the_same_status_numbers() {
         };
         assert_eq!(format!("{:?}", failure.status), expected);
     }
-    // Codes 1..=15 are all known; the first free code is unknown.
-    for code in 1..=15 {
+    // Codes 1..=17 are all known; the first free code is unknown.
+    for code in 1..=17 {
         assert_ne!(fairmines_status::from_code(code), fairmines_status::FAIRMINES_UNKNOWN_ERROR, "{code}");
     }
-    assert_eq!(fairmines_status::from_code(16), fairmines_status::FAIRMINES_UNKNOWN_ERROR);
+    assert_eq!(fairmines_status::from_code(18), fairmines_status::FAIRMINES_UNKNOWN_ERROR);
     assert_eq!(fairmines_status::from_code(999), fairmines_status::FAIRMINES_UNKNOWN_ERROR);
 }
 
@@ -95,6 +97,8 @@ fn every_status_has_its_own_description() {
         FAIRMINES_INVALID_PICKS,
         FAIRMINES_INVALID_NUMBER,
         FAIRMINES_INVALID_STATE,
+        FAIRMINES_ROUNDS_IN_PLAY,
+        FAIRMINES_ROUND_VOIDED,
         FAIRMINES_NULL_POINTER,
         FAIRMINES_LENGTH_TOO_LARGE,
         FAIRMINES_PANIC,
@@ -116,7 +120,7 @@ fn worked_example_and_outputs_untouched_on_error() {
     let server = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
     let client = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
     let mut out = [0xa5u8; 4];
-    let call = |mines: u8, out: &mut [u8]| unsafe {
+    let call = |mines: i64, out: &mut [u8]| unsafe {
         fairmines_mine_positions(
             server.as_ptr().cast(),
             server.len(),
@@ -133,6 +137,9 @@ fn worked_example_and_outputs_untouched_on_error() {
     let mut out = [0xa5u8; 4];
     assert_eq!(call(5, &mut out), fairmines_status::FAIRMINES_BUFFER_TOO_SMALL);
     assert_eq!(call(0, &mut out), fairmines_status::FAIRMINES_INVALID_MINES);
+    // Wide values are judged whole: 259 would be 3 as a byte.
+    assert_eq!(call(259, &mut out), fairmines_status::FAIRMINES_INVALID_MINES);
+    assert_eq!(last_error(), "mines: must be an integer in 1..=24, got 259");
     assert_eq!(out, [0xa5; 4]);
     let version = unsafe { core::ffi::CStr::from_ptr(fairmines_version()) }.to_str().unwrap();
     assert_eq!(version, env!("CARGO_PKG_VERSION"));
@@ -270,4 +277,53 @@ fn text_outputs_report_the_size_needed() {
     let s = unsafe { fairmines_ratio_decimal(ratio, 2, buf.as_mut_ptr(), buf.len(), &mut needed) };
     assert_eq!(s, fairmines_status::FAIRMINES_OK);
     assert_eq!(unsafe { core::ffi::CStr::from_ptr(buf.as_ptr()) }.to_str().unwrap(), "24.75");
+}
+
+/// Wide integer arguments are judged whole: a value that a narrower type would wrap into range
+/// (257 → 1 as a byte, 2^32 + 2 → 2 as a u32) is refused, naming its argument.
+#[test]
+fn wide_arguments_are_refused_not_narrowed() {
+    let rtp = "1";
+    let mut m = fairmines_ratio { numer: 7, denom: 7 };
+    let multiplier = |mines: i64, picks: i64, m: &mut fairmines_ratio| unsafe {
+        fairmines_multiplier(mines, picks, rtp.as_ptr().cast(), rtp.len(), m)
+    };
+    assert_eq!(multiplier(3, 1, &mut m), fairmines_status::FAIRMINES_OK);
+    assert_eq!(m, fairmines_ratio { numer: 25, denom: 22 });
+    for picks in [257, -1, i64::MIN, i64::MAX, 23, 0] {
+        let mut m = fairmines_ratio { numer: 7, denom: 7 };
+        assert_eq!(multiplier(3, picks, &mut m), fairmines_status::FAIRMINES_INVALID_PICKS, "{picks}");
+        assert_eq!(last_error(), format!("safe_picks: must be in 1..=22 with 3 mines, got {picks}"));
+        assert_eq!(m, fairmines_ratio { numer: 7, denom: 7 });
+    }
+    for mines in [259, -1, 25, i64::MIN] {
+        assert_eq!(multiplier(mines, 1, &mut m), fairmines_status::FAIRMINES_INVALID_MINES, "{mines}");
+        assert_eq!(last_error(), format!("mines: must be an integer in 1..=24, got {mines}"));
+    }
+
+    let third = fairmines_ratio { numer: 1, denom: 3 };
+    let mut buf = [0x55 as c_char; 32];
+    let mut needed = 0usize;
+    let decimal = |places: i64, buf: &mut [c_char], needed: &mut usize| unsafe {
+        fairmines_ratio_decimal(third, places, buf.as_mut_ptr(), buf.len(), needed)
+    };
+    assert_eq!(decimal(18, &mut buf, &mut needed), fairmines_status::FAIRMINES_OK);
+    assert_eq!(needed, 21); // "0." and 18 digits and the NUL
+    for places in [19, -1, (1 << 32) + 2, i64::MAX] {
+        let mut buf = [0x55 as c_char; 32];
+        let mut needed = 99usize;
+        assert_eq!(decimal(places, &mut buf, &mut needed), fairmines_status::FAIRMINES_INVALID_NUMBER, "{places}");
+        assert_eq!(last_error(), format!("places: must be an integer in 0..=18, got {places}"));
+        assert_eq!((buf, needed), ([0x55 as c_char; 32], 99));
+    }
+}
+
+#[test]
+fn verdicts_follow_the_core() {
+    use fairmines::Verdict;
+    assert_eq!(fairmines_verdict::from(Verdict::Ok), fairmines_verdict::FAIRMINES_VERDICT_OK);
+    assert_eq!(fairmines_verdict::from(Verdict::Mismatch), fairmines_verdict::FAIRMINES_VERDICT_MISMATCH);
+    assert_eq!(fairmines_verdict::from(Verdict::Unchecked), fairmines_verdict::FAIRMINES_VERDICT_UNCHECKED);
+    // Zeroed memory never reads as a pass.
+    assert_eq!(fairmines_verdict::FAIRMINES_VERDICT_UNCHECKED as u32, 0);
 }

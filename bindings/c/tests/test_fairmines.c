@@ -100,7 +100,8 @@ static void run_case(const json_value *c, int *worked_example_seen) {
     CHECK_STATUS(fairmines_verify(server->str, server->len, client->str, client->len, nonce, mines, commitment,
                                   strlen(commitment), declared, mines, &v),
                  FAIRMINES_OK, id);
-    CHECK(v.ok && v.commitment_check == FAIRMINES_CHECK_PASSED && v.positions_check == FAIRMINES_CHECK_PASSED,
+    CHECK(v.ok && v.verdict == FAIRMINES_VERDICT_OK && v.commitment_check == FAIRMINES_CHECK_PASSED &&
+              v.positions_check == FAIRMINES_CHECK_PASSED,
           "%s: verify should pass", id);
     CHECK(strcmp(v.commitment, commitment) == 0 && strcmp(v.signature, signature) == 0, "%s: verify digests", id);
     CHECK(v.mines == mines && tiles_equal(positions, v.positions, mines) && tiles_equal(draw, v.draw_order, mines),
@@ -112,7 +113,8 @@ static void run_case(const json_value *c, int *worked_example_seen) {
     CHECK_STATUS(fairmines_verify(server->str, server->len, client->str, client->len, nonce, mines, commitment,
                                   strlen(commitment), declared, mines, &v),
                  FAIRMINES_OK, id);
-    CHECK(!v.ok && v.commitment_check == FAIRMINES_CHECK_PASSED && v.positions_check == FAIRMINES_CHECK_FAILED,
+    CHECK(!v.ok && v.verdict == FAIRMINES_VERDICT_MISMATCH && v.commitment_check == FAIRMINES_CHECK_PASSED &&
+              v.positions_check == FAIRMINES_CHECK_FAILED,
           "%s: verify should fail on a moved mine", id);
 
     /* The batch over nonce-1..nonce+1 agrees with the single call in its row for `nonce`. */
@@ -269,11 +271,12 @@ static void test_invalid_utf8(void) {
 }
 
 static void test_mines_and_buffers(void) {
-    static const uint8_t bad_mines[] = {0, 25, 26, 255};
+    /* Judged whole, never narrowed: 259 and 256 + 3 would be 3 as a byte, -1 would be 255. */
+    static const int64_t bad_mines[] = {0, 25, 26, 255, 259, -1, -253, 256 + 24, INT64_MAX, INT64_MIN};
     uint8_t tiles[FAIRMINES_TILES + 8];
     fairmines_verification v;
-    for (size_t i = 0; i < sizeof bad_mines; i++) {
-        uint8_t m = bad_mines[i];
+    for (size_t i = 0; i < sizeof bad_mines / sizeof bad_mines[0]; i++) {
+        int64_t m = bad_mines[i];
         memset(tiles, SENTINEL, sizeof tiles);
         CHECK_STATUS(fairmines_mine_positions(WS, WSL, WC, WCL, 1, m, tiles, sizeof tiles), FAIRMINES_INVALID_MINES,
                      "mines");
@@ -284,6 +287,18 @@ static void test_mines_and_buffers(void) {
         CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, m, NULL, 0, NULL, 0, &v), FAIRMINES_INVALID_MINES, "vm");
         CHECK(untouched(tiles, sizeof tiles), "tiles written for a bad mine count");
     }
+    /* The case: a C caller's `int mines = 259` arrives whole and is refused, naming its value. */
+    int mines = 259;
+    memset(tiles, SENTINEL, sizeof tiles);
+    CHECK_STATUS(fairmines_mine_positions(WS, WSL, WC, WCL, 1, mines, tiles, sizeof tiles), FAIRMINES_INVALID_MINES,
+                 "int mines = 259");
+    CHECK(strcmp(fairmines_last_error(), "mines: must be an integer in 1..=24, got 259") == 0, "message: %s",
+          fairmines_last_error());
+    CHECK(untouched(tiles, sizeof tiles), "tiles written for 259 mines");
+    mines = -1;
+    CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, mines, NULL, 0, NULL, 0, &v), FAIRMINES_INVALID_MINES, "-1");
+    CHECK(strcmp(fairmines_last_error(), "mines: must be an integer in 1..=24, got -1") == 0, "message: %s",
+          fairmines_last_error());
     /* 1 and 24 are the edges that work. */
     CHECK_STATUS(fairmines_mine_positions(WS, WSL, WC, WCL, 1, 1, tiles, 1), FAIRMINES_OK, "mines 1");
     CHECK_STATUS(fairmines_mine_positions(WS, WSL, WC, WCL, 1, 24, tiles, 24), FAIRMINES_OK, "mines 24");
@@ -346,8 +361,10 @@ static void test_verify_inputs(void) {
     static const uint8_t declared[] = {19, 7, 10};
     memset(&v, SENTINEL, sizeof v);
     CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, 3, NULL, 123, NULL, 456, &v), FAIRMINES_OK, "no checks");
-    CHECK(v.ok && v.commitment_check == FAIRMINES_CHECK_SKIPPED && v.positions_check == FAIRMINES_CHECK_SKIPPED,
-          "nothing to check is ok");
+    /* Nothing checked is not a pass: the verdict says so, and ok is false. */
+    CHECK(!v.ok && v.verdict == FAIRMINES_VERDICT_UNCHECKED && v.commitment_check == FAIRMINES_CHECK_SKIPPED &&
+              v.positions_check == FAIRMINES_CHECK_SKIPPED,
+          "nothing to check: verdict %u, ok %d", (unsigned)v.verdict, v.ok);
     CHECK(strcmp(v.commitment, W_COMMITMENT) == 0 && strcmp(v.signature, W_SIGNATURE) == 0, "recomputed digests");
     CHECK(v.positions[0] == 7 && v.positions[1] == 10 && v.positions[2] == 19 && v.positions[3] == 0 &&
               v.positions[24] == 0 && v.draw_order[0] == 9 && v.draw_order[3] == 0,
@@ -358,13 +375,23 @@ static void test_verify_inputs(void) {
     for (size_t i = 0; i < 64; i++) upper[i] = (char)(W_COMMITMENT[i] >= 'a' ? W_COMMITMENT[i] - 32 : W_COMMITMENT[i]);
     upper[64] = '\0';
     CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, 3, upper, 64, declared, 3, &v), FAIRMINES_OK, "upper");
-    CHECK(v.ok && v.commitment_check == FAIRMINES_CHECK_PASSED, "upper-case commitment passes");
+    CHECK(v.ok && v.verdict == FAIRMINES_VERDICT_OK && v.commitment_check == FAIRMINES_CHECK_PASSED,
+          "upper-case commitment passes");
+    /* One check alone is enough for a verdict. */
+    CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, 3, W_COMMITMENT, 64, NULL, 0, &v), FAIRMINES_OK, "commitment");
+    CHECK(v.ok && v.verdict == FAIRMINES_VERDICT_OK && v.positions_check == FAIRMINES_CHECK_SKIPPED,
+          "the commitment alone");
+    CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, 3, NULL, 0, declared, 3, &v), FAIRMINES_OK, "positions");
+    CHECK(v.ok && v.verdict == FAIRMINES_VERDICT_OK && v.commitment_check == FAIRMINES_CHECK_SKIPPED,
+          "the positions alone");
     CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, 3, W_SIGNATURE, 64, NULL, 0, &v), FAIRMINES_OK, "wrong");
-    CHECK(!v.ok && v.commitment_check == FAIRMINES_CHECK_FAILED && v.positions_check == FAIRMINES_CHECK_SKIPPED,
+    CHECK(!v.ok && v.verdict == FAIRMINES_VERDICT_MISMATCH && v.commitment_check == FAIRMINES_CHECK_FAILED &&
+              v.positions_check == FAIRMINES_CHECK_SKIPPED,
           "a wrong commitment fails");
     static const uint8_t two[] = {7, 10};
     CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, 3, NULL, 0, two, 2, &v), FAIRMINES_OK, "too few");
-    CHECK(!v.ok && v.positions_check == FAIRMINES_CHECK_FAILED, "too few declared positions fail");
+    CHECK(!v.ok && v.verdict == FAIRMINES_VERDICT_MISMATCH && v.positions_check == FAIRMINES_CHECK_FAILED,
+          "too few declared positions fail");
 
     memset(&v, SENTINEL, sizeof v);
     CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, 3, W_COMMITMENT, 63, NULL, 0, &v), FAIRMINES_INVALID_HEX, "63");
@@ -406,7 +433,8 @@ static void test_status_and_version(void) {
                                      FAIRMINES_STREAM_EXHAUSTED, FAIRMINES_RNG_FAILED, FAIRMINES_BUFFER_TOO_SMALL,
                                      FAIRMINES_TILE_ALREADY_REVEALED, FAIRMINES_ROUND_FINISHED,
                                      FAIRMINES_NOTHING_TO_CASH_OUT, FAIRMINES_INVALID_RTP, FAIRMINES_INVALID_PICKS,
-                                     FAIRMINES_INVALID_NUMBER, FAIRMINES_INVALID_STATE, FAIRMINES_NULL_POINTER,
+                                     FAIRMINES_INVALID_NUMBER, FAIRMINES_INVALID_STATE, FAIRMINES_ROUNDS_IN_PLAY,
+                                     FAIRMINES_ROUND_VOIDED, FAIRMINES_NULL_POINTER,
                                      FAIRMINES_LENGTH_TOO_LARGE, FAIRMINES_PANIC, FAIRMINES_UNKNOWN_ERROR,
                                      FAIRMINES_RATIO_TOO_LARGE, FAIRMINES_ROUND_IN_PLAY};
     const size_t n = sizeof codes / sizeof codes[0];
@@ -423,9 +451,13 @@ static void test_status_and_version(void) {
               FAIRMINES_BUFFER_TOO_SMALL == 8 && FAIRMINES_TILE_ALREADY_REVEALED == 9 &&
               FAIRMINES_ROUND_FINISHED == 10 && FAIRMINES_NOTHING_TO_CASH_OUT == 11 && FAIRMINES_INVALID_RTP == 12 &&
               FAIRMINES_INVALID_PICKS == 13 && FAIRMINES_INVALID_NUMBER == 14 && FAIRMINES_INVALID_STATE == 15 &&
+              FAIRMINES_ROUNDS_IN_PLAY == 16 && FAIRMINES_ROUND_VOIDED == 17 &&
               FAIRMINES_NULL_POINTER == 100 && FAIRMINES_LENGTH_TOO_LARGE == 101 && FAIRMINES_PANIC == 102 &&
               FAIRMINES_UNKNOWN_ERROR == 103 && FAIRMINES_RATIO_TOO_LARGE == 104 && FAIRMINES_ROUND_IN_PLAY == 105,
           "stable codes");
+    CHECK(FAIRMINES_VERDICT_UNCHECKED == 0 && FAIRMINES_VERDICT_OK == 1 && FAIRMINES_VERDICT_MISMATCH == 2 &&
+              FAIRMINES_OUTCOME_VOIDED == 3,
+          "stable verdicts and outcomes");
 
     char version[64];
     snprintf(version, sizeof version, "%d.%d.%d", FAIRMINES_VERSION_MAJOR, FAIRMINES_VERSION_MINOR,

@@ -48,6 +48,14 @@ static fairmines_seed_pair *pair_from_parts(const char *server, size_t server_le
     return pair;
 }
 
+/* Reveals tiles 1, 2, ... until the round ends (a mine, or the last safe tile, which cashes out). */
+static void finish_round(fairmines_round *round) {
+    fairmines_reveal r = {0};
+    for (int tile = 1; tile <= FAIRMINES_TILES && !r.is_finished; tile++)
+        CHECK_STATUS(fairmines_round_reveal(round, tile, &r), FAIRMINES_OK, "reveal to the end");
+    CHECK(r.is_finished, "the round has finished");
+}
+
 /* ---------------------------------------------------------------- a round played on a known grid */
 
 /* The result of playing one round: what every thread must reproduce. */
@@ -484,6 +492,14 @@ static int is_lower_hex64(const char *s) {
     return s[64] == '\0';
 }
 
+/* A seed pair's state JSON (client seed "x"); `open` is the JSON after "open_rounds": (more fields
+ * may follow it). */
+static void state_text(char *buf, size_t size, const char *server, const char *commitment, const char *nonce,
+                       const char *open) {
+    snprintf(buf, size, "{\"server_seed\":\"%s\",\"commitment\":\"%s\",\"client_seed\":\"x\",\"nonce\":%s,"
+             "\"open_rounds\":%s}", server, commitment, nonce, open);
+}
+
 static void test_seed_pairs(void) {
     fairmines_seed_pair *a = NULL, *b = NULL, *restored = NULL;
     CHECK_STATUS(fairmines_seed_pair_new(S("player"), &a), FAIRMINES_OK, "new");
@@ -503,13 +519,16 @@ static void test_seed_pairs(void) {
     /* Two rounds, then the state through JSON: same seed, same nonce, same grids from here on. */
     fairmines_round *r1 = NULL, *r2 = NULL;
     CHECK_STATUS(fairmines_seed_pair_start_round(a, 5, S("0.99"), &r1), FAIRMINES_OK, "round");
+    finish_round(r1); /* finished, so that `a` can rotate below */
     fairmines_round_free(r1);
     char state[512], small[8];
     memset(small, SENTINEL, sizeof small);
     CHECK_STATUS(fairmines_seed_pair_state_json(a, small, sizeof small, &needed), FAIRMINES_BUFFER_TOO_SMALL, "small");
     CHECK(needed > sizeof small && needed < sizeof state && untouched(small, sizeof small), "state needs %zu", needed);
     CHECK_STATUS(fairmines_seed_pair_state_json(a, state, sizeof state, &needed), FAIRMINES_OK, "state");
-    CHECK(strstr(state, "\"server_seed\":\"") && strstr(state, ca) && strstr(state, "\"nonce\":1"), "state %s", state);
+    CHECK(strstr(state, "\"server_seed\":\"") && strstr(state, ca) && strstr(state, "\"nonce\":1") &&
+              strstr(state, "\"open_rounds\":[]"),
+          "state %s", state);
     CHECK_STATUS(fairmines_seed_pair_from_state_json(S(state), &restored), FAIRMINES_OK, "from_state_json");
     if (restored) {
         char cr[FAIRMINES_HEX_SIZE];
@@ -558,17 +577,28 @@ static void test_seed_pairs(void) {
     CHECK_STATUS(fairmines_seed_pair_from_state_json(S("[]"), &p), FAIRMINES_INVALID_STATE, "not an object");
     LAST_ERROR_NAMES("state");
     char bad[512];
-    snprintf(bad, sizeof bad, "{\"server_seed\":\"%s\",\"commitment\":\"%s\",\"client_seed\":\"x\",\"nonce\":1}", WS,
-             "0000000000000000000000000000000000000000000000000000000000000000");
+    state_text(bad, sizeof bad, WS, "0000000000000000000000000000000000000000000000000000000000000000", "1", "[]");
     CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_INVALID_STATE, "wrong commitment");
-    snprintf(bad, sizeof bad, "{\"server_seed\":\"short\",\"commitment\":\"%s\",\"client_seed\":\"x\",\"nonce\":1}",
-             W_COMMITMENT);
+    state_text(bad, sizeof bad, "short", W_COMMITMENT, "1", "[]");
     CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_INVALID_STATE, "bad seed in state");
-    snprintf(bad, sizeof bad, "{\"server_seed\":\"%s\",\"commitment\":\"%s\",\"client_seed\":\"x\",\"nonce\":-1}", WS,
-             W_COMMITMENT);
+    state_text(bad, sizeof bad, WS, W_COMMITMENT, "-1", "[]");
     CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_INVALID_STATE, "negative nonce");
+    /* Open rounds must be distinct nonces the pair has used. */
+    state_text(bad, sizeof bad, WS, W_COMMITMENT, "7", "[7]");
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_INVALID_STATE, "open round 7 at nonce 7");
+    CHECK(strstr(fairmines_last_error(), "open_rounds") != NULL, "message %s", fairmines_last_error());
+    state_text(bad, sizeof bad, WS, W_COMMITMENT, "7", "[1,1]");
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_INVALID_STATE, "open round twice");
+    /* open_rounds is required, and an unknown field is refused by name. */
     snprintf(bad, sizeof bad, "{\"server_seed\":\"%s\",\"commitment\":\"%s\",\"client_seed\":\"x\",\"nonce\":7}", WS,
              W_COMMITMENT);
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_INVALID_STATE, "no open_rounds");
+    CHECK(strstr(fairmines_last_error(), "open_rounds") != NULL, "message %s", fairmines_last_error());
+    state_text(bad, sizeof bad, WS, W_COMMITMENT, "7", "[],\"opne_rounds\":[1]");
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_INVALID_STATE, "unknown field");
+    LAST_ERROR_NAMES("state");
+    CHECK(strstr(fairmines_last_error(), "opne_rounds") != NULL, "message %s", fairmines_last_error());
+    state_text(bad, sizeof bad, WS, W_COMMITMENT, "7", "[]");
     CHECK(p == sentinel, "out_pair written on error");
     CHECK_STATUS(fairmines_seed_pair_from_state_json(S(bad), &p), FAIRMINES_OK, "a good state");
     CHECK(p != sentinel, "a good state gives a handle");
@@ -624,6 +654,23 @@ static void test_payouts(void) {
     CHECK_STATUS(fairmines_multiplier(3, 23, S("1"), &m), FAIRMINES_INVALID_PICKS, "23 picks with 3 mines");
     CHECK_STATUS(fairmines_multiplier(0, 1, S("1"), &m), FAIRMINES_INVALID_MINES, "0 mines");
     CHECK_STATUS(fairmines_multiplier(25, 1, S("1"), &m), FAIRMINES_INVALID_MINES, "25 mines");
+    /* Wide values are judged whole: none of these wraps into range (257 would be 1 as a byte, 259 would
+     * be 3, -1 would be 255). */
+    static const int64_t bad_picks[] = {257, 256 + 22, -1, -255, INT64_MAX, INT64_MIN};
+    for (size_t b = 0; b < sizeof bad_picks / sizeof bad_picks[0]; b++) {
+        CHECK_STATUS(fairmines_multiplier(3, bad_picks[b], S("1"), &m), FAIRMINES_INVALID_PICKS, "wide safe_picks");
+        LAST_ERROR_NAMES("safe_picks");
+    }
+    int picks = 257;
+    CHECK_STATUS(fairmines_multiplier(3, picks, S("1"), &m), FAIRMINES_INVALID_PICKS, "int picks = 257");
+    CHECK(strcmp(fairmines_last_error(), "safe_picks: must be in 1..=22 with 3 mines, got 257") == 0, "message %s",
+          fairmines_last_error());
+    int mines = 259;
+    CHECK_STATUS(fairmines_multiplier(mines, 1, S("1"), &m), FAIRMINES_INVALID_MINES, "int mines = 259");
+    CHECK(strcmp(fairmines_last_error(), "mines: must be an integer in 1..=24, got 259") == 0, "message %s",
+          fairmines_last_error());
+    CHECK_STATUS(fairmines_multiplier(-1, 1, S("1"), &m), FAIRMINES_INVALID_MINES, "-1 mines");
+    CHECK(ratio_eq(m, 42, 43), "out_ratio written for a refused count");
     static const char *const bad_rtps[] = {"0", "1.01", "abc", "", "-0.5", "99/0", "2/1"};
     for (size_t i = 0; i < sizeof bad_rtps / sizeof bad_rtps[0]; i++) {
         CHECK_STATUS(fairmines_multiplier(3, 1, S(bad_rtps[i]), &m), FAIRMINES_INVALID_RTP, bad_rtps[i]);
@@ -678,15 +725,29 @@ static void test_payouts(void) {
     size_t needed = 0;
     struct {
         fairmines_ratio r;
-        uint32_t places;
+        int64_t places;
         const char *want;
     } decs[] = {{{2475, 100}, 2, "24.75"}, {{2, 3}, 2, "0.66"}, {{5, 1}, 0, "5"},   {{199, 100}, 1, "1.9"},
-                {{1, 3}, 4, "0.3333"},     {{2, 4}, 1, "0.5"},  {{1, 3}, 40, "0.333333333333333333"},
+                {{1, 3}, 4, "0.3333"},     {{2, 4}, 1, "0.5"},  {{1, 3}, 18, "0.333333333333333333"},
                 {{UINT64_MAX, 1}, 0, "18446744073709551615"}};
     for (size_t d = 0; d < sizeof decs / sizeof decs[0]; d++) {
         CHECK_STATUS(fairmines_ratio_decimal(decs[d].r, decs[d].places, dec, sizeof dec, &needed), FAIRMINES_OK, "dec");
         CHECK(strcmp(dec, decs[d].want) == 0 && needed == strlen(dec) + 1, "decimal %s, want %s", dec, decs[d].want);
     }
+    /* More than 18 places is refused, naming places, never clamped; so are values that would wrap. */
+    static const int64_t bad_places[] = {19, 40, -1, ((int64_t)1 << 32) + 2, INT64_MAX, INT64_MIN};
+    fairmines_ratio third = {1, 3};
+    for (size_t b = 0; b < sizeof bad_places / sizeof bad_places[0]; b++) {
+        memset(dec, SENTINEL, sizeof dec);
+        needed = 777;
+        CHECK_STATUS(fairmines_ratio_decimal(third, bad_places[b], dec, sizeof dec, &needed), FAIRMINES_INVALID_NUMBER,
+                     "places out of range");
+        LAST_ERROR_NAMES("places");
+        CHECK(untouched(dec, sizeof dec) && needed == 777, "outputs written for refused places");
+    }
+    CHECK_STATUS(fairmines_ratio_decimal(third, 19, dec, sizeof dec, &needed), FAIRMINES_INVALID_NUMBER, "19");
+    CHECK(strcmp(fairmines_last_error(), "places: must be an integer in 0..=18, got 19") == 0, "message %s",
+          fairmines_last_error());
     fairmines_ratio zero = {1, 0};
     memset(dec, SENTINEL, sizeof dec);
     CHECK_STATUS(fairmines_ratio_decimal(zero, 2, dec, sizeof dec, &needed), FAIRMINES_INVALID_NUMBER, "denom 0");
@@ -728,10 +789,226 @@ static void test_payouts(void) {
         CHECK_STATUS(fairmines_seed_pair_start_round(pair, 3, S("1.5"), &round), FAIRMINES_INVALID_RTP, "rtp 1.5");
         CHECK_STATUS(fairmines_seed_pair_start_round(pair, 0, S("1"), &round), FAIRMINES_INVALID_MINES, "0 mines");
         CHECK_STATUS(fairmines_seed_pair_start_round(pair, 25, S("1"), &round), FAIRMINES_INVALID_MINES, "25 mines");
+        /* Judged whole: 259 would be 3 as a byte, -1 would be 255. */
+        int wide = 259;
+        CHECK_STATUS(fairmines_seed_pair_start_round(pair, wide, S("99/100"), &round), FAIRMINES_INVALID_MINES, "259");
+        CHECK(strcmp(fairmines_last_error(), "mines: must be an integer in 1..=24, got 259") == 0, "message %s",
+              fairmines_last_error());
+        CHECK_STATUS(fairmines_seed_pair_start_round(pair, -1, S("99/100"), &round), FAIRMINES_INVALID_MINES, "-1");
+        LAST_ERROR_NAMES("mines");
+        CHECK_STATUS(fairmines_seed_pair_start_round(pair, INT64_MIN, S("1"), &round), FAIRMINES_INVALID_MINES, "min");
         CHECK_STATUS(fairmines_seed_pair_nonce(pair, &nonce), FAIRMINES_OK, "nonce");
         CHECK(nonce == 1 && round == NULL, "failed starts use no nonce and give no round");
         fairmines_seed_pair_free(pair);
     }
+}
+
+/* ---------------------------------------------------------------- integrity: no move once the seed is revealed */
+
+/* The nonces of a pair's open rounds into `nonces` (room for 8); returns their number. */
+static size_t open_rounds(const fairmines_seed_pair *pair, uint64_t *nonces) {
+    size_t count = 99;
+    CHECK_STATUS(fairmines_seed_pair_open_rounds(pair, nonces, 8, &count), FAIRMINES_OK, "open_rounds");
+    return count;
+}
+
+/* The issue's sequence: a round with 5 mines and RTP 99/100, then a rotation while it is in play. */
+static void test_rotation_with_a_round_in_play(void) {
+    fairmines_seed_pair *pair = pair_from_parts(WS, WSL, WC, WCL, 0);
+    if (!pair) return;
+    fairmines_round *round = NULL;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 5, S("99/100"), &round), FAIRMINES_OK, "start 5 mines");
+    if (!round) {
+        fairmines_seed_pair_free(pair);
+        return;
+    }
+    uint8_t grid[5];
+    CHECK_STATUS(fairmines_mine_positions(WS, WSL, WC, WCL, 0, 5, grid, sizeof grid), FAIRMINES_OK, "grid of nonce 0");
+    int safe[FAIRMINES_TILES], nsafe = 0;
+    for (int tile = 1; tile <= FAIRMINES_TILES; tile++)
+        if (!is_mine(grid, 5, tile)) safe[nsafe++] = tile;
+    fairmines_reveal r;
+    CHECK_STATUS(fairmines_round_reveal(round, safe[0], &r), FAIRMINES_OK, "a safe tile");
+    char public_before[RECORD_SIZE], public_after[RECORD_SIZE];
+    size_t needed = 0;
+    CHECK_STATUS(fairmines_seed_pair_public_json(pair, public_before, sizeof public_before, &needed), FAIRMINES_OK,
+                 "public json");
+
+    /* Rotation (and a new client seed, which is a rotation) is refused, naming the round's nonce. */
+    fairmines_revealed_seed_pair revealed;
+    memset(&revealed, SENTINEL, sizeof revealed);
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, NULL, 0, &revealed), FAIRMINES_ROUNDS_IN_PLAY, "rotate");
+    CHECK(strcmp(fairmines_last_error(), "the seed pair has 1 round(s) in play (nonce 0): finish or void them "
+                                         "before its server seed is revealed") == 0,
+          "message %s", fairmines_last_error());
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, S("new client seed"), &revealed), FAIRMINES_ROUNDS_IN_PLAY,
+                 "rotate with a new client seed");
+    CHECK(strstr(fairmines_last_error(), "(nonce 0)") != NULL, "message %s", fairmines_last_error());
+    CHECK(untouched(&revealed, sizeof revealed), "the seed was written on a refused rotation");
+    CHECK_STATUS(fairmines_seed_pair_public_json(pair, public_after, sizeof public_after, &needed), FAIRMINES_OK,
+                 "public json");
+    CHECK(strcmp(public_before, public_after) == 0, "a refused rotation changed the pair: %s", public_after);
+    CHECK(strstr(public_after, W_COMMITMENT_TEXT) && strstr(public_after, "\"nonce\":1"), "same seed, same nonce");
+
+    /* The round is still in play and may still move. */
+    uint64_t nonces[8];
+    memset(nonces, SENTINEL, sizeof nonces);
+    CHECK(open_rounds(pair, nonces) == 1 && nonces[0] == 0 && untouched(&nonces[1], 7 * sizeof nonces[0]),
+          "nonce 0 is in play");
+    CHECK_STATUS(fairmines_round_reveal(round, safe[1], &r), FAIRMINES_OK, "a second safe tile");
+    CHECK(r.safe_picks == 2 && !r.is_finished, "two safe picks");
+
+    /* Too small a buffer: nothing voided, the count reported, the buffer untouched. */
+    size_t count = 99;
+    memset(nonces, SENTINEL, sizeof nonces);
+    CHECK_STATUS(fairmines_seed_pair_open_rounds(pair, nonces, 0, &count), FAIRMINES_BUFFER_TOO_SMALL, "open, 0");
+    CHECK(count == 1 && untouched(nonces, sizeof nonces), "open_rounds on a small buffer");
+    LAST_ERROR_NAMES("out_nonces");
+    count = 99;
+    CHECK_STATUS(fairmines_seed_pair_void_open_rounds(pair, nonces, 0, &count), FAIRMINES_BUFFER_TOO_SMALL, "void, 0");
+    CHECK(count == 1 && untouched(nonces, sizeof nonces), "void_open_rounds on a small buffer");
+    LAST_ERROR_NAMES("out_nonces");
+    fairmines_round_info info;
+    CHECK_STATUS(fairmines_round_get_info(round, &info), FAIRMINES_OK, "info");
+    CHECK(info.outcome == FAIRMINES_OUTCOME_IN_PLAY && open_rounds(pair, nonces) == 1, "nothing was voided");
+
+    /* Void it; then the pair rotates and reveals the seed. */
+    count = 99;
+    CHECK_STATUS(fairmines_seed_pair_void_open_rounds(pair, nonces, 1, &count), FAIRMINES_OK, "void");
+    CHECK(count == 1 && nonces[0] == 0, "voided nonce 0");
+    CHECK(open_rounds(pair, nonces) == 0, "no round in play after voiding");
+    CHECK_STATUS(fairmines_seed_pair_void_open_rounds(pair, nonces, 0, &count), FAIRMINES_OK, "void nothing");
+    CHECK(count == 0, "nothing left to void");
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, NULL, 0, &revealed), FAIRMINES_OK, "rotate after voiding");
+    CHECK(strcmp(revealed.server_seed, WS) == 0 && revealed.rounds == 1, "the old seed is revealed");
+
+    /* The voided round takes no more moves: not the safe tiles the revealed seed now shows, not a cash-out. */
+    memset(&r, SENTINEL, sizeof r);
+    CHECK_STATUS(fairmines_round_reveal(round, safe[2], &r), FAIRMINES_ROUND_VOIDED, "reveal a safe tile");
+    CHECK(strcmp(fairmines_last_error(),
+                 "the round was voided so its server seed could be revealed: no more reveals or cash-outs") == 0,
+          "message %s", fairmines_last_error());
+    CHECK_STATUS(fairmines_round_reveal(round, grid[0], &r), FAIRMINES_ROUND_VOIDED, "reveal a mine");
+    CHECK_STATUS(fairmines_round_reveal(round, 99, &r), FAIRMINES_ROUND_VOIDED, "reveal off the board");
+    CHECK(untouched(&r, sizeof r), "reveal result written on a voided round");
+    fairmines_ratio paid = {7, 7};
+    CHECK_STATUS(fairmines_round_cash_out(round, &paid), FAIRMINES_ROUND_VOIDED, "cash out");
+    CHECK(ratio_eq(paid, 7, 7), "cash-out written on a voided round");
+
+    /* Its state: finished as voided, no multiplier, two safe picks, the grid shown. */
+    CHECK_STATUS(fairmines_round_get_info(round, &info), FAIRMINES_OK, "info");
+    CHECK(info.outcome == FAIRMINES_OUTCOME_VOIDED && !info.has_multiplier && ratio_eq(info.multiplier, 0, 1) &&
+              info.safe_picks == 2 && info.picks == 2 && info.nonce == 0 && info.mines == 5,
+          "voided round info: outcome %u", (unsigned)info.outcome);
+    uint8_t shown[5];
+    CHECK_STATUS(fairmines_round_mine_positions(round, shown, sizeof shown), FAIRMINES_OK, "grid of a voided round");
+    CHECK(memcmp(shown, grid, 5) == 0, "the voided round's grid");
+
+    /* Its record says voided, with no multiplier, and verifies with the revealed seed. */
+    char record[RECORD_SIZE], want[RECORD_SIZE], diff[DIFF_SIZE];
+    CHECK_STATUS(fairmines_round_record_json(round, record, sizeof record, &needed), FAIRMINES_OK, "record");
+    snprintf(want, sizeof want,
+             "{\"commitment\":\"" W_COMMITMENT_TEXT "\",\"client_seed\":\"" WC_TEXT "\",\"nonce\":0,\"mines\":5,"
+             "\"rtp\":\"99/100\",\"picks\":[%d,%d],\"outcome\":\"voided\",\"multiplier\":null}",
+             safe[0], safe[1]);
+    CHECK(strcmp(record, want) == 0, "voided record %s", record);
+    fairmines_round_verification v;
+    CHECK_STATUS(fairmines_verify_round_json(S(record), S(revealed.server_seed), &v, diff, sizeof diff, &needed),
+                 FAIRMINES_OK, "verify the voided record");
+    CHECK(v.ok && v.commitment_ok && v.difference_count == 0 && v.expected_outcome == FAIRMINES_OUTCOME_VOIDED &&
+              !v.has_expected_multiplier && ratio_eq(v.expected_multiplier, 0, 1),
+          "a voided record verifies: %s", diff);
+    /* It pays nothing: the same picks with a multiplier do not verify. */
+    snprintf(want, sizeof want,
+             "{\"commitment\":\"" W_COMMITMENT_TEXT "\",\"client_seed\":\"" WC_TEXT "\",\"nonce\":0,\"mines\":5,"
+             "\"rtp\":\"99/100\",\"picks\":[%d,%d],\"outcome\":\"voided\",\"multiplier\":\"2/1\"}",
+             safe[0], safe[1]);
+    CHECK(verify_text(want, &v, diff) == 0 && strstr(diff, "multiplier:") != NULL, "a voided record with a multiplier");
+    /* A void cannot come after a mine, or after every safe tile (the last one cashes out). */
+    snprintf(want, sizeof want,
+             "{\"commitment\":\"" W_COMMITMENT_TEXT "\",\"client_seed\":\"" WC_TEXT "\",\"nonce\":0,\"mines\":5,"
+             "\"rtp\":\"99/100\",\"picks\":[%d,%d],\"outcome\":\"voided\",\"multiplier\":null}",
+             safe[0], grid[0]);
+    CHECK(verify_text(want, &v, diff) == 0 && v.expected_outcome == FAIRMINES_OUTCOME_LOST, "voided after a mine");
+    char all[200] = "";
+    for (int i = 0, n = 0; i < nsafe; i++) n += snprintf(all + n, sizeof all - (size_t)n, "%s%d", i ? "," : "", safe[i]);
+    snprintf(want, sizeof want,
+             "{\"commitment\":\"" W_COMMITMENT_TEXT "\",\"client_seed\":\"" WC_TEXT "\",\"nonce\":0,\"mines\":5,"
+             "\"rtp\":\"99/100\",\"picks\":[%s],\"outcome\":\"voided\",\"multiplier\":null}",
+             all);
+    CHECK(verify_text(want, &v, diff) == 0 && v.expected_outcome == FAIRMINES_OUTCOME_CASHED_OUT,
+          "voided with every safe tile open");
+    /* Records refuse unknown fields, naming them. */
+    snprintf(want, sizeof want, "%.*s,\"commitmnet\":\"x\"}", (int)strlen(record) - 1, record);
+    CHECK_STATUS(fairmines_verify_round_json(S(want), WS, WSL, &v, diff, sizeof diff, &needed),
+                 FAIRMINES_INVALID_STATE, "a record with an unknown field");
+    LAST_ERROR_NAMES("record");
+    CHECK(strstr(fairmines_last_error(), "commitmnet") != NULL, "message %s", fairmines_last_error());
+
+    /* The new pair starts clean: a finished round needs no voiding, the client seed change rotates. */
+    fairmines_round *lost = NULL;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 24, S("1"), &lost), FAIRMINES_OK, "start");
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, S("next"), &revealed), FAIRMINES_ROUNDS_IN_PLAY, "in play");
+    finish_round(lost);
+    CHECK(open_rounds(pair, nonces) == 0, "a finished round is not in play");
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, S("next"), &revealed), FAIRMINES_OK, "rotate after finishing");
+    fairmines_round_free(lost);
+
+    /* A round freed while in play stays in play for its pair until voided. */
+    fairmines_round *dropped = NULL;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 3, S("1"), &dropped), FAIRMINES_OK, "start");
+    fairmines_round_free(dropped);
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, NULL, 0, &revealed), FAIRMINES_ROUNDS_IN_PLAY, "freed in play");
+    CHECK(open_rounds(pair, nonces) == 1 && nonces[0] == 0, "the freed round is still open");
+    CHECK_STATUS(fairmines_seed_pair_void_open_rounds(pair, nonces, 8, &count), FAIRMINES_OK, "void");
+    CHECK(count == 1 && nonces[0] == 0, "voided the freed round");
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, NULL, 0, &revealed), FAIRMINES_OK, "rotate");
+
+    fairmines_round_free(round);
+    fairmines_seed_pair_free(pair);
+}
+
+/* The state JSON keeps the open rounds, and a restored pair refuses to rotate until it voids them. */
+static void test_state_keeps_open_rounds(void) {
+    fairmines_seed_pair *pair = pair_from_parts(WS, WSL, WC, WCL, 0), *restored = NULL;
+    if (!pair) return;
+    fairmines_round *a = NULL, *b = NULL, *c = NULL;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 5, S("99/100"), &a), FAIRMINES_OK, "round 0");
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 24, S("1"), &b), FAIRMINES_OK, "round 1");
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 3, S("1"), &c), FAIRMINES_OK, "round 2");
+    finish_round(b);
+    char state[RECORD_SIZE];
+    size_t needed = 0;
+    CHECK_STATUS(fairmines_seed_pair_state_json(pair, state, sizeof state, &needed), FAIRMINES_OK, "state");
+    CHECK(strstr(state, "\"nonce\":3,\"open_rounds\":[0,2]}") != NULL, "state %s", state);
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(state), &restored), FAIRMINES_OK, "restore");
+    if (restored) {
+        uint64_t nonces[8];
+        CHECK(open_rounds(restored, nonces) == 2 && nonces[0] == 0 && nonces[1] == 2, "restored open rounds");
+        fairmines_revealed_seed_pair revealed;
+        memset(&revealed, SENTINEL, sizeof revealed);
+        CHECK_STATUS(fairmines_seed_pair_rotate(restored, NULL, 0, &revealed), FAIRMINES_ROUNDS_IN_PLAY,
+                     "a restored pair with open rounds");
+        CHECK(strstr(fairmines_last_error(), "2 round(s) in play (nonce 0, 2)") != NULL, "message %s",
+              fairmines_last_error());
+        CHECK(untouched(&revealed, sizeof revealed), "revealed written on a refused rotation");
+        char again[RECORD_SIZE];
+        CHECK_STATUS(fairmines_seed_pair_state_json(restored, again, sizeof again, &needed), FAIRMINES_OK, "state");
+        CHECK(strcmp(state, again) == 0, "the state round trip: %s", again);
+        size_t count = 0;
+        CHECK_STATUS(fairmines_seed_pair_void_open_rounds(restored, nonces, 8, &count), FAIRMINES_OK, "void");
+        CHECK(count == 2 && nonces[0] == 0 && nonces[1] == 2, "voided the restored open rounds");
+        CHECK_STATUS(fairmines_seed_pair_rotate(restored, NULL, 0, &revealed), FAIRMINES_OK, "rotate when voided");
+        CHECK(strcmp(revealed.server_seed, WS) == 0 && revealed.rounds == 3, "revealed after voiding");
+        fairmines_seed_pair_free(restored);
+    }
+    /* The original pair still holds its own rounds (one live copy of a pair: see the header). */
+    uint64_t nonces[8];
+    CHECK(open_rounds(pair, nonces) == 2, "the original's rounds");
+    fairmines_round_free(a);
+    fairmines_round_free(b);
+    fairmines_round_free(c);
+    fairmines_seed_pair_free(pair);
 }
 
 /* ---------------------------------------------------------------- NULLs and bad UTF-8 in every function */
@@ -786,6 +1063,13 @@ static void test_game_nulls(void) {
     NULL_CASE(fairmines_seed_pair_start_round(pair, 3, S("1"), NULL), "out_round");
     NULL_CASE(fairmines_seed_pair_rotate(NULL, NULL, 0, &revealed), "pair");
     NULL_CASE(fairmines_seed_pair_rotate(pair, NULL, 0, NULL), "out_revealed");
+    uint64_t nonces[4];
+    NULL_CASE(fairmines_seed_pair_open_rounds(NULL, nonces, 4, &needed), "pair");
+    NULL_CASE(fairmines_seed_pair_open_rounds(pair, NULL, 0, &needed), "out_nonces");
+    NULL_CASE(fairmines_seed_pair_open_rounds(pair, nonces, 4, NULL), "out_count");
+    NULL_CASE(fairmines_seed_pair_void_open_rounds(NULL, nonces, 4, &needed), "pair");
+    NULL_CASE(fairmines_seed_pair_void_open_rounds(pair, NULL, 0, &needed), "out_nonces");
+    NULL_CASE(fairmines_seed_pair_void_open_rounds(pair, nonces, 4, NULL), "out_count");
     NULL_CASE(fairmines_round_reveal(NULL, 1, &reveal), "round");
     NULL_CASE(fairmines_round_reveal(round, 1, NULL), "out_result");
     NULL_CASE(fairmines_round_cash_out(NULL, &ratio), "round");
@@ -816,9 +1100,11 @@ static void test_game_nulls(void) {
 #undef NULL_CASE
     CHECK(out_pair == NULL && out_round == NULL, "no handle given on error");
 
-    /* None of those calls changed the pair or the rounds. */
+    /* None of those calls changed the pair or the rounds (the NULL void voided nothing). */
     CHECK_STATUS(fairmines_seed_pair_nonce(pair, &nonce), FAIRMINES_OK, "nonce");
     CHECK(nonce == 3, "the pair is at nonce 3");
+    CHECK_STATUS(fairmines_seed_pair_open_rounds(pair, nonces, 4, &needed), FAIRMINES_OK, "open rounds");
+    CHECK(needed == 2 && nonces[0] == 1 && nonces[1] == 2, "both rounds still in play");
     CHECK_STATUS(fairmines_round_picks(round, tiles, sizeof tiles, &needed), FAIRMINES_OK, "picks");
     CHECK(needed == 0, "the round has no picks");
 
@@ -1045,6 +1331,8 @@ void game_tests(void) {
     test_records();
     test_seed_pairs();
     test_payouts();
+    test_rotation_with_a_round_in_play();
+    test_state_keeps_open_rounds();
     test_game_nulls();
     printf("fairmines C tests: %zu vector cases played as rounds (won and lost)\n", cases_played);
 }

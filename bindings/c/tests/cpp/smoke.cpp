@@ -24,7 +24,7 @@ void check(bool ok, const char *what) {
 }
 
 // A small C++ wrapper: string_view in, std::array out, the status as the error.
-fairmines_status positions(std::string_view server, std::string_view client, std::uint64_t nonce, std::uint8_t mines,
+fairmines_status positions(std::string_view server, std::string_view client, std::uint64_t nonce, std::int64_t mines,
                            std::vector<std::uint8_t> &out) {
     std::array<std::uint8_t, FAIRMINES_TILES> buf{};
     fairmines_status status = fairmines_mine_positions(server.data(), server.size(), client.data(), client.size(),
@@ -63,14 +63,21 @@ int main() {
 
     check(positions(kServer, kClient, 1, 0, mines) == FAIRMINES_INVALID_MINES, "mines 0");
     check(std::string_view(fairmines_last_error()).rfind("mines:", 0) == 0, "message names mines");
+    int wide = 259;  // would be 3 as a byte: refused whole
+    check(positions(kServer, kClient, 1, wide, mines) == FAIRMINES_INVALID_MINES, "mines 259");
+    check(std::string_view(fairmines_last_error()) == "mines: must be an integer in 1..=24, got 259", "259 named");
     check(std::string_view(fairmines_status_str(FAIRMINES_NULL_POINTER)).size() > 0, "status_str");
     check(std::string(fairmines_version()) == FAIRMINES_VERSION_STRING, "version");
 
     fairmines_verification v{};
     const std::uint8_t declared[] = {19, 10, 7};
     check(fairmines_verify(kServer.data(), kServer.size(), kClient.data(), kClient.size(), 1, 3, nullptr, 0, declared,
-                           3, &v) == FAIRMINES_OK && v.ok && v.positions_check == FAIRMINES_CHECK_PASSED,
+                           3, &v) == FAIRMINES_OK && v.ok && v.verdict == FAIRMINES_VERDICT_OK &&
+              v.positions_check == FAIRMINES_CHECK_PASSED,
           "verify");
+    check(fairmines_verify(kServer.data(), kServer.size(), kClient.data(), kClient.size(), 1, 3, nullptr, 0, nullptr,
+                           0, &v) == FAIRMINES_OK && !v.ok && v.verdict == FAIRMINES_VERDICT_UNCHECKED,
+          "nothing to check is unchecked, not ok");
 
     // The game: the worked example's round (mines at 7, 10, 19), tiles 1 and 2, cash-out at 9/7.
     fairmines_seed_pair *raw_pair = nullptr;
@@ -86,6 +93,16 @@ int main() {
     fairmines_reveal reveal{};
     check(fairmines_round_reveal(round.get(), 1, &reveal) == FAIRMINES_OK && !reveal.is_mine, "reveal 1");
     check(fairmines_round_reveal(round.get(), 2, &reveal) == FAIRMINES_OK && reveal.safe_picks == 2, "reveal 2");
+    // The seed stays secret while the round is in play: rotation is refused, the pair unchanged.
+    fairmines_revealed_seed_pair revealed{};
+    check(fairmines_seed_pair_rotate(pair.get(), nullptr, 0, &revealed) == FAIRMINES_ROUNDS_IN_PLAY &&
+              revealed.server_seed[0] == '\0',
+          "rotate with a round in play");
+    std::array<std::uint64_t, 4> open{};
+    std::size_t open_count = 0;
+    check(fairmines_seed_pair_open_rounds(pair.get(), open.data(), open.size(), &open_count) == FAIRMINES_OK &&
+              open_count == 1 && open[0] == 1,
+          "the round in play is nonce 1");
     fairmines_ratio paid{};
     check(fairmines_round_cash_out(round.get(), &paid) == FAIRMINES_OK && paid.numer == 9 && paid.denom == 7,
           "cash out 9/7");
@@ -100,6 +117,10 @@ int main() {
               verdict.ok,
           "the record verifies");
     check(fairmines_round_reveal(round.get(), 3, &reveal) == FAIRMINES_ROUND_FINISHED, "finished");
+    // Finished: nothing in play, so the pair rotates and reveals the seed the record was played with.
+    check(fairmines_seed_pair_rotate(pair.get(), nullptr, 0, &revealed) == FAIRMINES_OK &&
+              std::string_view(revealed.server_seed) == kServer,
+          "rotate once the round has finished");
 
     // Every thread computes its own rounds and keeps its own last error.
     std::vector<std::thread> threads;
