@@ -37,7 +37,7 @@ impl From<fairmines::Ratio> for Ratio {
         Ratio {
             numerator: ratio.numer().to_string(),
             denominator: ratio.denom().to_string(),
-            decimal: ratio.to_decimal(2),
+            decimal: ratio.to_decimal(fairmines::Places::TWO),
         }
     }
 }
@@ -54,14 +54,15 @@ impl Ratio {
     }
 }
 
-/// `ratio`'s value rounded **down** to `places` decimal places (at most 18), e.g. `"1.125"` for 9/8 with 3.
+/// `ratio`'s value rounded **down** to `places` decimal places, e.g. `"1.125"` for 9/8 with 3; more than 18
+/// places is refused with `InvalidNumber` (argument `places`), not clamped.
 ///
 /// Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
 /// (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take
 /// arguments without their parameter list.)
 #[uniffi::export]
 pub fn ratio_to_decimal(ratio: Ratio, places: u32) -> Result<String> {
-    Ok(ratio.to_core("ratio")?.to_decimal(places))
+    Ok(ratio.to_core("ratio")?.to_decimal(fairmines::Places::new(places)?))
 }
 
 impl fmt::Display for Ratio {
@@ -88,6 +89,9 @@ pub enum Outcome {
     Lost,
     /// The player cashed out (or revealed every safe tile) and is paid the multiplier.
     CashedOut,
+    /// The seed pair voided the round while it was in play (`voidOpenRounds`): no multiplier, the stake
+    /// is returned.
+    Voided,
 }
 
 impl From<fairmines::Outcome> for Outcome {
@@ -95,6 +99,7 @@ impl From<fairmines::Outcome> for Outcome {
         match outcome {
             fairmines::Outcome::Lost => Outcome::Lost,
             fairmines::Outcome::CashedOut => Outcome::CashedOut,
+            fairmines::Outcome::Voided => Outcome::Voided,
         }
     }
 }
@@ -104,6 +109,7 @@ impl From<Outcome> for fairmines::Outcome {
         match outcome {
             Outcome::Lost => fairmines::Outcome::Lost,
             Outcome::CashedOut => fairmines::Outcome::CashedOut,
+            Outcome::Voided => fairmines::Outcome::Voided,
         }
     }
 }
@@ -140,7 +146,8 @@ impl PublicSeedPair {
     }
 }
 
-/// Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not.
+/// Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not, or has a
+/// field the form does not.
 #[uniffi::export]
 pub fn public_seed_pair_from_json(json: &str) -> Result<PublicSeedPair> {
     Ok(fairmines::PublicSeedPair::from_json(json)?.into())
@@ -185,7 +192,8 @@ impl RevealedSeedPair {
     }
 }
 
-/// Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not.
+/// Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not, or has
+/// a field the form does not.
 #[uniffi::export]
 pub fn revealed_seed_pair_from_json(json: &str) -> Result<RevealedSeedPair> {
     Ok(fairmines::RevealedSeedPair::from_json(json)?.into())
@@ -202,7 +210,12 @@ fn lock<'a, T>(mutex: &'a Mutex<T>, object: &'static str) -> Result<MutexGuard<'
 }
 
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment, the
-/// player's client seed and the nonce of the next round.
+/// player's client seed, the nonce of the next round and the rounds still in play.
+///
+/// The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
+/// `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
+/// such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
+/// (`RoundVoided`) and its record's outcome is `Voided`.
 ///
 /// Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
 /// only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
@@ -238,7 +251,9 @@ impl SeedPair {
     }
 
     /// Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
-    /// `InvalidState` (argument `state`) when it does not parse or does not hold together.
+    /// `InvalidState` (argument `state`) when it does not parse, has an unknown field, or does not hold
+    /// together. The rounds the state lists as open stay open: the restored pair refuses to rotate until
+    /// `voidOpenRounds()` (the rounds themselves are not in the state, so they can only be voided).
     #[uniffi::constructor]
     pub fn from_state_json(json: &str) -> Result<Arc<Self>> {
         Ok(Self::wrap(fairmines::SeedPair::from_state_json(json)?))
@@ -260,18 +275,36 @@ impl SeedPair {
         Ok(Arc::new(Round::new(round)))
     }
 
+    /// The nonces of the rounds in play, ascending: started and neither finished nor voided (including
+    /// those listed in the state the pair was restored from).
+    pub fn open_rounds(&self) -> Result<Vec<u64>> {
+        Ok(self.lock()?.open_rounds())
+    }
+
+    /// Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+    /// move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
+    /// returned). Afterwards the pair can rotate.
+    pub fn void_open_rounds(&self) -> Result<Vec<u64>> {
+        Ok(self.lock()?.void_open_rounds())
+    }
+
     /// Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
     /// seed if one is given. Returns the old pair with its server seed, which may now be published.
+    ///
+    /// `RoundsInPlay` while a round of the pair is in play (finish it or `voidOpenRounds()` first); a
+    /// refused rotation changes nothing.
     pub fn rotate(&self, client_seed: Option<String>) -> Result<RevealedSeedPair> {
         Ok(self.lock()?.rotate(client_seed.as_deref())?.into())
     }
 
-    /// A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+    /// A new client seed always starts a new pair, revealing the old server seed: the same as
+    /// `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
     pub fn set_client_seed(&self, client_seed: &str) -> Result<RevealedSeedPair> {
         Ok(self.lock()?.set_client_seed(client_seed)?.into())
     }
 
-    /// The full state as JSON, for the operator's own storage. It contains the secret server seed.
+    /// The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
+    /// "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
     pub fn to_state_json(&self) -> Result<String> {
         Ok(self.lock()?.to_state_json())
     }
@@ -349,7 +382,8 @@ impl Round {
     /// Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
     ///
     /// Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
-    /// `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+    /// `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
+    /// last safe tile ends the round, cashed out.
     pub fn reveal(&self, tile: i32) -> Result<Reveal> {
         let mut round = self.lock()?;
         Ok(match round.reveal(i64::from(tile))? {
@@ -363,12 +397,12 @@ impl Round {
     }
 
     /// Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
-    /// `RoundFinished` once the round has ended.
+    /// `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it.
     pub fn cash_out(&self) -> Result<Ratio> {
         Ok(ratio(self.lock()?.cash_out()?))
     }
 
-    /// The public record, once the round has finished; null/nil while it is in play.
+    /// The public record, once the round has finished (or was voided); null/nil while it is in play.
     pub fn record(&self) -> Result<Option<RoundRecord>> {
         Ok(self.lock()?.record().map(RoundRecord::from))
     }
@@ -383,7 +417,7 @@ impl Round {
         Ok(tiles(self.lock()?.picks()))
     }
 
-    /// Whether the round has ended.
+    /// Whether the round has ended (a mine, a cash-out, or voided).
     pub fn is_finished(&self) -> Result<bool> {
         Ok(self.lock()?.is_finished())
     }
@@ -398,7 +432,7 @@ impl Round {
         Ok(i32::from(self.lock()?.safe_picks()))
     }
 
-    /// What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+    /// What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
     pub fn multiplier(&self) -> Result<Option<Ratio>> {
         Ok(self.lock()?.multiplier().map(ratio))
     }
@@ -440,7 +474,7 @@ impl fmt::Debug for Round {
 }
 
 /// The public record of a finished round, as the operator publishes it; `toJson()` gives its JSON form
-/// (ratios as `"num/den"` strings, outcome `"lost"` or `"cashed_out"`), `roundRecordFromJson` reads it.
+/// (ratios as `"num/den"` strings, outcome `"lost"`, `"cashed_out"` or `"voided"`), `roundRecordFromJson` reads it.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct RoundRecord {
     /// The commitment of the seed pair, shown before play (lowercase hex).
@@ -457,7 +491,7 @@ pub struct RoundRecord {
     pub picks: Vec<i32>,
     /// How the round ended.
     pub outcome: Outcome,
-    /// The multiplier paid (null/nil when lost), exact.
+    /// The multiplier paid (null/nil when lost or voided), exact.
     pub multiplier: Option<Ratio>,
 }
 
@@ -507,7 +541,8 @@ impl RoundRecord {
     }
 }
 
-/// Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not.
+/// Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not, or has a
+/// field the form does not (the message names it).
 #[uniffi::export]
 pub fn round_record_from_json(json: &str) -> Result<RoundRecord> {
     Ok(fairmines::RoundRecord::from_json(json)?.into())
@@ -524,7 +559,7 @@ pub struct RoundVerification {
     pub mine_positions: Vec<i32>,
     /// The outcome the picks lead to.
     pub expected_outcome: Outcome,
-    /// The multiplier the picks lead to (null/nil when lost).
+    /// The multiplier the picks lead to (null/nil when lost or voided).
     pub expected_multiplier: Option<Ratio>,
     /// Each way the record differs from the replay, in words (each starts with the field); empty when it holds.
     pub differences: Vec<String>,
@@ -532,7 +567,8 @@ pub struct RoundVerification {
 
 /// Replays a finished round from its record and the server seed revealed after rotation, and says what
 /// differs, if anything does. A mismatch is not an error; errors are only for records that cannot
-/// describe a round (see `RoundRecord`'s fields).
+/// describe a round (see `RoundRecord`'s fields). A voided record holds when its picks are all safe and
+/// leave a safe tile unopened, with no multiplier.
 #[uniffi::export]
 pub fn verify_round(record: RoundRecord, server_seed: &str) -> Result<RoundVerification> {
     let verdict = fairmines::verify_round(&record.to_core()?, server_seed)?;
@@ -638,6 +674,43 @@ mod tests {
         assert_eq!(round_record_from_json(&record.to_json().unwrap()).unwrap(), record);
         let err = round.reveal(2).unwrap_err();
         assert!(matches!(err, FairminesError::RoundFinished { code: 10, argument: None, .. }), "{err:?}");
+    }
+
+    #[test]
+    fn no_rotation_while_a_round_is_in_play() {
+        let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();
+        let round = pair.start_round(5, "99/100").unwrap();
+        let before = pair.public().unwrap();
+        for err in [pair.rotate(None).unwrap_err(), pair.set_client_seed("other").unwrap_err()] {
+            assert!(matches!(err, FairminesError::RoundsInPlay { code: 16, argument: None, .. }), "{err:?}");
+            assert_eq!(err.parts().1, "ROUNDS_IN_PLAY");
+            assert!(err.to_string().contains("(nonce 1)"), "{err}");
+        }
+        assert_eq!(pair.public().unwrap(), before);
+        assert_eq!(pair.open_rounds().unwrap(), [1]);
+
+        // The state keeps the round open: the restored pair refuses too, until it voids it.
+        let restored = SeedPair::from_state_json(&pair.to_state_json().unwrap()).unwrap();
+        assert_eq!(restored.open_rounds().unwrap(), [1]);
+        assert!(matches!(restored.rotate(None), Err(FairminesError::RoundsInPlay { .. })));
+        assert_eq!(restored.void_open_rounds().unwrap(), [1]);
+        assert_eq!(restored.rotate(None).unwrap().server_seed, SERVER);
+
+        assert_eq!(pair.void_open_rounds().unwrap(), [1]);
+        assert_eq!(pair.open_rounds().unwrap(), Vec::<u64>::new());
+        let revealed = pair.rotate(None).unwrap();
+        for err in [round.reveal(1).unwrap_err(), round.cash_out().unwrap_err()] {
+            assert!(matches!(err, FairminesError::RoundVoided { code: 17, argument: None, .. }), "{err:?}");
+        }
+        assert!(round.is_finished().unwrap());
+        assert_eq!(round.outcome().unwrap(), Some(Outcome::Voided));
+        let record = round.record().unwrap().unwrap();
+        assert_eq!((record.outcome, record.multiplier.as_ref()), (Outcome::Voided, None));
+        assert!(record.to_json().unwrap().contains(r#""outcome":"voided""#));
+        assert_eq!(round_record_from_json(&record.to_json().unwrap()).unwrap(), record);
+        let verdict = verify_round(record, &revealed.server_seed).unwrap();
+        assert!(verdict.ok, "{verdict:?}");
+        assert_eq!(verdict.expected_outcome, Outcome::Voided);
     }
 
     #[test]

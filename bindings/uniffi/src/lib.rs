@@ -34,14 +34,14 @@ pub use game::{
 macro_rules! fairmines_error {
     ($($(#[doc = $doc:literal])* $variant:ident,)*) => {
         /// Everything that can go wrong: one variant per error of the core (same names, in the order of its
-        /// stable codes 1..=15), plus `Other` for a variant a newer core may add. Every variant carries the
+        /// stable codes 1..=17), plus `Other` for a variant a newer core may add. Every variant carries the
         /// core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
         #[derive(Debug, Clone, PartialEq, Eq, uniffi::Error)]
         pub enum FairminesError {
             $(
                 $(#[doc = $doc])*
                 $variant {
-                    /// The core's stable numeric code (1..=15), the same in every binding.
+                    /// The core's stable numeric code (1..=17), the same in every binding.
                     code: u32,
                     /// The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
                     name: String,
@@ -120,8 +120,14 @@ fairmines_error! {
     InvalidPicks,
     /// A number that does not parse (code 14, e.g. `numerator`).
     InvalidNumber,
-    /// Saved state or a record that does not parse or does not hold together (code 15, e.g. `state`, `record`).
+    /// Saved state or a record that does not parse or does not hold together, or has a field it should not
+    /// (code 15, e.g. `state`, `record`).
     InvalidState,
+    /// `rotate`/`setClientSeed` while a round of the seed pair is in play: finish the rounds or
+    /// `voidOpenRounds()` first (code 16; the message lists their nonces, `openRounds()` returns them).
+    RoundsInPlay,
+    /// A reveal or cash-out on a round its seed pair voided (code 17).
+    RoundVoided,
 }
 
 impl fmt::Display for FairminesError {
@@ -168,6 +174,27 @@ pub fn commitment(server_seed: &str) -> String {
     fairmines::commitment(server_seed).to_string()
 }
 
+/// What a verification concluded (the core's `Verdict`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum Verdict {
+    /// At least one check was asked for, and every one holds.
+    Ok,
+    /// A check that was asked for fails.
+    Mismatch,
+    /// No check was asked for (neither a commitment nor positions): the round was only recomputed.
+    Unchecked,
+}
+
+impl From<fairmines::Verdict> for Verdict {
+    fn from(verdict: fairmines::Verdict) -> Self {
+        match verdict {
+            fairmines::Verdict::Ok => Verdict::Ok,
+            fairmines::Verdict::Mismatch => Verdict::Mismatch,
+            fairmines::Verdict::Unchecked => Verdict::Unchecked,
+        }
+    }
+}
+
 /// The verdict on a finished round: everything recomputed from the seeds, and each requested check.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct Verification {
@@ -185,16 +212,19 @@ pub struct Verification {
     pub commitment_ok: Option<bool>,
     /// Whether the declared positions match; `null`/`nil` when none were given.
     pub positions_ok: Option<bool>,
-    /// True when every check that was asked for holds (and when none was).
+    /// `Ok` when at least one check was asked for and every one holds, `Mismatch` when one fails,
+    /// `Unchecked` when none was asked for.
+    pub verdict: Verdict,
+    /// True only when `verdict` is `Ok`: a verification with nothing to check is not ok.
     pub ok: bool,
 }
 
 /// Recomputes a finished round from its seeds and checks it against what the operator published.
 ///
 /// `commitment` (64 hex characters, either case) and `positions` (1-based, any order) are optional:
-/// a check is made only for what is given. Fails with `InvalidMines`, `InvalidHex` (argument
-/// `commitment`) or `InvalidTile` (argument `positions`) on malformed input; a mismatch is not an
-/// error but a `false` check.
+/// a check is made only for what is given, and with neither the verdict is `Unchecked` (not ok). Fails
+/// with `InvalidMines`, `InvalidHex` (argument `commitment`) or `InvalidTile` (argument `positions`) on
+/// malformed input; a mismatch is not an error but a `false` check.
 #[uniffi::export(default(commitment = None, positions = None))]
 pub fn verify(
     server_seed: &str,
@@ -222,6 +252,7 @@ pub fn verify(
         words_used: verdict.placement.words_used(),
         commitment_ok: verdict.commitment_ok(),
         positions_ok: verdict.positions_ok(),
+        verdict: verdict.verdict().into(),
         ok: verdict.is_ok(),
     })
 }
@@ -326,6 +357,8 @@ mod tests {
             Error::InvalidPicks { detail: "x".into() },
             Error::InvalidNumber { argument: "ratio", detail: "x".into() },
             Error::InvalidState { argument: "state", detail: "x".into() },
+            Error::RoundsInPlay { nonces: vec![1, 4] },
+            Error::RoundVoided,
         ];
         for (i, core) in errors.into_iter().enumerate() {
             let ours = FairminesError::from(core.clone());
@@ -347,6 +380,10 @@ mod tests {
         let bad = verify(SERVER, CLIENT, 1, 3, None, Some(vec![7, 10, 20])).unwrap();
         assert_eq!((bad.commitment_ok, bad.positions_ok, bad.ok), (None, Some(false), false));
         assert_eq!(bad.positions, [7, 10, 19]);
+        assert_eq!((good.verdict, bad.verdict), (Verdict::Ok, Verdict::Mismatch));
+        let nothing = verify(SERVER, CLIENT, 1, 3, None, None).unwrap();
+        assert_eq!((nothing.verdict, nothing.ok), (Verdict::Unchecked, false));
+        assert_eq!(nothing.positions, [7, 10, 19]);
     }
 
     #[test]

@@ -321,6 +321,7 @@ end
     
     RustBuffer.check_lower_Optionalbool(v.commitment_ok)
     RustBuffer.check_lower_Optionalbool(v.positions_ok)
+    RustBuffer.check_lower_TypeVerdict(v.verdict)
     
   end
 
@@ -368,6 +369,25 @@ end
   def consume_into_TypeOutcome
     consumeWithStream do |stream|
       return stream.read_TypeOutcome
+    end
+  end
+  
+
+  # The Enum type Verdict.
+
+  def self.check_lower_TypeVerdict(v)
+  end
+
+  def self.alloc_from_TypeVerdict(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_TypeVerdict(v)
+      return builder.finalize
+    end
+  end
+
+  def consume_into_TypeVerdict
+    consumeWithStream do |stream|
+      return stream.read_TypeVerdict
     end
   end
   
@@ -516,6 +536,27 @@ end
   def consume_into_Sequencei32
     consumeWithStream do |stream|
       return stream.read_Sequencei32
+    end
+  end
+
+  # The Sequence<T> type for u64.
+
+  def self.check_lower_Sequenceu64(v)
+    v.each do |item|
+      
+    end
+  end
+
+  def self.alloc_from_Sequenceu64(v)
+    RustBuffer.allocWithBuilder do |builder|
+      builder.write_Sequenceu64(v)
+      return builder.finalize()
+    end
+  end
+
+  def consume_into_Sequenceu64
+    consumeWithStream do |stream|
+      return stream.read_Sequenceu64
     end
   end
 
@@ -747,6 +788,7 @@ class RustBufferStream
       words_used: read_u32,
       commitment_ok: read_Optionalbool,
       positions_ok: read_Optionalbool,
+      verdict: read_TypeVerdict,
       ok: read_bool
     )
   end
@@ -881,6 +923,22 @@ class RustBufferStream
         )
     end
     if variant == 16
+        return FairminesError::RoundsInPlay.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 17
+        return FairminesError::RoundVoided.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 18
         return FairminesError::Other.new(
             code: read_u32(),
             name: read_string(),
@@ -906,8 +964,33 @@ class RustBufferStream
     if variant == 2
       return Outcome::CASHED_OUT
     end
+    if variant == 3
+      return Outcome::VOIDED
+    end
 
     raise InternalError, 'Unexpected variant tag for TypeOutcome'
+  end
+
+  
+
+  
+  
+  # The Enum type Verdict.
+
+  def read_TypeVerdict
+    variant = unpack_from 4, 'l>'
+    
+    if variant == 1
+      return Verdict::OK
+    end
+    if variant == 2
+      return Verdict::MISMATCH
+    end
+    if variant == 3
+      return Verdict::UNCHECKED
+    end
+
+    raise InternalError, 'Unexpected variant tag for TypeVerdict'
   end
 
   
@@ -1013,6 +1096,22 @@ class RustBufferStream
 
     count.times do
       items.append read_i32
+    end
+
+    items
+  end
+
+  # The Sequence<T> type for u64.
+
+  def read_Sequenceu64
+    count = unpack_from 4, 'l>'
+
+    raise InternalError, 'Unexpected negative sequence length' if count.negative?
+
+    items = []
+
+    count.times do
+      items.append read_u64
     end
 
     items
@@ -1217,6 +1316,7 @@ class RustBufferBuilder
     self.write_u32(v.words_used)
     self.write_Optionalbool(v.commitment_ok)
     self.write_Optionalbool(v.positions_ok)
+    self.write_TypeVerdict(v.verdict)
     self.write_bool(v.ok)
   end
 
@@ -1343,8 +1443,24 @@ class RustBufferBuilder
         self.write_string(v.message)
       return
     end
-    if v.is_a?(FairminesError::Other)
+    if v.is_a?(FairminesError::RoundsInPlay)
       pack_into 4, 'l>', 16
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::RoundVoided)
+      pack_into 4, 'l>', 17
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::Other)
+      pack_into 4, 'l>', 18
         self.write_u32(v.code)
         self.write_string(v.name)
         self.write_Optionalstring(v.argument)
@@ -1362,6 +1478,24 @@ class RustBufferBuilder
     end
     if v == Outcome::CASHED_OUT
       pack_into(4, 'l>', 2)
+    end
+    if v == Outcome::VOIDED
+      pack_into(4, 'l>', 3)
+    end
+ end
+  
+
+  # The Enum type Verdict.
+
+  def write_TypeVerdict(v)
+    if v == Verdict::OK
+      pack_into(4, 'l>', 1)
+    end
+    if v == Verdict::MISMATCH
+      pack_into(4, 'l>', 2)
+    end
+    if v == Verdict::UNCHECKED
+      pack_into(4, 'l>', 3)
     end
  end
   
@@ -1439,6 +1573,16 @@ class RustBufferBuilder
 
     items.each do |item|
       self.write_i32(item)
+    end
+  end
+
+  # The Sequence<T> type for u64.
+
+  def write_Sequenceu64(items)
+    pack_into(4, 'l>', items.size)
+
+    items.each do |item|
+      self.write_u64(item)
     end
   end
 
@@ -1855,6 +1999,52 @@ module FairminesError
 
     end
   end
+  class RoundsInPlay < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
+  class RoundVoided < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
   class Other < StandardError
     def initialize(code:, name:, argument:, message:)
         
@@ -1880,6 +2070,7 @@ module FairminesError
   end
 
 end
+
 
 
 
@@ -2224,6 +2415,10 @@ module UniFFILib
     [RustBuffer.by_value, RustCallStatus.by_ref],
     :uint64
   
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
   attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_public,
     [:uint64, RustCallStatus.by_ref],
     RustBuffer.by_value
@@ -2241,6 +2436,10 @@ module UniFFILib
     :uint64
   
   attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json,
+    [:uint64, RustCallStatus.by_ref],
+    RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds,
     [:uint64, RustCallStatus.by_ref],
     RustBuffer.by_value
   
@@ -2652,6 +2851,10 @@ module UniFFILib
     [],
     :uint16
   
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds,
+    [],
+    :uint16
+  
   attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_public,
     [],
     :uint16
@@ -2669,6 +2872,10 @@ module UniFFILib
     :uint16
   
   attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds,
     [],
     :uint16
   
@@ -2699,9 +2906,22 @@ end
   
   
 
+class Verdict
+  OK = 0
+  MISMATCH = 1
+  UNCHECKED = 2
+  
+end
+
+
+  
+  
+  
+
 class Outcome
   LOST = 0
   CASHED_OUT = 1
+  VOIDED = 2
   
 end
 
@@ -2709,9 +2929,9 @@ end
   
   # Record type Verification
 class Verification
-  attr_reader :commitment, :signature, :positions, :draw_order, :words_used, :commitment_ok, :positions_ok, :ok
+  attr_reader :commitment, :signature, :positions, :draw_order, :words_used, :commitment_ok, :positions_ok, :verdict, :ok
 
-  def initialize(commitment:, signature:, positions:, draw_order:, words_used:, commitment_ok:, positions_ok:, ok:)
+  def initialize(commitment:, signature:, positions:, draw_order:, words_used:, commitment_ok:, positions_ok:, verdict:, ok:)
     @commitment = commitment
     @signature = signature
     @positions = positions
@@ -2719,6 +2939,7 @@ class Verification
     @words_used = words_used
     @commitment_ok = commitment_ok
     @positions_ok = positions_ok
+    @verdict = verdict
     @ok = ok
   end
 
@@ -2742,6 +2963,9 @@ class Verification
       return false
     end
     if @positions_ok != other.positions_ok
+      return false
+    end
+    if @verdict != other.verdict
       return false
     end
     if @ok != other.ok
@@ -3483,6 +3707,10 @@ end
   end
   
 
+  def open_rounds()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds,uniffi_clone_handle(),)
+    return result.consume_into_Sequenceu64
+  end
   def public()
     result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_public,uniffi_clone_handle(),)
     return result.consume_into_TypePublicSeedPair
@@ -3510,6 +3738,10 @@ end
   def to_state_json()
     result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json,uniffi_clone_handle(),)
     return result.consume_into_string
+  end
+  def void_open_rounds()
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds,uniffi_clone_handle(),)
+    return result.consume_into_Sequenceu64
   end
   
 # The Rust `Display::fmt` implementation.

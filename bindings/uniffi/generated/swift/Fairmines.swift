@@ -592,7 +592,7 @@ public protocol RoundProtocol: AnyObject, Sendable {
     
     /**
      * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
-     * `RoundFinished` once the round has ended.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it.
      */
     func cashOut() throws  -> Ratio
     
@@ -607,7 +607,7 @@ public protocol RoundProtocol: AnyObject, Sendable {
     func commitment()  -> String
     
     /**
-     * Whether the round has ended.
+     * Whether the round has ended (a mine, a cash-out, or voided).
      */
     func isFinished() throws  -> Bool
     
@@ -622,7 +622,7 @@ public protocol RoundProtocol: AnyObject, Sendable {
     func mines()  -> Int32
     
     /**
-     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     * What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
      */
     func multiplier() throws  -> Ratio?
     
@@ -642,7 +642,7 @@ public protocol RoundProtocol: AnyObject, Sendable {
     func picks() throws  -> [Int32]
     
     /**
-     * The public record, once the round has finished; null/nil while it is in play.
+     * The public record, once the round has finished (or was voided); null/nil while it is in play.
      */
     func record() throws  -> RoundRecord?
     
@@ -650,7 +650,8 @@ public protocol RoundProtocol: AnyObject, Sendable {
      * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
-     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
+     * last safe tile ends the round, cashed out.
      */
     func reveal(tile: Int32) throws  -> Reveal
     
@@ -724,7 +725,7 @@ open class Round: RoundProtocol, @unchecked Sendable, CustomDebugStringConvertib
     
     /**
      * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
-     * `RoundFinished` once the round has ended.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it.
      */
 open func cashOut()throws  -> Ratio  {
     return try  FfiConverterTypeRatio_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -760,7 +761,7 @@ open func commitment() -> String  {
 }
     
     /**
-     * Whether the round has ended.
+     * Whether the round has ended (a mine, a cash-out, or voided).
      */
 open func isFinished()throws  -> Bool  {
     return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -796,7 +797,7 @@ open func mines() -> Int32  {
 }
     
     /**
-     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     * What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
      */
 open func multiplier()throws  -> Ratio?  {
     return try  FfiConverterOptionTypeRatio.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -844,7 +845,7 @@ open func picks()throws  -> [Int32]  {
 }
     
     /**
-     * The public record, once the round has finished; null/nil while it is in play.
+     * The public record, once the round has finished (or was voided); null/nil while it is in play.
      */
 open func record()throws  -> RoundRecord?  {
     return try  FfiConverterOptionTypeRoundRecord.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -859,7 +860,8 @@ open func record()throws  -> RoundRecord?  {
      * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
-     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
+     * last safe tile ends the round, cashed out.
      */
 open func reveal(tile: Int32)throws  -> Reveal  {
     return try  FfiConverterTypeReveal_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -958,12 +960,23 @@ public func FfiConverterTypeRound_lower(_ value: Round) -> UInt64 {
 
 /**
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
- * player's client seed and the nonce of the next round.
+ * player's client seed, the nonce of the next round and the rounds still in play.
+ *
+ * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
+ * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
+ * such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
+ * (`RoundVoided`) and its record's outcome is `Voided`.
  *
  * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
  * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
  */
 public protocol SeedPairProtocol: AnyObject, Sendable {
+    
+    /**
+     * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
+     * those listed in the state the pair was restored from).
+     */
+    func openRounds() throws  -> [UInt64]
     
     /**
      * What the player may see now: the commitment, the client seed and the next nonce.
@@ -973,11 +986,15 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
     /**
      * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
      * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     *
+     * `RoundsInPlay` while a round of the pair is in play (finish it or `voidOpenRounds()` first); a
+     * refused rotation changes nothing.
      */
     func rotate(clientSeed: String?) throws  -> RevealedSeedPair
     
     /**
-     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     * A new client seed always starts a new pair, revealing the old server seed: the same as
+     * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
     func setClientSeed(clientSeed: String) throws  -> RevealedSeedPair
     
@@ -990,14 +1007,27 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
     func startRound(mines: Int32, rtp: String) throws  -> Round
     
     /**
-     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
+     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
      */
     func toStateJson() throws  -> String
+    
+    /**
+     * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+     * move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
+     * returned). Afterwards the pair can rotate.
+     */
+    func voidOpenRounds() throws  -> [UInt64]
     
 }
 /**
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
- * player's client seed and the nonce of the next round.
+ * player's client seed, the nonce of the next round and the rounds still in play.
+ *
+ * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
+ * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
+ * such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
+ * (`RoundVoided`) and its record's outcome is `Voided`.
  *
  * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
  * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
@@ -1083,7 +1113,9 @@ public static func fromParts(serverSeed: String, clientSeed: String, nonce: UInt
     
     /**
      * Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
-     * `InvalidState` (argument `state`) when it does not parse or does not hold together.
+     * `InvalidState` (argument `state`) when it does not parse, has an unknown field, or does not hold
+     * together. The rounds the state lists as open stay open: the restored pair refuses to rotate until
+     * `voidOpenRounds()` (the rounds themselves are not in the state, so they can only be voided).
      */
 public static func fromStateJson(json: String)throws  -> SeedPair  {
     return try  FfiConverterTypeSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -1095,6 +1127,19 @@ public static func fromStateJson(json: String)throws  -> SeedPair  {
 }
     
 
+    
+    /**
+     * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
+     * those listed in the state the pair was restored from).
+     */
+open func openRounds()throws  -> [UInt64]  {
+    return try  FfiConverterSequenceUInt64.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
     
     /**
      * What the player may see now: the commitment, the client seed and the next nonce.
@@ -1111,6 +1156,9 @@ open func `public`()throws  -> PublicSeedPair  {
     /**
      * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
      * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     *
+     * `RoundsInPlay` while a round of the pair is in play (finish it or `voidOpenRounds()` first); a
+     * refused rotation changes nothing.
      */
 open func rotate(clientSeed: String?)throws  -> RevealedSeedPair  {
     return try  FfiConverterTypeRevealedSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -1123,7 +1171,8 @@ open func rotate(clientSeed: String?)throws  -> RevealedSeedPair  {
 }
     
     /**
-     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     * A new client seed always starts a new pair, revealing the old server seed: the same as
+     * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
 open func setClientSeed(clientSeed: String)throws  -> RevealedSeedPair  {
     return try  FfiConverterTypeRevealedSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -1153,12 +1202,27 @@ open func startRound(mines: Int32, rtp: String)throws  -> Round  {
 }
     
     /**
-     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
+     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
      */
 open func toStateJson()throws  -> String  {
     return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+     * move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
+     * returned). Afterwards the pair can rotate.
+     */
+open func voidOpenRounds()throws  -> [UInt64]  {
+    return try  FfiConverterSequenceUInt64.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds(
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
@@ -1779,7 +1843,7 @@ public func FfiConverterTypeRevealedSeedPair_lower(_ value: RevealedSeedPair) ->
 
 /**
  * The public record of a finished round, as the operator publishes it; `toJson()` gives its JSON form
- * (ratios as `"num/den"` strings, outcome `"lost"` or `"cashed_out"`), `roundRecordFromJson` reads it.
+ * (ratios as `"num/den"` strings, outcome `"lost"`, `"cashed_out"` or `"voided"`), `roundRecordFromJson` reads it.
  */
 public struct RoundRecord: Equatable, Hashable {
     /**
@@ -1811,7 +1875,7 @@ public struct RoundRecord: Equatable, Hashable {
      */
     public let outcome: Outcome
     /**
-     * The multiplier paid (null/nil when lost), exact.
+     * The multiplier paid (null/nil when lost or voided), exact.
      */
     public let multiplier: Ratio?
 
@@ -1840,7 +1904,7 @@ public struct RoundRecord: Equatable, Hashable {
          * How the round ended.
          */outcome: Outcome, 
         /**
-         * The multiplier paid (null/nil when lost), exact.
+         * The multiplier paid (null/nil when lost or voided), exact.
          */multiplier: Ratio?) {
         self.commitment = commitment
         self.clientSeed = clientSeed
@@ -1941,7 +2005,7 @@ public struct RoundVerification: Equatable, Hashable {
      */
     public let expectedOutcome: Outcome
     /**
-     * The multiplier the picks lead to (null/nil when lost).
+     * The multiplier the picks lead to (null/nil when lost or voided).
      */
     public let expectedMultiplier: Ratio?
     /**
@@ -1965,7 +2029,7 @@ public struct RoundVerification: Equatable, Hashable {
          * The outcome the picks lead to.
          */expectedOutcome: Outcome, 
         /**
-         * The multiplier the picks lead to (null/nil when lost).
+         * The multiplier the picks lead to (null/nil when lost or voided).
          */expectedMultiplier: Ratio?, 
         /**
          * Each way the record differs from the replay, in words (each starts with the field); empty when it holds.
@@ -2141,7 +2205,12 @@ public struct Verification: Equatable, Hashable {
      */
     public let positionsOk: Bool?
     /**
-     * True when every check that was asked for holds (and when none was).
+     * `Ok` when at least one check was asked for and every one holds, `Mismatch` when one fails,
+     * `Unchecked` when none was asked for.
+     */
+    public let verdict: Verdict
+    /**
+     * True only when `verdict` is `Ok`: a verification with nothing to check is not ok.
      */
     public let ok: Bool
 
@@ -2170,7 +2239,11 @@ public struct Verification: Equatable, Hashable {
          * Whether the declared positions match; `null`/`nil` when none were given.
          */positionsOk: Bool?, 
         /**
-         * True when every check that was asked for holds (and when none was).
+         * `Ok` when at least one check was asked for and every one holds, `Mismatch` when one fails,
+         * `Unchecked` when none was asked for.
+         */verdict: Verdict, 
+        /**
+         * True only when `verdict` is `Ok`: a verification with nothing to check is not ok.
          */ok: Bool) {
         self.commitment = commitment
         self.signature = signature
@@ -2179,6 +2252,7 @@ public struct Verification: Equatable, Hashable {
         self.wordsUsed = wordsUsed
         self.commitmentOk = commitmentOk
         self.positionsOk = positionsOk
+        self.verdict = verdict
         self.ok = ok
     }
 
@@ -2205,6 +2279,7 @@ public struct FfiConverterTypeVerification: FfiConverterRustBuffer {
                 wordsUsed: FfiConverterUInt32.read(from: &buf), 
                 commitmentOk: FfiConverterOptionBool.read(from: &buf), 
                 positionsOk: FfiConverterOptionBool.read(from: &buf), 
+                verdict: FfiConverterTypeVerdict.read(from: &buf), 
                 ok: FfiConverterBool.read(from: &buf)
         )
     }
@@ -2217,6 +2292,7 @@ public struct FfiConverterTypeVerification: FfiConverterRustBuffer {
         FfiConverterUInt32.write(value.wordsUsed, into: &buf)
         FfiConverterOptionBool.write(value.commitmentOk, into: &buf)
         FfiConverterOptionBool.write(value.positionsOk, into: &buf)
+        FfiConverterTypeVerdict.write(value.verdict, into: &buf)
         FfiConverterBool.write(value.ok, into: &buf)
     }
 }
@@ -2239,7 +2315,7 @@ public func FfiConverterTypeVerification_lower(_ value: Verification) -> RustBuf
 
 /**
  * Everything that can go wrong: one variant per error of the core (same names, in the order of its
- * stable codes 1..=15), plus `Other` for a variant a newer core may add. Every variant carries the
+ * stable codes 1..=17), plus `Other` for a variant a newer core may add. Every variant carries the
  * core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
  */
 public 
@@ -2252,7 +2328,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidMines(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2269,7 +2345,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidNonce(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2286,7 +2362,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidTile(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2303,7 +2379,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidHex(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2320,7 +2396,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidUtf8(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2337,7 +2413,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case StreamExhausted(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2354,7 +2430,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case Rng(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2371,7 +2447,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case BufferSize(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2388,7 +2464,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case TileAlreadyRevealed(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2405,7 +2481,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case RoundFinished(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2422,7 +2498,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case NothingToCashOut(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2439,7 +2515,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidRtp(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2456,7 +2532,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidPicks(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2473,7 +2549,7 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
      */
     case InvalidNumber(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2486,11 +2562,47 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
          */message: String
     )
     /**
-     * Saved state or a record that does not parse or does not hold together (code 15, e.g. `state`, `record`).
+     * Saved state or a record that does not parse or does not hold together, or has a field it should not
+     * (code 15, e.g. `state`, `record`).
      */
     case InvalidState(
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * `rotate`/`setClientSeed` while a round of the seed pair is in play: finish the rounds or
+     * `voidOpenRounds()` first (code 16; the message lists their nonces, `openRounds()` returns them).
+     */
+    case RoundsInPlay(
+        /**
+         * The core's stable numeric code (1..=17), the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
+    /**
+     * A reveal or cash-out on a round its seed pair voided (code 17).
+     */
+    case RoundVoided(
+        /**
+         * The core's stable numeric code (1..=17), the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
@@ -2638,7 +2750,19 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
             argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
             )
-        case 16: return .Other(
+        case 16: return .RoundsInPlay(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 17: return .RoundVoided(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 18: return .Other(
             code: try FfiConverterUInt32.read(from: &buf), 
             name: try FfiConverterString.read(from: &buf), 
             argument: try FfiConverterOptionString.read(from: &buf), 
@@ -2776,8 +2900,24 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
             FfiConverterString.write(message, into: &buf)
             
         
-        case let .Other(code,name,argument,message):
+        case let .RoundsInPlay(code,name,argument,message):
             writeInt(&buf, Int32(16))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .RoundVoided(code,name,argument,message):
+            writeInt(&buf, Int32(17))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .Other(code,name,argument,message):
+            writeInt(&buf, Int32(18))
             FfiConverterUInt32.write(code, into: &buf)
             FfiConverterString.write(name, into: &buf)
             FfiConverterOptionString.write(argument, into: &buf)
@@ -2817,6 +2957,11 @@ public enum Outcome: Equatable, Hashable {
      * The player cashed out (or revealed every safe tile) and is paid the multiplier.
      */
     case cashedOut
+    /**
+     * The seed pair voided the round while it was in play (`voidOpenRounds`): no multiplier, the stake
+     * is returned.
+     */
+    case voided
 
 
 
@@ -2842,6 +2987,8 @@ public struct FfiConverterTypeOutcome: FfiConverterRustBuffer {
         
         case 2: return .cashedOut
         
+        case 3: return .voided
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -2856,6 +3003,10 @@ public struct FfiConverterTypeOutcome: FfiConverterRustBuffer {
         
         case .cashedOut:
             writeInt(&buf, Int32(2))
+        
+        
+        case .voided:
+            writeInt(&buf, Int32(3))
         
         }
     }
@@ -2874,6 +3025,91 @@ public func FfiConverterTypeOutcome_lift(_ buf: RustBuffer) throws -> Outcome {
 #endif
 public func FfiConverterTypeOutcome_lower(_ value: Outcome) -> RustBuffer {
     return FfiConverterTypeOutcome.lower(value)
+}
+
+
+
+/**
+ * What a verification concluded (the core's `Verdict`).
+ */
+
+public enum Verdict: Equatable, Hashable {
+    
+    /**
+     * At least one check was asked for, and every one holds.
+     */
+    case ok
+    /**
+     * A check that was asked for fails.
+     */
+    case mismatch
+    /**
+     * No check was asked for (neither a commitment nor positions): the round was only recomputed.
+     */
+    case unchecked
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Verdict: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeVerdict: FfiConverterRustBuffer {
+    typealias SwiftType = Verdict
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Verdict {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .ok
+        
+        case 2: return .mismatch
+        
+        case 3: return .unchecked
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Verdict, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .ok:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .mismatch:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .unchecked:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeVerdict_lift(_ buf: RustBuffer) throws -> Verdict {
+    return try FfiConverterTypeVerdict.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeVerdict_lower(_ value: Verdict) -> RustBuffer {
+    return FfiConverterTypeVerdict.lower(value)
 }
 
 
@@ -3049,6 +3285,31 @@ fileprivate struct FfiConverterSequenceInt32: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceUInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [UInt64]
+
+    public static func write(_ value: [UInt64], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterUInt64.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [UInt64] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [UInt64]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterUInt64.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
     typealias SwiftType = [String]
 
@@ -3167,9 +3428,9 @@ public func roundSignature(serverSeed: String, clientSeed: String, nonce: UInt64
  * Recomputes a finished round from its seeds and checks it against what the operator published.
  *
  * `commitment` (64 hex characters, either case) and `positions` (1-based, any order) are optional:
- * a check is made only for what is given. Fails with `InvalidMines`, `InvalidHex` (argument
- * `commitment`) or `InvalidTile` (argument `positions`) on malformed input; a mismatch is not an
- * error but a `false` check.
+ * a check is made only for what is given, and with neither the verdict is `Unchecked` (not ok). Fails
+ * with `InvalidMines`, `InvalidHex` (argument `commitment`) or `InvalidTile` (argument `positions`) on
+ * malformed input; a mismatch is not an error but a `false` check.
  */
 public func verify(serverSeed: String, clientSeed: String, nonce: UInt64, mines: Int32, commitment: String? = nil, positions: [Int32]? = nil)throws  -> Verification  {
     return try  FfiConverterTypeVerification_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3223,7 +3484,8 @@ public func payoutTable(rtp: String)throws  -> [TableEntry]  {
 })
 }
 /**
- * Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not.
+ * Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not, or has a
+ * field the form does not.
  */
 public func publicSeedPairFromJson(json: String)throws  -> PublicSeedPair  {
     return try  FfiConverterTypePublicSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3250,7 +3512,8 @@ public func ratioToDecimal(ratio: Ratio, places: UInt32)throws  -> String  {
 })
 }
 /**
- * Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not.
+ * Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not, or has
+ * a field the form does not.
  */
 public func revealedSeedPairFromJson(json: String)throws  -> RevealedSeedPair  {
     return try  FfiConverterTypeRevealedSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3261,7 +3524,8 @@ public func revealedSeedPairFromJson(json: String)throws  -> RevealedSeedPair  {
 })
 }
 /**
- * Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not.
+ * Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not, or has a
+ * field the form does not (the message names it).
  */
 public func roundRecordFromJson(json: String)throws  -> RoundRecord  {
     return try  FfiConverterTypeRoundRecord_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3274,7 +3538,8 @@ public func roundRecordFromJson(json: String)throws  -> RoundRecord  {
 /**
  * Replays a finished round from its record and the server seed revealed after rotation, and says what
  * differs, if anything does. A mismatch is not an error; errors are only for records that cannot
- * describe a round (see `RoundRecord`'s fields).
+ * describe a round (see `RoundRecord`'s fields). A voided record holds when its picks are all safe and
+ * leave a safe tile unopened, with no multiplier.
  */
 public func verifyRound(record: RoundRecord, serverSeed: String)throws  -> RoundVerification  {
     return try  FfiConverterTypeRoundVerification_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3316,7 +3581,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_func_round_signature() != 14674) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_verify() != 33199) {
+    if (uniffi_fairmines_uniffi_checksum_func_verify() != 54515) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_func_max_safe_picks() != 17261) {
@@ -3328,19 +3593,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_func_payout_table() != 7981) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() != 18093) {
+    if (uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() != 34751) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() != 56518) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() != 9391) {
+    if (uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() != 64984) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_round_record_from_json() != 35461) {
+    if (uniffi_fairmines_uniffi_checksum_func_round_record_from_json() != 19164) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_verify_round() != 27325) {
+    if (uniffi_fairmines_uniffi_checksum_func_verify_round() != 53765) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_serverseed_commitment() != 27191) {
@@ -3349,7 +3614,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_serverseed_reveal() != 44040) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_cash_out() != 36943) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_cash_out() != 47246) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_client_seed() != 61437) {
@@ -3358,7 +3623,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_round_commitment() != 54126) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_is_finished() != 37224) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_is_finished() != 64522) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_mine_positions() != 13626) {
@@ -3367,7 +3632,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_round_mines() != 3380) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_multiplier() != 60802) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_multiplier() != 4433) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_nonce() != 10936) {
@@ -3379,10 +3644,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_round_picks() != 19266) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_record() != 48008) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_record() != 973) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_reveal() != 23202) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_reveal() != 3100) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_rtp() != 60696) {
@@ -3391,25 +3656,31 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_round_safe_picks() != 52827) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() != 49966) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_fairmines_uniffi_checksum_method_seedpair_public() != 5150) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() != 17101) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() != 11927) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() != 61611) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() != 20002) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() != 5805) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() != 23609) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() != 58665) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() != 27671) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() != 35348) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() != 55738) {
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() != 37927) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() != 61110) {

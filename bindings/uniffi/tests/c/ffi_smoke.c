@@ -30,15 +30,19 @@ static int checks = 0, failures = 0;
         }                                                  \
     } while (0)
 
-static RustBuffer string_buffer(const char *text) {
+static RustBuffer bytes_buffer(const uint8_t *data, int32_t len) {
     RustCallStatus status = {0};
-    ForeignBytes bytes = {(int32_t)strlen(text), (const uint8_t *)text};
+    ForeignBytes bytes = {len, data};
     RustBuffer buffer = ffi_fairmines_uniffi_rustbuffer_from_bytes(bytes, &status);
     if (status.code != 0) {
         fprintf(stderr, "rustbuffer_from_bytes failed\n");
         exit(2);
     }
     return buffer;
+}
+
+static RustBuffer string_buffer(const char *text) {
+    return bytes_buffer((const uint8_t *)text, (int32_t)strlen(text));
 }
 
 static void free_buffer(RustBuffer buffer) {
@@ -69,6 +73,13 @@ static const uint8_t *take(reader *r, uint64_t n) {
 static int32_t take_i32(reader *r) {
     const uint8_t *p = take(r, 4);
     return p ? read_i32(p) : -1;
+}
+
+static uint64_t take_u64(reader *r) {
+    const uint8_t *p = take(r, 8);
+    uint64_t v = 0;
+    for (int i = 0; p && i < 8; i++) v = v << 8 | p[i];
+    return v;
 }
 
 static int take_i8(reader *r) {
@@ -180,6 +191,40 @@ int main(void) {
               take_i32(&r) == 19 && r.at == r.len,
           "Round.minePositions(): expected [7, 10, 19] once finished");
     free_buffer(positions_after);
+
+    /* A round in play (nonce 2) holds the server seed back: rotate fails with ROUNDS_IN_PLAY until voided. */
+    const uint8_t none_string = 0; /* an absent Option<String> */
+    memset(&status, 0, sizeof status);
+    uint64_t in_play = uniffi_fairmines_uniffi_fn_method_seedpair_start_round(
+        uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), 5, string_buffer("99/100"), &status);
+    CHECK(status.code == 0 && in_play != 0, "SeedPair.startRound (nonce 2): status %d", status.code);
+    RustBuffer refused = uniffi_fairmines_uniffi_fn_method_seedpair_rotate(
+        uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), bytes_buffer(&none_string, 1), &status);
+    CHECK(refused.len == 0, "SeedPair.rotate: a result buffer came with the error");
+    check_error(&status, "SeedPair.rotate with a round in play", 16, "ROUNDS_IN_PLAY", NULL,
+                "the seed pair has 1 round(s) in play (nonce 2)");
+    free_buffer(status.errorBuf);
+
+    /* voidOpenRounds: a sequence<u64>, here [2]. */
+    memset(&status, 0, sizeof status);
+    RustBuffer voided = uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds(
+        uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), &status);
+    r = (reader){voided.data, voided.len, 0, 0};
+    CHECK(status.code == 0 && take_i32(&r) == 1 && take_u64(&r) == 2 && r.at == r.len,
+          "SeedPair.voidOpenRounds(): expected [2]");
+    free_buffer(voided);
+    RustBuffer move = uniffi_fairmines_uniffi_fn_method_round_reveal(
+        uniffi_fairmines_uniffi_fn_clone_round(in_play, &status), 1, &status);
+    CHECK(move.len == 0, "Round.reveal on a voided round: a result buffer came with the error");
+    check_error(&status, "Round.reveal(1) on a voided round", 17, "ROUND_VOIDED", NULL, "the round was voided");
+    free_buffer(status.errorBuf);
+    memset(&status, 0, sizeof status);
+    RustBuffer revealed = uniffi_fairmines_uniffi_fn_method_seedpair_rotate(
+        uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), bytes_buffer(&none_string, 1), &status);
+    r = (reader){revealed.data, revealed.len, 0, 0};
+    CHECK(status.code == 0 && take_string(&r, SERVER), "SeedPair.rotate after voiding: status %d", status.code);
+    free_buffer(revealed);
+    uniffi_fairmines_uniffi_fn_free_round(in_play, &status);
 
     uniffi_fairmines_uniffi_fn_free_round(round, &status);
     uniffi_fairmines_uniffi_fn_free_seedpair(pair, &status);

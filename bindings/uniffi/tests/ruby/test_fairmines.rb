@@ -44,6 +44,7 @@ class TestVectors < Minitest::Test
       verdict = Fairmines.verify(server, client, nonce, mines, c['commitment'], c['positions'].reverse)
       assert_equal true, verdict.commitment_ok
       assert_equal true, verdict.positions_ok
+      assert_equal Fairmines::Verdict::OK, verdict.verdict
       assert_equal true, verdict.ok
       assert_equal c['signature'], verdict.signature
       assert_equal c['positions'], verdict.positions
@@ -67,14 +68,35 @@ class TestApi < Minitest::Test
     wrong = Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.round_signature(SERVER, CLIENT, 1), [7, 10, 20])
     assert_equal false, wrong.commitment_ok
     assert_equal false, wrong.positions_ok
+    assert_equal Fairmines::Verdict::MISMATCH, wrong.verdict
     assert_equal false, wrong.ok
     assert_equal [7, 10, 19], wrong.positions
+    half = Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.commitment(SERVER), [7, 10, 20])
+    assert_equal [true, false, Fairmines::Verdict::MISMATCH, false],
+                 [half.commitment_ok, half.positions_ok, half.verdict, half.ok]
 
+    # Nothing to check: the round is recomputed, and the verdict says nothing was checked (not ok).
     only = Fairmines.verify(SERVER, CLIENT, 1, 3)
     assert_nil only.commitment_ok
     assert_nil only.positions_ok
-    assert_equal true, only.ok
-    assert_equal true, Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.commitment(SERVER).upcase).commitment_ok
+    assert_equal Fairmines::Verdict::UNCHECKED, only.verdict
+    assert_equal false, only.ok
+    assert_equal [7, 10, 19], only.positions
+    assert_equal [0, 1, 2], [Fairmines::Verdict::OK, Fairmines::Verdict::MISMATCH, Fairmines::Verdict::UNCHECKED]
+
+    upper = Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.commitment(SERVER).upcase)
+    assert_equal [true, Fairmines::Verdict::OK, true], [upper.commitment_ok, upper.verdict, upper.ok]
+  end
+
+  # verify takes positional arguments only: keywords (a misspelt commitment: among them) arrive as one Hash
+  # in place of the commitment, which is refused with a TypeError that shows it, never ignored.
+  def test_verify_refuses_keywords
+    error = assert_raises(TypeError) do
+      Fairmines.verify(SERVER, CLIENT, 1, 3, commitmnet: Fairmines.commitment(SERVER))
+    end
+    assert_includes error.message, 'commitmnet', error.message
+    error = assert_raises(TypeError) { Fairmines.verify(SERVER, CLIENT, 1, 3, nil, position: [7, 10, 19]) }
+    assert_includes error.message, 'position', error.message
   end
 
   [0, 25, -1, 26, 2**31 - 1, -2**31].each do |mines|

@@ -144,8 +144,13 @@ class TestGame < Minitest::Test
     first = pair.public
     assert_match(/\A[0-9a-f]{64}\z/, first.commitment)
     assert_equal ['player seed', 0], [first.client_seed, first.nonce]
-    3.times { pair.start_round(1, '1') }
+    # Each round ends (a mine or a cash-out after one safe tile): the pair can rotate only then.
+    3.times do
+      round = pair.start_round(1, '1')
+      round.cash_out if round.reveal(1).safe
+    end
     assert_equal 3, pair.public.nonce
+    assert_equal [], pair.open_rounds
 
     state = pair.to_state_json
     restored = Fairmines::SeedPair.from_state_json(state)
@@ -174,6 +179,115 @@ class TestGame < Minitest::Test
     refute_equal before, pair.public.commitment
     assert_equal 'new seed', pair.rotate('third').client_seed
     assert_equal 'third', pair.public.client_seed
+  end
+
+  # The issue's sequence: a round in play holds its seed pair's server seed back until it is voided, and a
+  # voided round refuses every move, even for a player who now knows the grid.
+  def test_no_rotation_while_a_round_is_in_play
+    pair = Fairmines::SeedPair.new('player seed')
+    round = pair.start_round(5, '99/100')
+    before = pair.public
+    rotate = assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { pair.rotate(nil) }
+    assert_includes rotate.message, '(nonce 0)'
+    change = assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { pair.set_client_seed('other') }
+    assert_includes change.message, '(nonce 0)'
+    assert_equal before, pair.public, 'a refused rotation changes nothing'
+    refute round.is_finished
+    assert_equal [0], pair.open_rounds
+
+    assert_equal [0], pair.void_open_rounds
+    assert_equal [], pair.open_rounds
+    assert_equal [], pair.void_open_rounds
+    revealed = pair.rotate(nil)
+    assert_equal [before.commitment, 1], [revealed.commitment, revealed.rounds]
+
+    mines = Fairmines.mine_positions(revealed.server_seed, 'player seed', 0, 5)
+    ((1..25).to_a - mines).each do |tile|
+      assert_error(FE::RoundVoided, 17, 'ROUND_VOIDED', nil) { round.reveal(tile) }
+    end
+    assert_error(FE::RoundVoided, 17, 'ROUND_VOIDED', nil) { round.cash_out }
+    assert round.is_finished
+    assert_equal Fairmines::Outcome::VOIDED, round.outcome
+    assert_nil round.multiplier
+    assert_equal [0, [], mines], [round.safe_picks, round.picks, round.mine_positions]
+
+    record = round.record
+    assert_equal Fairmines::Outcome::VOIDED, record.outcome
+    assert_nil record.multiplier
+    assert_equal 'voided', JSON.parse(record.to_json)['outcome']
+    assert_equal record, Fairmines.round_record_from_json(record.to_json)
+    verdict = Fairmines.verify_round(record, revealed.server_seed)
+    assert verdict.ok, verdict.differences.inspect
+    assert_equal [true, Fairmines::Outcome::VOIDED, nil],
+                 [verdict.commitment_ok, verdict.expected_outcome, verdict.expected_multiplier]
+  end
+
+  def test_a_round_voided_after_safe_picks_keeps_them_in_its_record
+    pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 1)
+    round = pair.start_round(3, '0.99') # nonce 1: mines at 7, 10 and 19
+    round.reveal(1)
+    round.reveal(2)
+    assert_equal [1], pair.void_open_rounds
+    assert_error(FE::RoundVoided, 17, 'ROUND_VOIDED', nil) { round.reveal(3) }
+    assert_error(FE::RoundVoided, 17, 'ROUND_VOIDED', nil) { round.cash_out }
+    assert_equal 2, round.safe_picks
+    assert_nil round.multiplier
+    record = round.record
+    assert_equal [[1, 2], Fairmines::Outcome::VOIDED, nil], [record.picks, record.outcome, record.multiplier]
+    assert_equal SERVER, pair.rotate(nil).server_seed
+    assert Fairmines.verify_round(record, SERVER).ok
+    refute Fairmines.verify_round(changed(record, outcome: Fairmines::Outcome::CASHED_OUT), SERVER).ok
+    refute Fairmines.verify_round(changed(record, picks: [1, 7]), SERVER).ok
+  end
+
+  def test_the_state_keeps_rounds_in_play
+    pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 0)
+    first = pair.start_round(3, '0.99')
+    second = pair.start_round(3, '0.99')
+    third = pair.start_round(3, '0.99')
+    second.reveal(Fairmines.mine_positions(SERVER, CLIENT, 1, 3).first) # nonce 1 ends: lost
+    assert_equal [0, 2], pair.open_rounds
+    state = pair.to_state_json
+    assert_equal [0, 2], JSON.parse(state)['open_rounds']
+
+    restored = Fairmines::SeedPair.from_state_json(state)
+    assert_equal [0, 2], restored.open_rounds
+    assert_equal state, restored.to_state_json
+    assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { restored.rotate(nil) }
+    assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { restored.set_client_seed('x') }
+    assert_equal [0, 2], restored.void_open_rounds
+    assert_equal SERVER, restored.rotate(nil).server_seed
+
+    # The restored pair is a new value: the original's rounds are still its own, in play.
+    refute first.is_finished
+    refute third.is_finished
+    assert_equal [0, 2], pair.void_open_rounds
+    assert_equal [Fairmines::Outcome::VOIDED, Fairmines::Outcome::LOST], [first.outcome, second.outcome]
+
+    unused = JSON.parse(state).merge('open_rounds' => [3]).to_json
+    assert_error(FE::InvalidState, 15, 'INVALID_STATE', 'state') { Fairmines::SeedPair.from_state_json(unused) }
+  end
+
+  def test_json_with_a_misspelt_field_is_refused
+    record = played_record
+    # "multipler" for "multiplier": read as a record with no multiplier, it would be a silent wrong answer.
+    json = JSON.parse(record.to_json)
+    json['multipler'] = json.delete('multiplier')
+    error = assert_error(FE::InvalidState, 15, 'INVALID_STATE', 'record') { Fairmines.round_record_from_json(json.to_json) }
+    assert_includes error.message, 'unknown field `multipler`'
+
+    pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 5)
+    public = JSON.parse(pair.public.to_json).merge('nonse' => 5).to_json
+    state = JSON.parse(pair.to_state_json).merge('open_round' => []).to_json
+    revealed = JSON.parse(pair.rotate(nil).to_json).merge('round' => 0).to_json
+    {
+      'public' => -> { Fairmines.public_seed_pair_from_json(public) },
+      'state' => -> { Fairmines::SeedPair.from_state_json(state) },
+      'revealed' => -> { Fairmines.revealed_seed_pair_from_json(revealed) }
+    }.each do |argument, call|
+      refused = assert_error(FE::InvalidState, 15, 'INVALID_STATE', argument, &call)
+      assert_includes refused.message, 'unknown field'
+    end
   end
 
   def test_public_and_revealed_pairs_survive_json

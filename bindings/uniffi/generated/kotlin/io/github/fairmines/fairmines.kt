@@ -736,6 +736,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_round_safe_picks(
     ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds(
+    ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_seedpair_public(
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_seedpair_rotate(
@@ -745,6 +747,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_fairmines_uniffi_checksum_method_seedpair_start_round(
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json(
+    ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds(
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts(
     ): Int
@@ -828,6 +832,8 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_fairmines_uniffi_fn_constructor_seedpair_new(`clientSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_public(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_rotate(`ptr`: Long,`clientSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -837,6 +843,8 @@ internal object UniffiLib {
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_start_round(`ptr`: Long,`mines`: Int,`rtp`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_uniffi_trait_debug(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1012,7 +1020,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_func_round_signature() and 0xFFFF) != 14674) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify() and 0xFFFF) != 33199) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify() and 0xFFFF) != 54515) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_func_max_safe_picks() and 0xFFFF) != 17261) {
@@ -1024,19 +1032,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_func_payout_table() and 0xFFFF) != 7981) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() and 0xFFFF) != 18093) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() and 0xFFFF) != 34751) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() and 0xFFFF) != 56518) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() and 0xFFFF) != 9391) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() and 0xFFFF) != 64984) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_round_record_from_json() and 0xFFFF) != 35461) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_round_record_from_json() and 0xFFFF) != 19164) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify_round() and 0xFFFF) != 27325) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify_round() and 0xFFFF) != 53765) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_serverseed_commitment() and 0xFFFF) != 27191) {
@@ -1045,7 +1053,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_serverseed_reveal() and 0xFFFF) != 44040) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_cash_out() and 0xFFFF) != 36943) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_cash_out() and 0xFFFF) != 47246) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_client_seed() and 0xFFFF) != 61437) {
@@ -1054,7 +1062,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_commitment() and 0xFFFF) != 54126) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_is_finished() and 0xFFFF) != 37224) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_is_finished() and 0xFFFF) != 64522) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_mine_positions() and 0xFFFF) != 13626) {
@@ -1063,7 +1071,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_mines() and 0xFFFF) != 3380) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_multiplier() and 0xFFFF) != 60802) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_multiplier() and 0xFFFF) != 4433) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_nonce() and 0xFFFF) != 10936) {
@@ -1075,10 +1083,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_picks() and 0xFFFF) != 19266) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_record() and 0xFFFF) != 48008) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_record() and 0xFFFF) != 973) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_reveal() and 0xFFFF) != 23202) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_reveal() and 0xFFFF) != 3100) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_rtp() and 0xFFFF) != 60696) {
@@ -1087,25 +1095,31 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_safe_picks() and 0xFFFF) != 52827) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() and 0xFFFF) != 49966) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_public() and 0xFFFF) != 5150) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() and 0xFFFF) != 17101) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() and 0xFFFF) != 11927) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() and 0xFFFF) != 61611) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() and 0xFFFF) != 20002) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() and 0xFFFF) != 5805) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() and 0xFFFF) != 23609) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() and 0xFFFF) != 58665) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() and 0xFFFF) != 27671) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() and 0xFFFF) != 35348) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() and 0xFFFF) != 55738) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() and 0xFFFF) != 37927) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() and 0xFFFF) != 61110) {
@@ -1521,7 +1535,7 @@ public interface RoundInterface {
     
     /**
      * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
-     * `RoundFinished` once the round has ended.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it.
      */
     fun `cashOut`(): Ratio
     
@@ -1536,7 +1550,7 @@ public interface RoundInterface {
     fun `commitment`(): kotlin.String
     
     /**
-     * Whether the round has ended.
+     * Whether the round has ended (a mine, a cash-out, or voided).
      */
     fun `isFinished`(): kotlin.Boolean
     
@@ -1551,7 +1565,7 @@ public interface RoundInterface {
     fun `mines`(): kotlin.Int
     
     /**
-     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     * What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
      */
     fun `multiplier`(): Ratio?
     
@@ -1571,7 +1585,7 @@ public interface RoundInterface {
     fun `picks`(): List<kotlin.Int>
     
     /**
-     * The public record, once the round has finished; null/nil while it is in play.
+     * The public record, once the round has finished (or was voided); null/nil while it is in play.
      */
     fun `record`(): RoundRecord?
     
@@ -1579,7 +1593,8 @@ public interface RoundInterface {
      * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
-     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
+     * last safe tile ends the round, cashed out.
      */
     fun `reveal`(`tile`: kotlin.Int): Reveal
     
@@ -1704,7 +1719,7 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
-     * `RoundFinished` once the round has ended.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it.
      */
     @Throws(FairminesException::class)override fun `cashOut`(): Ratio {
             return FfiConverterTypeRatio.lift(
@@ -1753,7 +1768,7 @@ open class Round: Disposable, AutoCloseable, RoundInterface
 
     
     /**
-     * Whether the round has ended.
+     * Whether the round has ended (a mine, a cash-out, or voided).
      */
     @Throws(FairminesException::class)override fun `isFinished`(): kotlin.Boolean {
             return FfiConverterBoolean.lift(
@@ -1803,7 +1818,7 @@ open class Round: Disposable, AutoCloseable, RoundInterface
 
     
     /**
-     * What a cash-out pays now (or paid): null/nil before the first safe pick and after a mine.
+     * What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
      */
     @Throws(FairminesException::class)override fun `multiplier`(): Ratio? {
             return FfiConverterOptionalTypeRatio.lift(
@@ -1870,7 +1885,7 @@ open class Round: Disposable, AutoCloseable, RoundInterface
 
     
     /**
-     * The public record, once the round has finished; null/nil while it is in play.
+     * The public record, once the round has finished (or was voided); null/nil while it is in play.
      */
     @Throws(FairminesException::class)override fun `record`(): RoundRecord? {
             return FfiConverterOptionalTypeRoundRecord.lift(
@@ -1890,7 +1905,8 @@ open class Round: Disposable, AutoCloseable, RoundInterface
      * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
-     * `RoundFinished` once the round has ended. Revealing the last safe tile ends the round, cashed out.
+     * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
+     * last safe tile ends the round, cashed out.
      */
     @Throws(FairminesException::class)override fun `reveal`(`tile`: kotlin.Int): Reveal {
             return FfiConverterTypeReveal.lift(
@@ -2087,12 +2103,23 @@ public object FfiConverterTypeRound: FfiConverter<Round, Long> {
 
 /**
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
- * player's client seed and the nonce of the next round.
+ * player's client seed, the nonce of the next round and the rounds still in play.
+ *
+ * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
+ * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
+ * such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
+ * (`RoundVoided`) and its record's outcome is `Voided`.
  *
  * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
  * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
  */
 public interface SeedPairInterface {
+    
+    /**
+     * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
+     * those listed in the state the pair was restored from).
+     */
+    fun `openRounds`(): List<kotlin.ULong>
     
     /**
      * What the player may see now: the commitment, the client seed and the next nonce.
@@ -2102,11 +2129,15 @@ public interface SeedPairInterface {
     /**
      * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
      * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     *
+     * `RoundsInPlay` while a round of the pair is in play (finish it or `voidOpenRounds()` first); a
+     * refused rotation changes nothing.
      */
     fun `rotate`(`clientSeed`: kotlin.String?): RevealedSeedPair
     
     /**
-     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     * A new client seed always starts a new pair, revealing the old server seed: the same as
+     * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
     fun `setClientSeed`(`clientSeed`: kotlin.String): RevealedSeedPair
     
@@ -2119,16 +2150,29 @@ public interface SeedPairInterface {
     fun `startRound`(`mines`: kotlin.Int, `rtp`: kotlin.String): Round
     
     /**
-     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
+     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
      */
     fun `toStateJson`(): kotlin.String
+    
+    /**
+     * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+     * move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
+     * returned). Afterwards the pair can rotate.
+     */
+    fun `voidOpenRounds`(): List<kotlin.ULong>
     
     companion object
 }
 
 /**
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
- * player's client seed and the nonce of the next round.
+ * player's client seed, the nonce of the next round and the rounds still in play.
+ *
+ * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
+ * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
+ * such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
+ * (`RoundVoided`) and its record's outcome is `Voided`.
  *
  * Its string forms (`toString`, `description`, `to_s`, `inspect`) never show the server seed; it leaves
  * only through `rotate`/`setClientSeed` (the seed being retired) and `toStateJson` (the operator's storage).
@@ -2249,6 +2293,24 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
 
     
     /**
+     * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
+     * those listed in the state the pair was restored from).
+     */
+    @Throws(FairminesException::class)override fun `openRounds`(): List<kotlin.ULong> {
+            return FfiConverterSequenceULong.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
      * What the player may see now: the commitment, the client seed and the next nonce.
      */
     @Throws(FairminesException::class)override fun `public`(): PublicSeedPair {
@@ -2268,6 +2330,9 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
     /**
      * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
      * seed if one is given. Returns the old pair with its server seed, which may now be published.
+     *
+     * `RoundsInPlay` while a round of the pair is in play (finish it or `voidOpenRounds()` first); a
+     * refused rotation changes nothing.
      */
     @Throws(FairminesException::class)override fun `rotate`(`clientSeed`: kotlin.String?): RevealedSeedPair {
             return FfiConverterTypeRevealedSeedPair.lift(
@@ -2285,7 +2350,8 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
 
     
     /**
-     * A new client seed always starts a new pair: the same as `rotate(clientSeed)`.
+     * A new client seed always starts a new pair, revealing the old server seed: the same as
+     * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
     @Throws(FairminesException::class)override fun `setClientSeed`(`clientSeed`: kotlin.String): RevealedSeedPair {
             return FfiConverterTypeRevealedSeedPair.lift(
@@ -2325,13 +2391,33 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
 
     
     /**
-     * The full state as JSON, for the operator's own storage. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
+     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
      */
     @Throws(FairminesException::class)override fun `toStateJson`(): kotlin.String {
             return FfiConverterString.lift(
     callWithHandle {
     uniffiRustCallWithError(FairminesException) { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
+     * move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
+     * returned). Afterwards the pair can rotate.
+     */
+    @Throws(FairminesException::class)override fun `voidOpenRounds`(): List<kotlin.ULong> {
+            return FfiConverterSequenceULong.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds(
         it,
         _status)
 }
@@ -2381,7 +2467,9 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
         
     /**
      * Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
-     * `InvalidState` (argument `state`) when it does not parse or does not hold together.
+     * `InvalidState` (argument `state`) when it does not parse, has an unknown field, or does not hold
+     * together. The rounds the state lists as open stay open: the restored pair refuses to rotate until
+     * `voidOpenRounds()` (the rounds themselves are not in the state, so they can only be voided).
      */
     @Throws(FairminesException::class) fun `fromStateJson`(`json`: kotlin.String): SeedPair {
             return FfiConverterTypeSeedPair.lift(
@@ -3007,7 +3095,7 @@ public object FfiConverterTypeRevealedSeedPair: FfiConverterRustBuffer<RevealedS
 
 /**
  * The public record of a finished round, as the operator publishes it; `toJson()` gives its JSON form
- * (ratios as `"num/den"` strings, outcome `"lost"` or `"cashed_out"`), `roundRecordFromJson` reads it.
+ * (ratios as `"num/den"` strings, outcome `"lost"`, `"cashed_out"` or `"voided"`), `roundRecordFromJson` reads it.
  */
 data class RoundRecord (
     /**
@@ -3046,7 +3134,7 @@ data class RoundRecord (
     val `outcome`: Outcome
     , 
     /**
-     * The multiplier paid (null/nil when lost), exact.
+     * The multiplier paid (null/nil when lost or voided), exact.
      */
     val `multiplier`: Ratio?
     
@@ -3141,7 +3229,7 @@ data class RoundVerification (
     val `expectedOutcome`: Outcome
     , 
     /**
-     * The multiplier the picks lead to (null/nil when lost).
+     * The multiplier the picks lead to (null/nil when lost or voided).
      */
     val `expectedMultiplier`: Ratio?
     , 
@@ -3290,7 +3378,13 @@ data class Verification (
     val `positionsOk`: kotlin.Boolean?
     , 
     /**
-     * True when every check that was asked for holds (and when none was).
+     * `Ok` when at least one check was asked for and every one holds, `Mismatch` when one fails,
+     * `Unchecked` when none was asked for.
+     */
+    val `verdict`: Verdict
+    , 
+    /**
+     * True only when `verdict` is `Ok`: a verification with nothing to check is not ok.
      */
     val `ok`: kotlin.Boolean
     
@@ -3316,6 +3410,7 @@ public object FfiConverterTypeVerification: FfiConverterRustBuffer<Verification>
             FfiConverterUInt.read(buf),
             FfiConverterOptionalBoolean.read(buf),
             FfiConverterOptionalBoolean.read(buf),
+            FfiConverterTypeVerdict.read(buf),
             FfiConverterBoolean.read(buf),
         )
     }
@@ -3328,6 +3423,7 @@ public object FfiConverterTypeVerification: FfiConverterRustBuffer<Verification>
             FfiConverterUInt.allocationSize(value.`wordsUsed`) +
             FfiConverterOptionalBoolean.allocationSize(value.`commitmentOk`) +
             FfiConverterOptionalBoolean.allocationSize(value.`positionsOk`) +
+            FfiConverterTypeVerdict.allocationSize(value.`verdict`) +
             FfiConverterBoolean.allocationSize(value.`ok`)
     )
 
@@ -3339,6 +3435,7 @@ public object FfiConverterTypeVerification: FfiConverterRustBuffer<Verification>
             FfiConverterUInt.write(value.`wordsUsed`, buf)
             FfiConverterOptionalBoolean.write(value.`commitmentOk`, buf)
             FfiConverterOptionalBoolean.write(value.`positionsOk`, buf)
+            FfiConverterTypeVerdict.write(value.`verdict`, buf)
             FfiConverterBoolean.write(value.`ok`, buf)
     }
 }
@@ -3349,7 +3446,7 @@ public object FfiConverterTypeVerification: FfiConverterRustBuffer<Verification>
 
 /**
  * Everything that can go wrong: one variant per error of the core (same names, in the order of its
- * stable codes 1..=15), plus `Other` for a variant a newer core may add. Every variant carries the
+ * stable codes 1..=17), plus `Other` for a variant a newer core may add. Every variant carries the
  * core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
  */
 sealed class FairminesException: kotlin.Exception() {
@@ -3360,7 +3457,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidMines(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3389,7 +3486,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidNonce(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3418,7 +3515,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidTile(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3447,7 +3544,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidHex(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3476,7 +3573,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidUtf8(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3505,7 +3602,7 @@ sealed class FairminesException: kotlin.Exception() {
     class StreamExhausted(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3534,7 +3631,7 @@ sealed class FairminesException: kotlin.Exception() {
     class Rng(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3563,7 +3660,7 @@ sealed class FairminesException: kotlin.Exception() {
     class BufferSize(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3592,7 +3689,7 @@ sealed class FairminesException: kotlin.Exception() {
     class TileAlreadyRevealed(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3621,7 +3718,7 @@ sealed class FairminesException: kotlin.Exception() {
     class RoundFinished(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3650,7 +3747,7 @@ sealed class FairminesException: kotlin.Exception() {
     class NothingToCashOut(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3679,7 +3776,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidRtp(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3708,7 +3805,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidPicks(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3737,7 +3834,7 @@ sealed class FairminesException: kotlin.Exception() {
     class InvalidNumber(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3761,12 +3858,72 @@ sealed class FairminesException: kotlin.Exception() {
     }
     
     /**
-     * Saved state or a record that does not parse or does not hold together (code 15, e.g. `state`, `record`).
+     * Saved state or a record that does not parse or does not hold together, or has a field it should not
+     * (code 15, e.g. `state`, `record`).
      */
     class InvalidState(
         
         /**
-         * The core's stable numeric code (1..=15), the same in every binding.
+         * The core's stable numeric code (1..=17), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * `rotate`/`setClientSeed` while a round of the seed pair is in play: finish the rounds or
+     * `voidOpenRounds()` first (code 16; the message lists their nonces, `openRounds()` returns them).
+     */
+    class RoundsInPlay(
+        
+        /**
+         * The core's stable numeric code (1..=17), the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
+    /**
+     * A reveal or cash-out on a round its seed pair voided (code 17).
+     */
+    class RoundVoided(
+        
+        /**
+         * The core's stable numeric code (1..=17), the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3927,7 +4084,19 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            16 -> FairminesException.Other(
+            16 -> FairminesException.RoundsInPlay(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            17 -> FairminesException.RoundVoided(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            18 -> FairminesException.Other(
                 FfiConverterUInt.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
@@ -4052,6 +4221,22 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 + FfiConverterString.allocationSize(value.`reason`)
             )
             is FairminesException.InvalidState -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.RoundsInPlay -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.RoundVoided -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterUInt.allocationSize(value.`code`)
@@ -4192,8 +4377,24 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
-            is FairminesException.Other -> {
+            is FairminesException.RoundsInPlay -> {
                 buf.putInt(16)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.RoundVoided -> {
+                buf.putInt(17)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.Other -> {
+                buf.putInt(18)
                 FfiConverterUInt.write(value.`code`, buf)
                 FfiConverterString.write(value.`name`, buf)
                 FfiConverterOptionalString.write(value.`argument`, buf)
@@ -4220,7 +4421,12 @@ enum class Outcome {
     /**
      * The player cashed out (or revealed every safe tile) and is paid the multiplier.
      */
-    CASHED_OUT;
+    CASHED_OUT,
+    /**
+     * The seed pair voided the round while it was in play (`voidOpenRounds`): no multiplier, the stake
+     * is returned.
+     */
+    VOIDED;
 
     
 
@@ -4244,6 +4450,55 @@ public object FfiConverterTypeOutcome: FfiConverterRustBuffer<Outcome> {
     override fun allocationSize(value: Outcome) = 4UL
 
     override fun write(value: Outcome, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * What a verification concluded (the core's `Verdict`).
+ */
+
+enum class Verdict {
+    
+    /**
+     * At least one check was asked for, and every one holds.
+     */
+    OK,
+    /**
+     * A check that was asked for fails.
+     */
+    MISMATCH,
+    /**
+     * No check was asked for (neither a commitment nor positions): the round was only recomputed.
+     */
+    UNCHECKED;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeVerdict: FfiConverterRustBuffer<Verdict> {
+    override fun read(buf: ByteBuffer) = try {
+        
+        Verdict.entries[buf.getInt() - 1]
+        
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: Verdict) = 4UL
+
+    override fun write(value: Verdict, buf: ByteBuffer) {
         buf.putInt(value.ordinal + 1)
     }
 }
@@ -4476,6 +4731,34 @@ public object FfiConverterSequenceInt: FfiConverterRustBuffer<List<kotlin.Int>> 
 /**
  * @suppress
  */
+public object FfiConverterSequenceULong: FfiConverterRustBuffer<List<kotlin.ULong>> {
+    override fun read(buf: ByteBuffer): List<kotlin.ULong> {
+        val len = buf.getInt()
+        return List<kotlin.ULong>(len) {
+            FfiConverterULong.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<kotlin.ULong>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterULong.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<kotlin.ULong>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterULong.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.String>> {
     override fun read(buf: ByteBuffer): List<kotlin.String> {
         val len = buf.getInt()
@@ -4615,9 +4898,9 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
          * Recomputes a finished round from its seeds and checks it against what the operator published.
          *
          * `commitment` (64 hex characters, either case) and `positions` (1-based, any order) are optional:
-         * a check is made only for what is given. Fails with `InvalidMines`, `InvalidHex` (argument
-         * `commitment`) or `InvalidTile` (argument `positions`) on malformed input; a mismatch is not an
-         * error but a `false` check.
+         * a check is made only for what is given, and with neither the verdict is `Unchecked` (not ok). Fails
+         * with `InvalidMines`, `InvalidHex` (argument `commitment`) or `InvalidTile` (argument `positions`) on
+         * malformed input; a mismatch is not an error but a `false` check.
          */
     @Throws(FairminesException::class) fun `verify`(`serverSeed`: kotlin.String, `clientSeed`: kotlin.String, `nonce`: kotlin.ULong, `mines`: kotlin.Int, `commitment`: kotlin.String? = null, `positions`: List<kotlin.Int>? = null): Verification {
             return FfiConverterTypeVerification.lift(
@@ -4687,7 +4970,8 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
     
 
         /**
-         * Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not.
+         * Parses `PublicSeedPair.toJson()`'s form; `InvalidState` (argument `public`) when it does not, or has a
+         * field the form does not.
          */
     @Throws(FairminesException::class) fun `publicSeedPairFromJson`(`json`: kotlin.String): PublicSeedPair {
             return FfiConverterTypePublicSeedPair.lift(
@@ -4722,7 +5006,8 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
     
 
         /**
-         * Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not.
+         * Parses `RevealedSeedPair.toJson()`'s form; `InvalidState` (argument `revealed`) when it does not, or has
+         * a field the form does not.
          */
     @Throws(FairminesException::class) fun `revealedSeedPairFromJson`(`json`: kotlin.String): RevealedSeedPair {
             return FfiConverterTypeRevealedSeedPair.lift(
@@ -4737,7 +5022,8 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
     
 
         /**
-         * Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not.
+         * Parses `RoundRecord.toJson()`'s form; `InvalidState` (argument `record`) when it does not, or has a
+         * field the form does not (the message names it).
          */
     @Throws(FairminesException::class) fun `roundRecordFromJson`(`json`: kotlin.String): RoundRecord {
             return FfiConverterTypeRoundRecord.lift(
@@ -4754,7 +5040,8 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
         /**
          * Replays a finished round from its record and the server seed revealed after rotation, and says what
          * differs, if anything does. A mismatch is not an error; errors are only for records that cannot
-         * describe a round (see `RoundRecord`'s fields).
+         * describe a round (see `RoundRecord`'s fields). A voided record holds when its picks are all safe and
+         * leave a safe tile unopened, with no multiplier.
          */
     @Throws(FairminesException::class) fun `verifyRound`(`record`: RoundRecord, `serverSeed`: kotlin.String): RoundVerification {
             return FfiConverterTypeRoundVerification.lift(

@@ -67,6 +67,7 @@ class VectorTest {
         val verdict = verify(server, client, nonce, mines, case.getString("commitment"), positions.reversed())
         assertEquals(true, verdict.commitmentOk)
         assertEquals(true, verdict.positionsOk)
+        assertEquals(Verdict.OK, verdict.verdict)
         assertTrue(verdict.ok)
         assertEquals(case.getString("commitment"), verdict.commitment)
         assertEquals(case.getString("signature"), verdict.signature)
@@ -85,7 +86,8 @@ class ApiTest {
         check(minePositions(server, client, 1uL, 3) == listOf(7, 10, 19))
         val verdict = verify(server, client, 1uL, 3,
             commitment = "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42", positions = listOf(7, 10, 19))
-        check(verdict.ok && verdict.commitmentOk == true && verdict.positionsOk == true)
+        check(verdict.ok && verdict.verdict == Verdict.OK && verdict.commitmentOk == true && verdict.positionsOk == true)
+        check(verify(server, client, 1uL, 3).verdict == Verdict.UNCHECKED)   // nothing checked: ok is false
         var message: String? = null
         try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { message = e.reason }
         assertEquals("mines: must be an integer in 1..=24, got 25", message)
@@ -107,13 +109,28 @@ class ApiTest {
         val wrong = verify(SERVER, CLIENT, 1uL, 3, commitment = roundSignature(SERVER, CLIENT, 1uL), positions = listOf(7, 10, 20))
         assertEquals(false, wrong.commitmentOk)
         assertEquals(false, wrong.positionsOk)
+        assertEquals(Verdict.MISMATCH, wrong.verdict)
         assertFalse(wrong.ok)
         assertEquals(listOf(7, 10, 19), wrong.positions)
+        // One check failing is enough for a mismatch.
+        val half = verify(SERVER, CLIENT, 1uL, 3, commitment = commitment(SERVER), positions = listOf(7, 10, 20))
+        assertEquals(Pair(true, false), Pair(half.commitmentOk, half.positionsOk))
+        assertEquals(Verdict.MISMATCH, half.verdict)
+        assertFalse(half.ok)
 
+        // Nothing to check: the round is recomputed, and the verdict says nothing was checked (not ok).
         val onlyRecompute = verify(SERVER, CLIENT, 1uL, 3)
         assertNull(onlyRecompute.commitmentOk)
         assertNull(onlyRecompute.positionsOk)
-        assertTrue(onlyRecompute.ok)
+        assertEquals(Verdict.UNCHECKED, onlyRecompute.verdict)
+        assertFalse(onlyRecompute.ok)
+        assertEquals(listOf(7, 10, 19), onlyRecompute.positions)
+        assertEquals(listOf(Verdict.OK, Verdict.MISMATCH, Verdict.UNCHECKED), Verdict.entries.toList())
+
+        // One check asked for and holding is ok.
+        val onlyCommitment = verify(SERVER, CLIENT, 1uL, 3, commitment = commitment(SERVER))
+        assertEquals(Verdict.OK, onlyCommitment.verdict)
+        assertTrue(onlyCommitment.ok)
 
         // A duplicated tile is not an error but a mismatch.
         assertEquals(false, verify(SERVER, CLIENT, 1uL, 3, positions = listOf(7, 7, 19)).positionsOk)

@@ -49,6 +49,8 @@ private inline fun <reified T : FairminesException> expectError(
         is FairminesException.InvalidPicks -> listOf(error.code, error.name, error.argument, error.reason)
         is FairminesException.InvalidNumber -> listOf(error.code, error.name, error.argument, error.reason)
         is FairminesException.InvalidState -> listOf(error.code, error.name, error.argument, error.reason)
+        is FairminesException.RoundsInPlay -> listOf(error.code, error.name, error.argument, error.reason)
+        is FairminesException.RoundVoided -> listOf(error.code, error.name, error.argument, error.reason)
         else -> error("unexpected error $error")
     }
     assertEquals(code.toUInt(), actualCode, error.message)
@@ -164,12 +166,18 @@ class GameTest {
         val paid = round.cashOut()
         check(paid.numerator == "9" && paid.denominator == "8" && paid.toString() == "9/8")
         val record = round.record()!!                      // publish record.toJson()
+        val next = pair.startRound(3, "0.99")              // nonce 2, in play: its mines hang on the secret seed
+        try { pair.rotate(null) } catch (e: FairminesException.RoundsInPlay) { println(e.code) }   // 16
+        check(pair.voidOpenRounds() == listOf(2uL))        // (or finish it) then the pair can rotate
         val revealed = pair.rotate(null)                   // the old server seed may now be published
         check(revealed.commitment == commitment)
         check(verifyRound(record, revealed.serverSeed).ok)
         try { round.reveal(2) } catch (e: FairminesException.RoundFinished) { println(e.code) }   // 10
+        try { next.reveal(2) } catch (e: FairminesException.RoundVoided) { println(e.code) }     // 17
         assertEquals(SERVER, revealed.serverSeed)
-        assertEquals(2uL, revealed.rounds)
+        assertEquals(3uL, revealed.rounds)
+        assertEquals(Outcome.VOIDED, next.outcome())
+        assertEquals(emptyList<Int>(), next.picks())
     }
 
     @Test
@@ -179,8 +187,10 @@ class GameTest {
         assertEquals("player seed", first.clientSeed)
         assertEquals(0uL, first.nonce)
         assertTrue(first.commitment.matches(Regex("[0-9a-f]{64}")))
-        repeat(3) { pair.startRound(1, "1").close() }
+        // Each round ends (a mine or a cash-out after one safe tile): the pair can rotate only then.
+        repeat(3) { pair.startRound(1, "1").use { round -> if (round.reveal(1).safe) round.cashOut() } }
         assertEquals(3uL, pair.public().nonce)
+        assertEquals(emptyList<ULong>(), pair.openRounds())
 
         // State JSON restores the same pair, server seed included.
         val state = pair.toStateJson()
@@ -217,6 +227,126 @@ class GameTest {
         val rotatedWithSeed = pair.rotate("third seed")
         assertEquals("new seed", rotatedWithSeed.clientSeed)
         assertEquals("third seed", pair.public().clientSeed)
+    }
+
+    @Test
+    fun `the issue sequence - no rotation while a round is in play, then a voided round refuses every move`() {
+        val pair = SeedPair("player seed")
+        val round = pair.startRound(5, "99/100")
+        val before = pair.public()
+        val rotate = expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { pair.rotate(null) }
+        assertTrue(rotate.reason.contains("(nonce 0)"), rotate.reason)
+        val change = expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { pair.setClientSeed("other") }
+        assertTrue(change.reason.contains("(nonce 0)"), change.reason)
+        assertEquals(before, pair.public(), "a refused rotation changes nothing")
+        assertFalse(round.isFinished())
+        assertEquals(listOf(0uL), pair.openRounds())
+
+        assertEquals(listOf(0uL), pair.voidOpenRounds())
+        assertEquals(emptyList<ULong>(), pair.openRounds())
+        assertEquals(emptyList<ULong>(), pair.voidOpenRounds())
+        val revealed = pair.rotate(null)
+        assertEquals(before.commitment, revealed.commitment)
+        assertEquals(1uL, revealed.rounds)
+
+        // With the revealed seed the grid is known: every safe tile is refused, and so is a cash-out.
+        val mines = minePositions(revealed.serverSeed, "player seed", 0uL, 5)
+        for (tile in (1..25).filter { it !in mines }) {
+            expectError<FairminesException.RoundVoided>(17, "ROUND_VOIDED", null) { round.reveal(tile) }
+        }
+        expectError<FairminesException.RoundVoided>(17, "ROUND_VOIDED", null) { round.cashOut() }
+        assertTrue(round.isFinished())
+        assertEquals(Outcome.VOIDED, round.outcome())
+        assertNull(round.multiplier())
+        assertEquals(0, round.safePicks())
+        assertEquals(emptyList<Int>(), round.picks())
+        assertEquals(mines, round.minePositions())
+
+        val record = round.record()!!
+        assertEquals(Outcome.VOIDED, record.outcome)
+        assertNull(record.multiplier)
+        assertEquals("voided", JSONObject(record.toJson()).getString("outcome"))
+        assertEquals(record, roundRecordFromJson(record.toJson()))
+        val verdict = verifyRound(record, revealed.serverSeed)
+        assertTrue(verdict.ok && verdict.commitmentOk, verdict.toString())
+        assertEquals(Outcome.VOIDED, verdict.expectedOutcome)
+        assertNull(verdict.expectedMultiplier)
+    }
+
+    @Test
+    fun `a round voided after safe picks keeps them in its record, which verifies`() {
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        val round = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
+        round.reveal(1)
+        round.reveal(2)
+        assertEquals(listOf(1uL), pair.voidOpenRounds())
+        expectError<FairminesException.RoundVoided>(17, "ROUND_VOIDED", null) { round.reveal(3) }
+        expectError<FairminesException.RoundVoided>(17, "ROUND_VOIDED", null) { round.cashOut() }
+        assertEquals(2, round.safePicks())
+        assertNull(round.multiplier())
+        val record = round.record()!!
+        assertEquals(listOf(1, 2), record.picks)
+        assertEquals(Outcome.VOIDED, record.outcome)
+        assertNull(record.multiplier)
+        assertEquals(SERVER, pair.rotate(null).serverSeed)
+        assertTrue(verifyRound(record, SERVER).ok)
+        // The same picks told as a cash-out with nothing paid, or as a void over a mine, do not verify.
+        assertFalse(verifyRound(record.copy(outcome = Outcome.CASHED_OUT), SERVER).ok)
+        assertFalse(verifyRound(record.copy(picks = listOf(1, 7)), SERVER).ok)
+    }
+
+    @Test
+    fun `the state JSON keeps the rounds in play, and the restored pair refuses to rotate until it voids them`() {
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 0uL)
+        val first = pair.startRound(3, "0.99")
+        val second = pair.startRound(3, "0.99")
+        val third = pair.startRound(3, "0.99")
+        second.reveal(minePositions(SERVER, CLIENT, 1uL, 3).first())   // ends nonce 1: lost
+        assertEquals(listOf(0uL, 2uL), pair.openRounds())
+        val state = pair.toStateJson()
+        assertEquals(listOf(0, 2), JSONObject(state).getJSONArray("open_rounds").ints())
+
+        val restored = SeedPair.fromStateJson(state)
+        assertEquals(listOf(0uL, 2uL), restored.openRounds())
+        assertEquals(state, restored.toStateJson())
+        expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { restored.rotate(null) }
+        expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { restored.setClientSeed("x") }
+        assertEquals(listOf(0uL, 2uL), restored.voidOpenRounds())
+        assertEquals(SERVER, restored.rotate(null).serverSeed)
+
+        // The restored pair is a new value: the original's rounds are still its own, in play.
+        assertFalse(first.isFinished())
+        assertFalse(third.isFinished())
+        assertEquals(listOf(0uL, 2uL), pair.voidOpenRounds())
+        assertEquals(Outcome.VOIDED, first.outcome())
+        assertEquals(Outcome.LOST, second.outcome())
+
+        // A state that lists a nonce the pair has not used is refused.
+        val unused = JSONObject(state).put("open_rounds", JSONArray(listOf(3))).toString()
+        expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "state") { SeedPair.fromStateJson(unused) }
+    }
+
+    @Test
+    fun `JSON with a misspelt field is refused, naming it`() {
+        val record = playedRecord()
+        // "multipler" for "multiplier": read as a record with no multiplier, it would be a silent wrong answer.
+        val json = JSONObject(record.toJson())
+        json.put("multipler", json.remove("multiplier"))
+        val error = expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "record") { roundRecordFromJson(json.toString()) }
+        assertTrue(error.reason.contains("unknown field `multipler`"), error.reason)
+
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 5uL)
+        val public = JSONObject(pair.public().toJson()).put("nonse", 5).toString()
+        val state = JSONObject(pair.toStateJson()).put("open_round", JSONArray()).toString()
+        val revealed = JSONObject(pair.rotate(null).toJson()).put("round", 0).toString()
+        for ((argument, call) in listOf<Pair<String, () -> Any>>(
+            "public" to { publicSeedPairFromJson(public) },
+            "state" to { SeedPair.fromStateJson(state) },
+            "revealed" to { revealedSeedPairFromJson(revealed) },
+        )) {
+            val refused = expectError<FairminesException.InvalidState>(15, "INVALID_STATE", argument, call)
+            assertTrue(refused.reason.contains("unknown field"), refused.reason)
+        }
     }
 
     @Test
@@ -486,7 +616,7 @@ class GameTest {
 
     @Test
     fun `outcome and reveal types`() {
-        assertEquals(listOf(Outcome.LOST, Outcome.CASHED_OUT), Outcome.entries.toList())
+        assertEquals(listOf(Outcome.LOST, Outcome.CASHED_OUT, Outcome.VOIDED), Outcome.entries.toList())
         val round = SeedPair.fromParts(SERVER, CLIENT, 1uL).startRound(3, "1")
         assertNotNull(round.rtp())
         assertEquals(ratioOf(1, 1), round.rtp())
