@@ -3496,7 +3496,8 @@ public func publicSeedPairFromJson(json: String)throws  -> PublicSeedPair  {
 })
 }
 /**
- * `ratio`'s value rounded **down** to `places` decimal places (at most 18), e.g. `"1.125"` for 9/8 with 3.
+ * `ratio`'s value rounded **down** to `places` decimal places, e.g. `"1.125"` for 9/8 with 3; more than 18
+ * places is refused with `InvalidNumber` (argument `places`), not clamped.
  *
  * Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
  * (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take
@@ -3596,7 +3597,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() != 34751) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() != 56518) {
+    if (uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() != 50487) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() != 64984) {

@@ -350,6 +350,8 @@ class TestGame < Minitest::Test
     assert_error(FE::InvalidMines, 1, 'INVALID_MINES', 'mines') { Fairmines.max_safe_picks(25) }
     broken = Fairmines::Ratio.new(numerator: '1', denominator: '0', decimal: '')
     assert_error(FE::InvalidNumber, 14, 'INVALID_NUMBER', 'ratio') { Fairmines.ratio_to_decimal(broken, 2) }
+    # More places than 18 are refused, not clamped.
+    assert_error(FE::InvalidNumber, 14, 'INVALID_NUMBER', 'places') { Fairmines.ratio_to_decimal(Fairmines::Ratio.new(numerator: '9', denominator: '8', decimal: ''), 19) }
     assert_error(FE::InvalidState, 15, 'INVALID_STATE', 'record') { Fairmines.round_record_from_json('{}') }
     assert_error(FE::InvalidState, 15, 'INVALID_STATE', 'public') { Fairmines.public_seed_pair_from_json('[]') }
     assert_error(FE::InvalidState, 15, 'INVALID_STATE', 'revealed') { Fairmines.revealed_seed_pair_from_json('') }

@@ -1035,7 +1035,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() and 0xFFFF) != 34751) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() and 0xFFFF) != 56518) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() and 0xFFFF) != 50487) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() and 0xFFFF) != 64984) {
@@ -4986,7 +4986,8 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
     
 
         /**
-         * `ratio`'s value rounded **down** to `places` decimal places (at most 18), e.g. `"1.125"` for 9/8 with 3.
+         * `ratio`'s value rounded **down** to `places` decimal places, e.g. `"1.125"` for 9/8 with 3; more than 18
+         * places is refused with `InvalidNumber` (argument `places`), not clamped.
          *
          * Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
          * (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take

@@ -426,6 +426,8 @@ class GameTest {
         expectError<FairminesException.InvalidMines>(1, "INVALID_MINES", "mines") { maxSafePicks(24 + 1) }
         expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio") { ratioToDecimal(Ratio("1", "0", ""), 2u) }
         expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio") { ratioToDecimal(Ratio("x", "1", ""), 2u) }
+        // More places than 18 are refused, not clamped.
+        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "places") { ratioToDecimal(Ratio("9", "8", ""), 19u) }
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "record") { roundRecordFromJson("{}") }
     }
 
