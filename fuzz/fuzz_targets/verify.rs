@@ -3,7 +3,7 @@
 #![no_main]
 
 use arbitrary::Arbitrary;
-use fairmines::{Published, verify};
+use fairmines::{Number, Published, verify};
 use fairmines_fuzz::{reference, text};
 use libfuzzer_sys::fuzz_target;
 
@@ -75,7 +75,8 @@ fuzz_target!(|input: Input| {
         Positions::Any(v) => Some(v),
     };
 
-    let parsed = Published::parse(&server, &client, input.nonce, mines, commitment.as_deref(), positions.as_deref());
+    let numbers: Option<Vec<Number>> = positions.as_ref().map(|p| p.iter().map(|&t| Number::Int(t)).collect());
+    let parsed = Published::parse(&server, &client, input.nonce, mines, commitment.as_deref(), numbers.as_deref());
 
     // What parse must say: the mine count first, then the commitment, then the positions.
     let hex_ok = |c: &String| c.len() == 64 && c.bytes().all(|b| b.is_ascii_hexdigit());

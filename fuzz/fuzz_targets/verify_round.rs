@@ -210,13 +210,15 @@ fn play(p: Played) {
     for &tile in p.tiles.iter().take(30) {
         let before = (round.picks().to_vec(), round.is_finished(), round.safe_picks());
         match round.reveal(tile) {
-            Ok(Reveal::Mine) => {
-                assert!(grid.positions.contains(&(tile as u8)));
+            Ok(Reveal { safe: false, tile: t, finished, .. }) => {
+                assert_eq!(i64::from(t), tile);
+                assert!(grid.positions.contains(&t) && finished);
                 assert_eq!(round.outcome(), Some(Outcome::Lost));
             }
-            Ok(Reveal::Safe { safe_picks, multiplier }) => {
+            Ok(Reveal { safe_picks, multiplier, .. }) => {
                 assert!((1..=25).contains(&tile) && !grid.positions.contains(&(tile as u8)));
                 assert_eq!(safe_picks, round.safe_picks());
+                let multiplier = multiplier.expect("a safe reveal has a multiplier");
                 let f = rtp.factor();
                 let expected = reference::multiplier(mines.get(), safe_picks, f.numer(), f.denom());
                 assert_eq!(Some((multiplier.numer(), multiplier.denom())), expected);

@@ -105,13 +105,14 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Pla
             continue;
         };
         match round.reveal(tile) {
-            Ok(Reveal::Mine) => println!("tile {tile}: MINE, the round is lost"),
-            Ok(Reveal::Safe { safe_picks, multiplier }) => {
+            Ok(Reveal { safe: false, .. }) => println!("tile {tile}: MINE, the round is lost"),
+            Ok(Reveal { safe_picks, multiplier: Some(multiplier), finished, .. }) => {
                 println!("tile {tile}: safe ({safe_picks} safe), cash out now for x{}", multiplier.to_decimal(places));
-                if round.is_finished() {
+                if finished {
                     println!("every safe tile is open: paid x{}", multiplier.to_decimal(places));
                 }
             }
+            Ok(Reveal { multiplier: None, .. }) => println!("tile {tile}: safe"),
             Err(e) => println!("error: {e}"),
         }
     }

@@ -216,11 +216,7 @@ pub fn audit_seed_pair_counts(
     mines: &[MineCount],
     mut on_progress: impl FnMut(Progress),
 ) -> Result<AuditCounts, fairmines::Error> {
-    if count > 0 && first.checked_add(count - 1).is_none() {
-        return Err(fairmines::Error::InvalidNonce {
-            detail: format!("the range from {first} with {count} nonces passes 2^64 - 1"),
-        });
-    }
+    fairmines::input::nonce_range(first, count)?;
     let mut mines: Vec<MineCount> = mines.to_vec();
     mines.sort();
     mines.dedup();

@@ -112,7 +112,8 @@ impl Nonces<'_> {
 }
 
 /// Writes the sorted 1-based mine positions of every round in `nonces` into `out`, row after row
-/// (`nonces.len() × mines` bytes), using every core. `out` must have exactly that length.
+/// (`nonces.len() × mines` bytes), using every core. `out` must have at least that length; the bytes after
+/// them are left as they are.
 ///
 /// ```
 /// use fairmines::{mine_positions_batch, MineCount, Nonces};
@@ -129,17 +130,13 @@ pub fn mine_positions_batch(
     out: &mut [u8],
 ) -> Result<(), Error> {
     let row = usize::from(mines.get());
-    let needed = nonces.len().checked_mul(row);
-    if needed != Some(out.len()) {
-        return Err(Error::BufferSize { needed: needed.unwrap_or(usize::MAX), got: out.len() });
+    let needed = nonces.len().saturating_mul(row);
+    if out.len() < needed {
+        return Err(Error::BufferTooSmall { needed, got: out.len() });
     }
+    let out = &mut out[..needed];
     if let Nonces::Range { start, count } = nonces {
-        let last_ok = count == 0 || start.checked_add(count as u64 - 1).is_some();
-        if !last_ok {
-            return Err(Error::InvalidNonce {
-                detail: format!("the range from {start} with {count} nonces passes 2^64 - 1"),
-            });
-        }
+        crate::input::nonce_range(start, count as u64)?;
     }
     if out.is_empty() {
         return Ok(());

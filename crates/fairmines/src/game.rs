@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use serde::{Deserialize, Serialize};
 
 use crate::{
-    Digest, Error, MineCount, Placement, Ratio, Rtp, ServerSeed, TILES, Tiles, commitment, max_safe_picks, multiplier,
-    placement,
+    Digest, Error, MineCount, Number, Placement, Ratio, Rtp, ServerSeed, TILES, Tiles, commitment, max_safe_picks,
+    multiplier, placement,
 };
 
 /// The public side of a seed pair: what the player sees while it is active.
@@ -81,7 +81,7 @@ fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -
 /// ([`Error::RoundVoided`]) and its record's outcome is [`Outcome::Voided`].
 ///
 /// ```
-/// use fairmines::{MineCount, Reveal, Rtp, SeedPair, ServerSeed};
+/// use fairmines::{MineCount, Rtp, SeedPair, ServerSeed};
 /// // An operator would use SeedPair::new(client_seed); a known seed lets the example find a safe tile.
 /// let server_seed = ServerSeed::from_bytes(&[7; 32]);
 /// let mines = fairmines::mine_positions(server_seed.reveal(), "player seed", 0, 3)?;
@@ -91,7 +91,8 @@ fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -
 /// let commitment = pair.public().commitment;        // published before play
 /// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
 /// assert_eq!(pair.public().nonce, 1);                // each round uses the nonce, then increments it
-/// assert!(matches!(round.reveal(i64::from(safe))?, Reveal::Safe { safe_picks: 1, .. }));
+/// let reveal = round.reveal(safe)?;
+/// assert!(reveal.safe && reveal.safe_picks == 1 && !reveal.finished);
 /// round.cash_out()?;
 /// let record = round.record().unwrap();
 /// let revealed = pair.rotate(None)?;                 // the old server seed may now be published
@@ -340,6 +341,9 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome.
+    pub const ALL: [Outcome; 3] = [Outcome::Lost, Outcome::CashedOut, Outcome::Voided];
+
     /// `"lost"`, `"cashed_out"` or `"voided"`, as in the JSON record.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -350,18 +354,19 @@ impl Outcome {
     }
 }
 
-/// What a reveal found.
+/// What a reveal found, with everything a player is shown after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reveal {
-    /// A safe tile; the multiplier a cash-out would now pay.
-    Safe {
-        /// Safe picks so far.
-        safe_picks: u8,
-        /// The multiplier reached.
-        multiplier: Ratio,
-    },
-    /// A mine: the round is lost.
-    Mine,
+pub struct Reveal {
+    /// The tile revealed, 1-based.
+    pub tile: u8,
+    /// False when the tile was a mine: the round is lost.
+    pub safe: bool,
+    /// Safe tiles revealed so far in the round.
+    pub safe_picks: u8,
+    /// What a cash-out pays now (paid, when the last safe tile finished the round); `None` after a mine.
+    pub multiplier: Option<Ratio>,
+    /// Whether the round has now ended: a mine, or the last safe tile (which pays out).
+    pub finished: bool,
 }
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it.
@@ -382,39 +387,35 @@ pub struct Round {
 }
 
 impl Round {
-    /// Reveals 1-based `tile`. Errors: a tile outside 1..=25, a tile revealed before, a finished round,
-    /// a voided round.
-    pub fn reveal(&mut self, tile: i64) -> Result<Reveal, Error> {
+    /// Reveals 1-based `tile` (any number a binding has). Errors: a finished or voided round, a tile outside
+    /// 1..=25, a tile revealed before.
+    pub fn reveal(&mut self, tile: impl Into<Number>) -> Result<Reveal, Error> {
         let ledger = self.ledger.clone();
         let mut entries = ledger.lock();
         self.check_in_play(&entries)?;
-        let reveal = self.reveal_in_play(tile)?;
+        let reveal = self.reveal_in_play(crate::input::tile(tile.into(), "tile")?)?;
         if self.status != Status::InPlay {
             entries.open.remove(&self.id);
         }
         Ok(reveal)
     }
 
-    fn reveal_in_play(&mut self, tile: i64) -> Result<Reveal, Error> {
-        let tile = u8::try_from(tile)
-            .ok()
-            .filter(|t| (1..=TILES).contains(t))
-            .ok_or_else(|| Error::InvalidTile { argument: "tile", detail: format!("must be in 1..=25, got {tile}") })?;
+    fn reveal_in_play(&mut self, tile: u8) -> Result<Reveal, Error> {
         if self.picks.contains(&tile) {
             return Err(Error::TileAlreadyRevealed { tile });
         }
         self.picks.push(tile);
-        if self.placement.is_mine(tile) {
+        let safe = !self.placement.is_mine(tile);
+        if !safe {
             self.status = Status::Finished(Outcome::Lost);
-            return Ok(Reveal::Mine);
-        }
-        let safe_picks = self.picks.len() as u8;
-        let multiplier = multiplier(self.mines, safe_picks, self.rtp)?;
-        if safe_picks == TILES - self.mines.get() {
+        } else if self.picks.len() == usize::from(TILES - self.mines.get()) {
             // Every safe tile is open: nothing is left to risk, so the round pays out.
             self.status = Status::Finished(Outcome::CashedOut);
         }
-        Ok(Reveal::Safe { safe_picks, multiplier })
+        let safe_picks = self.safe_picks();
+        // Not `self.multiplier()`: it takes the ledger's lock, which the caller holds.
+        let multiplier = if safe { multiplier(self.mines, safe_picks, self.rtp).ok() } else { None };
+        Ok(Reveal { tile, safe, safe_picks, multiplier, finished: self.status != Status::InPlay })
     }
 
     /// Ends the round and returns the multiplier to pay. Needs at least one safe pick.
@@ -577,6 +578,70 @@ impl RoundRecord {
     pub fn from_json(json: &str) -> Result<Self, Error> {
         from_json(json, "record")
     }
+
+    /// A record from its fields as a binding received them, each checked by the library's rules: the
+    /// commitment's hex, the nonce, the mine count (1..=24), the RTP, the picks (at most 25 tiles in
+    /// 1..=25), the outcome's text and the multiplier. An error names the field (`nonce`, `outcome`, …).
+    pub fn from_input(input: RecordInput<'_>) -> Result<Self, Error> {
+        Ok(RoundRecord {
+            commitment: Digest::parse_hex(input.commitment, "commitment")?,
+            client_seed: input.client_seed.to_owned(),
+            nonce: crate::input::nonce(input.nonce)?,
+            mines: MineCount::try_from(input.mines)?.get(),
+            rtp: input.rtp.rtp()?,
+            picks: crate::input::tiles(input.picks.iter().copied(), "picks")?.to_vec(),
+            outcome: crate::input::outcome(input.outcome, "outcome")?,
+            multiplier: input.multiplier.map(|m| m.ratio("multiplier")).transpose()?,
+        })
+    }
+}
+
+/// An exact number as a binding received it: text (`"0.99"`, `"99/100"`) or a ratio already exact.
+#[derive(Clone, Copy, Debug)]
+pub enum Exact<'a> {
+    /// Text, parsed exactly.
+    Text(&'a str),
+    /// A ratio the binding holds.
+    Ratio(Ratio),
+}
+
+impl Exact<'_> {
+    /// The ratio; an error naming `argument` when the text does not parse.
+    pub fn ratio(self, argument: &'static str) -> Result<Ratio, Error> {
+        match self {
+            Exact::Text(text) => Ratio::parse(text, argument),
+            Exact::Ratio(ratio) => Ok(ratio),
+        }
+    }
+
+    /// As a return-to-player factor: in (0, 1].
+    pub fn rtp(self) -> Result<Rtp, Error> {
+        match self {
+            Exact::Text(text) => Rtp::parse(text),
+            Exact::Ratio(ratio) => Rtp::new(ratio),
+        }
+    }
+}
+
+/// The fields of a round record as a binding received them, for [`RoundRecord::from_input`].
+#[derive(Clone, Copy, Debug)]
+pub struct RecordInput<'a> {
+    /// The commitment, 64 hex characters.
+    pub commitment: &'a str,
+    /// The client seed.
+    pub client_seed: &'a str,
+    /// The nonce.
+    pub nonce: Number,
+    /// The mine count.
+    pub mines: Number,
+    /// The return-to-player factor.
+    pub rtp: Exact<'a>,
+    /// The tiles picked, in order.
+    pub picks: &'a [Number],
+    /// `"lost"`, `"cashed_out"` or `"voided"`.
+    pub outcome: &'a str,
+    /// The multiplier paid, if any.
+    pub multiplier: Option<Exact<'a>>,
 }
 
 /// The replay of a finished round against its revealed server seed.

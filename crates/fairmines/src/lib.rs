@@ -36,6 +36,7 @@ mod digest;
 mod error;
 mod game;
 mod hashing;
+pub mod input;
 mod payout;
 mod placement;
 mod seed;
@@ -43,11 +44,13 @@ mod verify;
 
 pub use batch::{Nonces, RoundHasher, mine_positions_batch};
 pub use digest::{Digest, Hex};
-pub use error::Error;
+pub use error::{Error, ErrorKind};
 pub use game::{
-    Outcome, PublicSeedPair, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification, SeedPair, verify_round,
+    Exact, Outcome, PublicSeedPair, RecordInput, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification,
+    SeedPair, verify_round,
 };
 pub use hashing::{WordStream, commitment, round_signature};
+pub use input::Number;
 pub use payout::{Places, Ratio, Rtp, TableEntry, max_safe_picks, multiplier, payout_table};
 pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, place_mines_observed};
 pub use seed::ServerSeed;

@@ -9,7 +9,7 @@ use core::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{Error, MineCount, TILES};
+use crate::{Error, MineCount, Number, TILES};
 
 /// A non-negative exact fraction in lowest terms.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,13 +96,16 @@ impl Places {
     /// Two places, as multipliers are usually shown (`1.12`).
     pub const TWO: Places = Places(2);
 
-    /// Checks `places` (any integer type): an error naming `places` outside 0..=18, never a clamp.
-    pub fn new(places: impl Into<i128>) -> Result<Self, Error> {
+    /// Checks `places` (any number a binding has): an error naming `places` outside 0..=18, never a clamp.
+    pub fn new(places: impl Into<Number>) -> Result<Self, Error> {
         let places = places.into();
-        u8::try_from(places).ok().filter(|&p| p <= Self::MAX).map(Places).ok_or_else(|| Error::InvalidNumber {
-            argument: "places",
-            detail: format!("must be an integer in 0..={}, got {places}", Self::MAX),
-        })
+        match places.integer().and_then(|p| u8::try_from(p).ok()) {
+            Some(p) if p <= Self::MAX => Ok(Places(p)),
+            _ => Err(Error::InvalidNumber {
+                argument: "places",
+                detail: format!("must be an integer in 0..={}, got {places}", Self::MAX),
+            }),
+        }
     }
 
     /// The number of places.
@@ -144,8 +147,25 @@ impl FromStr for Ratio {
     type Err = Error;
     /// Parses `num/den`, a whole number, or a decimal such as `0.99` (exactly: 99/100).
     fn from_str(text: &str) -> Result<Self, Error> {
+        Ratio::parse(text, "ratio")
+    }
+}
+
+impl Ratio {
+    /// `numerator / denominator` from values as a binding received them, in lowest terms: each part an
+    /// integer in 0..2^128, the denominator not 0.
+    pub fn from_parts(numerator: impl Into<Number>, denominator: impl Into<Number>) -> Result<Ratio, Error> {
+        let num = crate::input::ratio_part(numerator.into(), "numerator")?;
+        let den = crate::input::ratio_part(denominator.into(), "denominator")?;
+        Ratio::new(num, den)
+            .ok_or_else(|| Error::InvalidNumber { argument: "denominator", detail: "must not be 0".to_owned() })
+    }
+
+    /// Parses `num/den`, a whole number, or a decimal such as `0.99` (exactly: 99/100); the error names
+    /// `argument`.
+    pub fn parse(text: &str, argument: &'static str) -> Result<Ratio, Error> {
         let bad = || Error::InvalidNumber {
-            argument: "ratio",
+            argument,
             detail: format!("{text:?} is not a fraction like 99/100 or a decimal like 0.99"),
         };
         let text_t = text.trim();
@@ -252,10 +272,10 @@ pub fn max_safe_picks(mines: MineCount) -> u8 {
 /// assert_eq!(multiplier(MineCount::new(3)?, 259, Rtp::parse("0.99")?).unwrap_err().code(), 13);
 /// # Ok::<(), fairmines::Error>(())
 /// ```
-pub fn multiplier(mines: MineCount, safe_picks: impl Into<i128>, rtp: Rtp) -> Result<Ratio, Error> {
+pub fn multiplier(mines: MineCount, safe_picks: impl Into<Number>, rtp: Rtp) -> Result<Ratio, Error> {
     let max = max_safe_picks(mines);
     let wide = safe_picks.into();
-    let Some(safe_picks) = u8::try_from(wide).ok().filter(|k| (1..=max).contains(k)) else {
+    let Some(safe_picks) = wide.integer().and_then(|k| u8::try_from(k).ok()).filter(|k| (1..=max).contains(k)) else {
         return Err(Error::InvalidPicks {
             detail: format!("must be in 1..={max} with {} mines, got {wide}", mines.get()),
         });

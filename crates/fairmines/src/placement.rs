@@ -6,7 +6,7 @@ use core::ops::Deref;
 use core::convert::Infallible;
 
 use crate::hashing::read_word;
-use crate::{Error, WordStream};
+use crate::{Error, Number, WordStream};
 
 /// Tiles on the board (5 × 5, numbered 1..=25 row-major: 1 top-left, 5 top-right, 25 bottom-right).
 pub const TILES: u8 = 25;
@@ -31,7 +31,7 @@ impl MineCount {
 
     /// Checks that `mines` is in 1..=24.
     pub fn new(mines: u32) -> Result<Self, Error> {
-        Self::try_from(i128::from(mines))
+        Self::try_from(Number::from(mines))
     }
 
     /// The count.
@@ -40,14 +40,10 @@ impl MineCount {
     }
 }
 
-impl TryFrom<i128> for MineCount {
-    type Error = Error;
-    fn try_from(mines: i128) -> Result<Self, Error> {
-        if (i128::from(Self::MIN)..=i128::from(Self::MAX)).contains(&mines) {
-            Ok(MineCount(mines as u8))
-        } else {
-            Err(Error::InvalidMines { got: mines })
-        }
+impl MineCount {
+    /// For a value the caller has checked to be in 1..=24.
+    pub(crate) const fn from_checked(mines: u8) -> Self {
+        MineCount(mines)
     }
 }
 
@@ -56,12 +52,12 @@ macro_rules! mine_count_from {
         impl TryFrom<$t> for MineCount {
             type Error = Error;
             fn try_from(mines: $t) -> Result<Self, Error> {
-                Self::try_from(mines as i128)
+                Self::try_from(Number::from(mines))
             }
         }
     )*};
 }
-mine_count_from!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+mine_count_from!(u8, u16, u32, u64, usize, i8, i16, i32, i64, i128);
 
 /// Up to 25 tile numbers, stored inline (no heap). Dereferences to `&[u8]`.
 #[derive(Clone, Copy, Default)]
@@ -85,30 +81,14 @@ impl Tiles {
     pub fn declared<I>(positions: I, argument: &'static str) -> Result<Self, Error>
     where
         I: IntoIterator,
-        I::Item: Into<i128>,
+        I::Item: Into<Number>,
     {
-        let mut out = Tiles::default();
-        for (i, tile) in positions.into_iter().enumerate() {
-            let tile = tile.into();
-            if !(1..=i128::from(TILES)).contains(&tile) {
-                return Err(Error::InvalidTile {
-                    argument,
-                    detail: format!("tile {tile} at index {i} is outside 1..=25"),
-                });
-            }
-            if i >= usize::from(TILES) {
-                return Err(Error::InvalidTile {
-                    argument,
-                    detail: "more than 25 tiles on a 25-tile board".to_owned(),
-                });
-            }
-            out.push(tile as u8);
-        }
+        let mut out = crate::input::tiles(positions, argument)?;
         out.as_mut_slice().sort_unstable();
         Ok(out)
     }
 
-    fn push(&mut self, tile: u8) {
+    pub(crate) fn push(&mut self, tile: u8) {
         self.tiles[usize::from(self.len)] = tile;
         self.len += 1;
     }

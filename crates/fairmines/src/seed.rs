@@ -27,7 +27,7 @@ impl ServerSeed {
     /// A fresh seed from the operating system's cryptographically secure generator.
     pub fn generate() -> Result<Self, Error> {
         let mut bytes = [0u8; 32];
-        getrandom::fill(&mut bytes).map_err(|e| Error::Rng { detail: e.to_string() })?;
+        getrandom::fill(&mut bytes).map_err(|e| Error::RngFailed { detail: e.to_string() })?;
         let seed = Self::from_bytes(&bytes);
         bytes.zeroize();
         Ok(seed)

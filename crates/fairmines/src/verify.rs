@@ -1,6 +1,6 @@
 //! Step 5: checking a finished round against what the operator published.
 
-use crate::{Digest, Error, MineCount, Placement, Tiles, commitment, placement_for_signature, round_signature};
+use crate::{Digest, Error, MineCount, Number, Placement, Tiles, commitment, placement_for_signature, round_signature};
 
 /// What the operator published about a finished round. `commitment` and `positions` are optional:
 /// a check is made only for what is given.
@@ -134,21 +134,34 @@ pub fn verify(published: &Published<'_>) -> Verification {
 }
 
 impl<'a> Published<'a> {
-    /// Builds the input of [`verify`] from loosely typed values, checking each one: the mine count, the
-    /// commitment's hex text and the declared tiles. Errors name the argument at fault.
+    /// Builds the input of [`verify`] from values as a binding received them, checking each one: the nonce,
+    /// the mine count, the commitment's hex text and the declared tiles. Errors name the argument at fault.
+    /// The order of the arguments is the order of every binding's `verify`.
+    ///
+    /// ```
+    /// use fairmines::{Number, Published};
+    /// let server = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+    /// let client = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
+    /// let positions = [7, 10, 19].map(Number::from);
+    /// let published = Published::parse(server, client, 1, 3, None, Some(&positions))?;
+    /// assert!(fairmines::verify(&published).is_ok());
+    /// let refused = Published::parse(server, client, 1, Number::Float(3.5), None, None).unwrap_err();
+    /// assert_eq!(refused.to_string(), "mines: must be an integer in 1..=24, got 3.5");
+    /// # Ok::<(), fairmines::Error>(())
+    /// ```
     pub fn parse(
         server_seed: &'a str,
         client_seed: &'a str,
-        nonce: u64,
-        mines: i128,
+        nonce: impl Into<Number>,
+        mines: impl Into<Number>,
         commitment: Option<&str>,
-        positions: Option<&[i128]>,
+        positions: Option<&[Number]>,
     ) -> Result<Self, Error> {
         Ok(Published {
             server_seed,
             client_seed,
-            nonce,
-            mines: MineCount::try_from(mines)?,
+            nonce: crate::input::nonce(nonce.into())?,
+            mines: MineCount::try_from(mines.into())?,
             commitment: commitment.map(|c| Digest::parse_hex(c, "commitment")).transpose()?,
             positions: positions.map(|p| Tiles::declared(p.iter().copied(), "positions")).transpose()?,
         })

@@ -1,7 +1,7 @@
 //! Boundary cases that random inputs practically never reach (each one kills a broken variant that the
 //! mutation check, scripts/mutation-check.sh, applies to the core).
 
-use fairmines::{Error, MineCount, Published, Verdict, place_mines, verify};
+use fairmines::{Error, MineCount, Number, Published, Verdict, place_mines, verify};
 
 const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
 const CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
@@ -45,7 +45,8 @@ fn a_commitment_differing_only_in_its_last_character_fails() {
 #[test]
 fn a_verification_with_nothing_to_check_says_so_and_is_not_ok() {
     let verdict = |commitment: Option<&str>, positions: Option<&[i128]>| {
-        verify(&Published::parse(SERVER, CLIENT, 1, 3, commitment, positions).unwrap()).verdict()
+        let positions: Option<Vec<Number>> = positions.map(|p| p.iter().map(|&t| Number::Int(t)).collect());
+        verify(&Published::parse(SERVER, CLIENT, 1, 3, commitment, positions.as_deref()).unwrap()).verdict()
     };
     assert_eq!(verdict(None, None), Verdict::Unchecked);
     assert!(!verify(&Published::parse(SERVER, CLIENT, 1, 3, None, None).unwrap()).is_ok());

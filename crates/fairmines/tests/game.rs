@@ -30,7 +30,8 @@ fn rounds_use_the_nonce_then_increment_it_and_fix_the_grid_at_the_start() {
         assert_eq!(round.nonce(), nonce);
         assert_eq!(round.mine_positions(), None, "the grid stays hidden while in play");
         let mine = mine_positions(&server, CLIENT, nonce, 5).unwrap()[0];
-        assert_eq!(round.reveal(i64::from(mine)).unwrap(), Reveal::Mine);
+        let reveal = round.reveal(mine).unwrap();
+        assert_eq!(reveal, Reveal { tile: mine, safe: false, safe_picks: 0, multiplier: None, finished: true });
         assert_eq!(&*round.mine_positions().unwrap(), &*mine_positions(&server, CLIENT, nonce, 5).unwrap());
     }
 }
@@ -45,7 +46,13 @@ fn safe_reveals_climb_the_multiplier_and_cash_out_pays_it() {
         let k = k as u8 + 1;
         assert_eq!(
             round.reveal(tile).unwrap(),
-            Reveal::Safe { safe_picks: k, multiplier: multiplier(mines, k, rtp()).unwrap() }
+            Reveal {
+                tile: tile as u8,
+                safe: true,
+                safe_picks: k,
+                multiplier: Some(multiplier(mines, k, rtp()).unwrap()),
+                finished: false
+            }
         );
     }
     assert_eq!(round.cash_out().unwrap(), multiplier(mines, 4, rtp()).unwrap());
@@ -303,7 +310,7 @@ fn a_lost_round_has_no_multiplier() {
     let (server, mut pair) = known_pair();
     let mut round = pair.start_round(MineCount::new(24).unwrap(), rtp()).unwrap();
     let mine = mine_positions(&server, CLIENT, 0, 24).unwrap()[0];
-    assert_eq!(round.reveal(i64::from(mine)).unwrap(), Reveal::Mine);
+    assert!(!round.reveal(mine).unwrap().safe);
     assert_eq!((round.safe_picks(), round.multiplier(), round.outcome()), (0, None, Some(Outcome::Lost)));
     assert_eq!(round.record().unwrap().multiplier, None);
 }

@@ -4,8 +4,8 @@
 //! exactly when an independent replay says it still describes a genuine round.
 
 use fairmines::{
-    Digest, Error, MineCount, Outcome, Ratio, Reveal, RoundRecord, Rtp, SeedPair, ServerSeed, commitment,
-    mine_positions, multiplier, verify_round,
+    Digest, Error, MineCount, Outcome, Ratio, RoundRecord, Rtp, SeedPair, ServerSeed, commitment, mine_positions,
+    multiplier, verify_round,
 };
 use proptest::prelude::*;
 
@@ -208,18 +208,17 @@ proptest! {
                             let t = tile as u8;
                             prop_assert!(!play.picks.contains(&t));
                             play.picks.push(t);
-                            match reveal {
-                                Reveal::Mine => {
-                                    prop_assert!(play.grid.contains(&t));
-                                    play.open = false;
-                                }
-                                Reveal::Safe { safe_picks, multiplier: m } => {
-                                    prop_assert!(!play.grid.contains(&t));
-                                    prop_assert_eq!(usize::from(safe_picks), play.picks.len());
-                                    prop_assert_eq!(Some(m), play.round.multiplier());
-                                    play.open = play.picks.len() + play.grid.len() < 25;
-                                }
+                            prop_assert_eq!(reveal.tile, t);
+                            prop_assert_eq!(reveal.safe, !play.grid.contains(&t));
+                            if reveal.safe {
+                                prop_assert_eq!(usize::from(reveal.safe_picks), play.picks.len());
+                                play.open = play.picks.len() + play.grid.len() < 25;
+                            } else {
+                                prop_assert_eq!(usize::from(reveal.safe_picks), play.picks.len() - 1);
+                                play.open = false;
                             }
+                            prop_assert_eq!(reveal.multiplier, play.round.multiplier());
+                            prop_assert_eq!(reveal.finished, !play.open);
                         }
                     }
                     if voided {
