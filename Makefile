@@ -3,7 +3,7 @@
 
 SHELL := bash
 
-# The worked example of SPEC.md; override with `make verify ARGS="--server-seed … --client-seed … …"`.
+# The worked example of ALGORITHM.md; override with `make verify ARGS="--server-seed … --client-seed … …"`.
 ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a \
         --client-seed d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817 \
         --nonce 1 --mines 3 \

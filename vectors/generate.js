@@ -82,7 +82,7 @@ function add(id, tags, serverSeed, clientSeed, nonce, mines) {
   });
 }
 
-// The worked example of SPEC.md, and the article's convention (nonce 0).
+// The worked example of ALGORITHM.md, and the article's convention (nonce 0).
 add('worked-example', ['worked-example'], WORKED.server, WORKED.client, 1, 3);
 add('worked-seeds-nonce-0', ['nonce-edge'], WORKED.server, WORKED.client, 0, 3);
 

@@ -1,5 +1,5 @@
 //! Shared code of the fuzz targets: an independent, straightforward implementation of the algorithm
-//! (`reference`), written from `/work/shared/SPEC.md` over the `sha3` crate, and small input helpers.
+//! (`reference`), written from `ALGORITHM.md` over the `sha3` crate, and small input helpers.
 //!
 //! Nothing here calls the core's hashing or sampling: the targets compare the core with this code.
 

@@ -1,6 +1,6 @@
 //! Searches nonces of one seed pair for rounds in which a draw is rejected (a word at or above
 //! `floor(2^32 / P) * P`), so that the shared vectors can include them. Such rounds are rare: about one in
-//! 3.4e7 for a 24-mine round, one in 2e8 at the very first draw (P = 25). See SPEC.md.
+//! 3.4e7 for a 24-mine round, one in 2e8 at the very first draw (P = 25). See ALGORITHM.md.
 //!
 //! Usage: `rejection-search [--server-seed S] [--client-seed C] [--start N] [--first-draw K] [--total T]`
 //! searches upward from `--start` until it has found at least `K` rounds rejected at the first draw and `T`
