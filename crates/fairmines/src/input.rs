@@ -15,7 +15,9 @@ pub enum Number {
     /// A floating-point number; it counts as an integer only when it is one exactly and within
     /// ±[`Number::MAX_EXACT_FLOAT`] (beyond it, a float may be a rounded literal).
     Float(f64),
-    /// An integer too large for 128 bits (out of range for every rule), and its sign.
+    /// A whole number above `i128::MAX` that fits in 128 bits unsigned (only a ratio's part can be one).
+    Big(u128),
+    /// An integer beyond both (below −2^127 or from 2^128 up): out of range for every rule; its sign.
     Huge {
         /// Whether it is below zero.
         negative: bool,
@@ -27,16 +29,29 @@ impl Number {
     /// `Number.MAX_SAFE_INTEGER`).
     pub const MAX_EXACT_FLOAT: f64 = 9_007_199_254_740_991.0;
 
-    /// The integer this number is exactly, if it is one.
+    /// An integer given as its sign and magnitude (a JavaScript `bigint`, a Python `int`); `None` for a
+    /// magnitude beyond 128 bits.
+    pub fn from_sign_magnitude(negative: bool, magnitude: Option<u128>) -> Number {
+        match magnitude {
+            Some(0) => Number::Int(0),
+            Some(m) if !negative => i128::try_from(m).map_or(Number::Big(m), Number::Int),
+            Some(m) if m <= i128::MIN.unsigned_abs() => Number::Int(0i128.wrapping_sub_unsigned(m)),
+            _ => Number::Huge { negative },
+        }
+    }
+
+    /// The integer this number is exactly, if it is one that fits in an `i128`.
+    #[inline]
     pub fn integer(self) -> Option<i128> {
         match self {
             Number::Int(value) => Some(value),
             Number::Float(x) if x.fract() == 0.0 && x.abs() <= Self::MAX_EXACT_FLOAT => Some(x as i128),
-            Number::Float(_) | Number::Huge { .. } => None,
+            Number::Float(_) | Number::Big(_) | Number::Huge { .. } => None,
         }
     }
 
     /// The integer if it is one in `range`, else `None`.
+    #[inline]
     fn within<T: TryFrom<i128>>(self, range: core::ops::RangeInclusive<i128>) -> Option<T> {
         self.integer().filter(|v| range.contains(v)).and_then(|v| T::try_from(v).ok())
     }
@@ -69,8 +84,9 @@ impl fmt::Display for Number {
                 }
             }
             Number::Float(x) => write!(f, "{x}"),
+            Number::Big(value) => write!(f, "{value}"),
             Number::Huge { negative: true } => f.write_str("an integer below -2^127"),
-            Number::Huge { negative: false } => f.write_str("an integer of 2^127 or more"),
+            Number::Huge { negative: false } => f.write_str("an integer of 2^128 or more"),
         }
     }
 }
@@ -78,6 +94,7 @@ impl fmt::Display for Number {
 macro_rules! number_from_int {
     ($($t:ty),*) => {$(
         impl From<$t> for Number {
+            #[inline]
             fn from(value: $t) -> Number {
                 Number::Int(i128::from(value))
             }
@@ -85,6 +102,12 @@ macro_rules! number_from_int {
     )*};
 }
 number_from_int!(u8, u16, u32, u64, i8, i16, i32, i64, i128);
+
+impl From<u128> for Number {
+    fn from(value: u128) -> Number {
+        Number::from_sign_magnitude(false, Some(value))
+    }
+}
 
 impl From<usize> for Number {
     fn from(value: usize) -> Number {
@@ -100,6 +123,7 @@ impl From<f64> for Number {
 
 impl TryFrom<Number> for MineCount {
     type Error = Error;
+    #[inline]
     fn try_from(mines: Number) -> Result<Self, Error> {
         let range = i128::from(MineCount::MIN)..=i128::from(MineCount::MAX);
         mines.within(range).map(MineCount::from_checked).ok_or(Error::InvalidMines { got: mines })
@@ -107,6 +131,7 @@ impl TryFrom<Number> for MineCount {
 }
 
 /// A nonce: an integer in 0..=2^64 − 1.
+#[inline]
 pub fn nonce(nonce: Number) -> Result<u64, Error> {
     nonce.within(0..=i128::from(u64::MAX)).ok_or_else(|| Error::InvalidNonce {
         detail: format!("must be an integer in 0..=18446744073709551615 (2^64 - 1), got {}", nonce.shown()),
@@ -125,6 +150,7 @@ pub fn nonce_range(first: u64, count: u64) -> Result<Option<u64>, Error> {
 }
 
 /// A tile of the board: an integer in 1..=25. `argument` names it in the error (`tile`).
+#[inline]
 pub fn tile(tile: Number, argument: &'static str) -> Result<u8, Error> {
     tile.within(1..=i128::from(TILES))
         .ok_or_else(|| Error::InvalidTile { argument, detail: format!("must be in 1..=25, got {}", tile.shown()) })
@@ -157,9 +183,8 @@ where
 /// A whole number for one part of an exact ratio, 0..2^128 (`argument`: e.g. `numerator`).
 pub fn ratio_part(part: Number, argument: &'static str) -> Result<u128, Error> {
     match part {
-        Number::Int(value) => u128::try_from(value).ok(),
-        Number::Float(_) => part.integer().and_then(|v| u128::try_from(v).ok()),
-        Number::Huge { .. } => None,
+        Number::Big(value) => Some(value),
+        _ => part.integer().and_then(|v| u128::try_from(v).ok()),
     }
     .ok_or_else(|| Error::InvalidNumber {
         argument,
@@ -198,6 +223,19 @@ mod tests {
     }
 
     #[test]
+    fn sign_and_magnitude_cover_every_width() {
+        let n = Number::from_sign_magnitude;
+        assert_eq!(n(false, Some(5)), Number::Int(5));
+        assert_eq!(n(true, Some(0)), Number::Int(0));
+        assert_eq!(n(true, Some(1 << 127)), Number::Int(i128::MIN));
+        assert_eq!(n(true, Some((1 << 127) + 1)), Number::Huge { negative: true });
+        assert_eq!(n(false, Some(1 << 127)), Number::Big(1 << 127));
+        assert_eq!(n(false, None), Number::Huge { negative: false });
+        assert_eq!(ratio_part(n(false, Some(u128::MAX)), "numerator").unwrap(), u128::MAX);
+        assert!(nonce(n(false, Some(u128::MAX))).is_err());
+    }
+
+    #[test]
     fn numbers_are_shown_as_their_language_writes_them() {
         let shown = |n: Number| n.to_string();
         assert_eq!(shown(Number::Int(-3)), "-3");
@@ -208,6 +246,7 @@ mod tests {
         assert_eq!(shown(Number::Float(1e21)), "1e+21");
         assert_eq!(shown(Number::Float(1.5e-7)), "1.5e-7");
         assert_eq!(shown(Number::Huge { negative: true }), "an integer below -2^127");
+        assert_eq!(shown(Number::from(u128::MAX)), "340282366920938463463374607431768211455");
     }
 
     #[test]

@@ -157,6 +157,12 @@ impl Ratio {
     pub fn from_parts(numerator: impl Into<Number>, denominator: impl Into<Number>) -> Result<Ratio, Error> {
         let num = crate::input::ratio_part(numerator.into(), "numerator")?;
         let den = crate::input::ratio_part(denominator.into(), "denominator")?;
+        Ratio::try_new(num, den)
+    }
+
+    /// `num / den` in lowest terms; an error naming `denominator` when it is 0 (where [`Ratio::new`] gives
+    /// `None`).
+    pub fn try_new(num: u128, den: u128) -> Result<Ratio, Error> {
         Ratio::new(num, den)
             .ok_or_else(|| Error::InvalidNumber { argument: "denominator", detail: "must not be 0".to_owned() })
     }
@@ -378,6 +384,43 @@ mod tests {
             let e = Places::new(refused).unwrap_err();
             assert_eq!((e.code(), e.argument()), (14, Some("places")));
             assert_eq!(e.to_string(), format!("places: must be an integer in 0..=18, got {refused}"));
+        }
+    }
+
+    /// The table is ordered by mines, then safe picks; multipliers rise with every safe pick and every
+    /// extra mine; and each decimal is the exact value rounded down, at every number of places
+    /// (checked with floor(value × 10^places), an independent computation for these small fractions).
+    #[test]
+    fn the_table_is_ordered_rising_and_rounded_down() {
+        for rtp in ["0.99", "0.97", "1", "1/3"] {
+            let rtp = Rtp::parse(rtp).unwrap();
+            let table = payout_table(rtp);
+            let keys: Vec<(u8, u8)> = table.iter().map(|e| (e.mines, e.safe_picks)).collect();
+            let mut sorted = keys.clone();
+            sorted.sort_unstable();
+            assert_eq!(keys, sorted);
+            let value = |m: u8, k: u8| multiplier(MineCount::new(u32::from(m)).unwrap(), k, rtp).unwrap();
+            for e in &table {
+                let m = e.multiplier;
+                if e.safe_picks > 1 {
+                    let before = value(e.mines, e.safe_picks - 1);
+                    assert!(m.num * before.den > before.num * m.den, "{e:?}");
+                }
+                if e.mines < MineCount::MAX
+                    && e.safe_picks <= max_safe_picks(MineCount::new(u32::from(e.mines) + 1).unwrap())
+                {
+                    let more = value(e.mines + 1, e.safe_picks);
+                    assert!(more.num * m.den > m.num * more.den, "{e:?}");
+                }
+                for p in 0..=Places::MAX {
+                    let scale = 10u128.pow(u32::from(p));
+                    let floor = m.num * scale / m.den; // fits: these numerators are far below 2^128 / 10^18
+                    let (whole, frac) = (floor / scale, floor % scale);
+                    let expected =
+                        if p == 0 { whole.to_string() } else { format!("{whole}.{frac:0w$}", w = usize::from(p)) };
+                    assert_eq!(m.to_decimal(Places::new(p).unwrap()), expected, "{e:?} at {p}");
+                }
+            }
         }
     }
 }

@@ -339,3 +339,148 @@ fn rtps_whose_multipliers_cannot_be_exact_are_refused_and_such_records_do_not_ve
     assert!(!verdict.is_ok());
     assert!(verdict.differences[0].starts_with("multiplier: "), "{:?}", verdict.differences);
 }
+
+/// Rules the bindings' game suites checked before the game was tested here only.
+#[test]
+fn server_seeds_from_storage_are_exactly_lowercase_hex() {
+    let seed = "ab".repeat(32);
+    assert!(ServerSeed::from_hex(&seed).is_ok());
+    for bad in [seed.to_uppercase(), format!("{}g", &seed[..63]), seed[..62].to_owned(), String::new()] {
+        let err = ServerSeed::from_hex(&bad).unwrap_err();
+        assert_eq!((err.code(), err.argument()), (4, Some("server_seed")), "{bad}");
+    }
+    let state = SeedPair::from_parts(ServerSeed::from_hex(&seed).unwrap(), CLIENT, 0).to_state_json();
+    for bad in [state.replace(&seed, &seed.to_uppercase()), state.replace(r#""nonce":0"#, r#""nonce":-1"#)] {
+        assert_eq!(SeedPair::from_state_json(&bad).unwrap_err().code(), 15, "{bad}");
+    }
+}
+
+#[test]
+fn the_last_nonce_cannot_start_a_round_and_the_refusal_changes_nothing() {
+    let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX);
+    let err = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap_err();
+    assert_eq!((err.code(), err.argument()), (2, Some("nonce")));
+    assert_eq!((pair.public().nonce, pair.open_rounds()), (u64::MAX, vec![]));
+    let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX - 1);
+    assert_eq!(pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap().nonce(), u64::MAX - 1);
+}
+
+#[test]
+fn public_and_revealed_pairs_refuse_unknown_fields() {
+    let (_, mut pair) = known_pair();
+    let public = pair.public().to_json();
+    let revealed = pair.rotate(None).unwrap().to_json();
+    for (json, parse) in [
+        (
+            public,
+            &(|j: &str| fairmines::PublicSeedPair::from_json(j).map(|_| ())) as &dyn Fn(&str) -> Result<(), Error>,
+        ),
+        (revealed, &|j: &str| fairmines::RevealedSeedPair::from_json(j).map(|_| ())),
+    ] {
+        assert!(parse(&json).is_ok());
+        let err = parse(&json.replacen('{', r#"{"commitmnet":"x","#, 1)).unwrap_err();
+        assert_eq!(err.code(), 15);
+        assert!(err.to_string().contains("commitmnet"), "{err}");
+    }
+}
+
+#[test]
+fn verify_round_says_what_is_wrong_in_each_kind_of_bad_record() {
+    let (server, mut pair) = known_pair();
+    let mines = MineCount::new(3).unwrap();
+    let mut round = pair.start_round(mines, rtp()).unwrap();
+    let safe = safe_tiles(&server, 0, 3);
+    round.reveal(safe[0]).unwrap();
+    round.reveal(safe[1]).unwrap();
+    round.cash_out().unwrap();
+    let record = round.record().unwrap();
+    let mine = mine_positions(&server, CLIENT, 0, 3).unwrap()[0];
+    let differences = |change: &dyn Fn(&mut fairmines::RoundRecord)| {
+        let mut changed = record.clone();
+        change(&mut changed);
+        verify_round(&changed, &server).unwrap().differences
+    };
+    let starts = |d: Vec<String>, prefix: &str, words: &str| {
+        assert!(d.iter().any(|d| d.starts_with(prefix) && d.contains(words)), "{prefix} {words}: {d:?}");
+    };
+    starts(differences(&|r| r.picks[1] = r.picks[0]), "picks:", "repeats an earlier pick");
+    starts(
+        differences(&|r| {
+            r.picks = vec![mine, r.picks[0]];
+            r.outcome = Outcome::Lost;
+            r.multiplier = None;
+        }),
+        "picks:",
+        "comes after the mine of pick 1",
+    );
+    starts(differences(&|r| r.picks.clear()), "picks:", "a cash-out needs at least one safe pick");
+    starts(differences(&|r| r.rtp = Rtp::parse("0.97").unwrap()), "multiplier:", "the record says");
+    starts(differences(&|r| r.outcome = Outcome::Voided), "multiplier:", "the picks give none");
+    starts(differences(&|r| r.commitment = fairmines::commitment("other")), "commitment:", "the record says");
+}
+
+#[test]
+fn states_and_records_that_cannot_be_parsed_are_invalid_state_naming_what() {
+    let (_, pair) = known_pair();
+    let state = pair.to_state_json();
+    let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&state).unwrap();
+    let keys: Vec<&str> = fields.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["client_seed", "commitment", "nonce", "open_rounds", "server_seed"], "the state's fields");
+    for bad in ["{}", "not json", "[]", &state.replace(r#""open_rounds":[]"#, r#""open_rounds":[-1]"#)] {
+        let err = SeedPair::from_state_json(bad).unwrap_err();
+        assert_eq!((err.code(), err.argument()), (15, Some("state")), "{bad}");
+    }
+    let record = r#"{"commitment":"0000000000000000000000000000000000000000000000000000000000000000","client_seed":"c","nonce":0,"mines":3,"rtp":"1","picks":[1],"outcome":"lost","multiplier":null}"#;
+    assert!(fairmines::RoundRecord::from_json(record).is_ok());
+    for bad in ["[]".to_owned(), record.replace(r#""lost""#, r#""won""#), record.replace("null", r#""x""#)] {
+        let err = fairmines::RoundRecord::from_json(&bad).unwrap_err();
+        assert_eq!((err.code(), err.argument()), (15, Some("record")), "{bad}");
+    }
+}
+
+#[test]
+fn verify_round_words_its_differences_exactly() {
+    let (server, mut pair) = known_pair();
+    let mines = MineCount::new(3).unwrap();
+    let mut round = pair.start_round(mines, rtp()).unwrap();
+    let safe = safe_tiles(&server, 0, 3);
+    round.reveal(safe[0]).unwrap();
+    round.cash_out().unwrap();
+    let record = round.record().unwrap();
+    let paid = record.multiplier.unwrap();
+    let mine = mine_positions(&server, CLIENT, 0, 3).unwrap()[0];
+    let differences = |change: &dyn Fn(&mut fairmines::RoundRecord)| {
+        let mut changed = record.clone();
+        change(&mut changed);
+        verify_round(&changed, &server).unwrap().differences
+    };
+    let richer = multiplier(mines, 2, rtp()).unwrap();
+    assert_eq!(
+        differences(&|r| r.multiplier = Some(richer)),
+        [format!("multiplier: the record says {richer}, the picks give {paid}")]
+    );
+    assert_eq!(
+        differences(&|r| r.multiplier = None),
+        [format!("multiplier: the record says none, the picks give {paid}")]
+    );
+    let s = safe[0] as u8;
+    assert_eq!(
+        differences(&|r| r.picks = vec![s, s]),
+        [
+            format!("picks: pick 2 (tile {s}) repeats an earlier pick"),
+            format!("multiplier: the record says {paid}, the picks give {}", multiplier(mines, 2, rtp()).unwrap())
+        ]
+    );
+    assert_eq!(
+        differences(&|r| {
+            r.picks = vec![mine, s];
+            r.outcome = Outcome::Lost;
+            r.multiplier = None;
+        }),
+        [format!("picks: pick 2 (tile {s}) comes after the mine of pick 1")]
+    );
+    assert_eq!(
+        differences(&|r| r.outcome = Outcome::Lost),
+        ["outcome: the record says lost, the picks give cashed_out".to_owned()]
+    );
+}

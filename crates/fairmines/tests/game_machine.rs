@@ -254,7 +254,12 @@ proptest! {
                     in_play.extend(&orphans);
                     in_play.sort_unstable();
                     prop_assert_eq!(pair.open_rounds(), in_play.clone());
-                    match pair.rotate(client_seed.as_deref()) {
+                    // A new client seed rotates too: half of those go through `set_client_seed`.
+                    let rotated = match client_seed.as_deref() {
+                        Some(new) if new.len() % 2 == 0 => pair.set_client_seed(new),
+                        other => pair.rotate(other),
+                    };
+                    match rotated {
                         Err(Error::RoundsInPlay { nonces }) => {
                             prop_assert_eq!(nonces, in_play);
                             prop_assert_eq!(pair.public(), before);
@@ -305,6 +310,7 @@ proptest! {
         }
         for (record, server_seed) in finished {
             prop_assert!(genuine(&record, &server_seed), "the model disagrees with a played round: {record:?}");
+            prop_assert_eq!(RoundRecord::from_json(&record.to_json()), Ok(record.clone()));
             let verdict = verify_round(&record, &server_seed).unwrap();
             prop_assert!(verdict.is_ok(), "{:?}", verdict.differences);
             for (what, changed) in mutations(&record) {

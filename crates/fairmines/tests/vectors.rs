@@ -181,3 +181,38 @@ fn every_vector_through_four_rounds_in_step() {
         }
     }
 }
+
+/// Every vector's grid as a game: a seed pair at the vector's nonce deals that grid, revealing every safe
+/// tile pays out, and a mine loses; both records verify against the seed (moved here from the bindings'
+/// game suites, which played the same rounds).
+#[test]
+fn every_hex_seeded_vector_plays_as_a_round() {
+    use fairmines::{Outcome, Rtp, SeedPair, ServerSeed, verify_round};
+    let rtp = Rtp::parse("0.99").unwrap();
+    let mut played = 0;
+    for case in vectors().cases {
+        // Only seeds an operator could have (64 lowercase hex) make a seed pair; the nonce must leave room for one more.
+        let Ok(seed) = ServerSeed::from_hex(&case.server_seed) else { continue };
+        if case.nonce == u64::MAX {
+            continue;
+        }
+        let mines = MineCount::new(case.mines).unwrap();
+        let mut pair = SeedPair::from_parts(seed, &case.client_seed, case.nonce);
+        let mut round = pair.start_round(mines, rtp).unwrap();
+        for tile in (1..=25u8).filter(|t| !case.positions.contains(t)) {
+            let reveal = round.reveal(tile).unwrap();
+            assert!(reveal.safe, "{}", case.id);
+        }
+        assert_eq!(round.outcome(), Some(Outcome::CashedOut), "{}", case.id);
+        assert_eq!(&*round.mine_positions().unwrap(), &case.positions[..], "{}", case.id);
+        assert!(verify_round(&round.record().unwrap(), &case.server_seed).unwrap().is_ok(), "{}", case.id);
+
+        let mut lost = pair.start_round(mines, rtp).unwrap();
+        let grid = mine_positions(&case.server_seed, &case.client_seed, case.nonce + 1, case.mines).unwrap();
+        let reveal = lost.reveal(grid[0]).unwrap();
+        assert!(!reveal.safe && reveal.finished && reveal.multiplier.is_none(), "{}", case.id);
+        assert!(verify_round(&lost.record().unwrap(), &case.server_seed).unwrap().is_ok(), "{}", case.id);
+        played += 1;
+    }
+    assert!(played > 1000, "only {played} vectors played");
+}
