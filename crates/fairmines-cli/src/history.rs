@@ -2,6 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use fairmines::{MineCount, ServerSeed, Tiles};
@@ -198,8 +199,9 @@ impl<W: Write> Sink for Printer<W> {
         }
     }
 
-    fn progress(&mut self, progress: Progress) {
+    fn progress(&mut self, progress: Progress) -> ControlFlow<()> {
         on_progress(&self.bar, progress);
+        ControlFlow::Continue(())
     }
 }
 

@@ -1,12 +1,15 @@
 //! `audit`: how often each tile holds a mine, tested against the uniform distribution.
 
 use std::io::Read;
+use std::ops::ControlFlow;
 
 use fairmines::{MineCount, Nonces, TILES, mine_positions_batch};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
-use crate::input::{Chunk, HistoryError, pipeline, read_chunks, thread_count};
+use serde_json::Value;
+
+use crate::input::{Chunk, HistoryError, Proceed, pipeline, read_chunks, thread_count, value_chunks};
 use crate::verify::{Options, Progress};
 
 const N: usize = TILES as usize;
@@ -141,6 +144,18 @@ impl AuditCounts {
         }
     }
 
+    /// As JSON (every count; the tests are recomputed from them), for [`AuditCounts::from_json`].
+    pub fn to_json(&self) -> String {
+        // Plain data (numbers and arrays of them): serialising it cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Parses [`AuditCounts::to_json`]'s form; [`fairmines::Error::InvalidState`] (argument `json`) when it
+    /// does not.
+    pub fn from_json(json: &str) -> Result<AuditCounts, fairmines::Error> {
+        crate::verify::from_json(json)
+    }
+
     /// Adds another part's counts.
     pub fn merge(&mut self, other: &AuditCounts) {
         self.rows_read += other.rows_read;
@@ -195,7 +210,7 @@ const BLOCK: usize = 1 << 16;
 /// assert_eq!(report.by_mines[0].rounds, 5_000);
 /// assert_eq!(report.by_mines[0].tile_counts.iter().sum::<u64>(), 15_000);
 /// assert!(report.by_mines[0].chi_square.unwrap().p_value > 1e-6);
-/// # Ok::<(), fairmines::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn audit_seed_pair(
     server_seed: &str,
@@ -203,19 +218,21 @@ pub fn audit_seed_pair(
     first: u64,
     count: u64,
     mines: &[MineCount],
-) -> Result<AuditReport, fairmines::Error> {
+) -> Result<AuditReport, HistoryError> {
     audit_seed_pair_counts(server_seed, client_seed, first, count, mines, |_| {}).map(|c| c.report())
 }
 
-/// [`audit_seed_pair`], returning the counts (to merge) and calling `on_progress` after every block.
-pub fn audit_seed_pair_counts(
+/// [`audit_seed_pair`], returning the counts (to merge) and calling `on_progress` after every block of
+/// 65,536 nonces; it may stop the run ([`HistoryError::Stopped`]). A range of nonces that passes 2^64 − 1
+/// is [`HistoryError::Invalid`].
+pub fn audit_seed_pair_counts<C: Proceed>(
     server_seed: &str,
     client_seed: &str,
     first: u64,
     count: u64,
     mines: &[MineCount],
-    mut on_progress: impl FnMut(Progress),
-) -> Result<AuditCounts, fairmines::Error> {
+    mut on_progress: impl FnMut(Progress) -> C,
+) -> Result<AuditCounts, HistoryError> {
     fairmines::input::nonce_range(first, count)?;
     let mut mines: Vec<MineCount> = mines.to_vec();
     mines.sort();
@@ -243,7 +260,9 @@ pub fn audit_seed_pair_counts(
         }
         counts.rows_read += block as u64 * mines.len() as u64;
         done += block as u64;
-        on_progress(Progress { rows: done, bytes: 0 });
+        if on_progress(Progress { rows: done, bytes: 0 }).proceed().is_break() {
+            return Err(HistoryError::Stopped);
+        }
     }
     Ok(counts)
 }
@@ -269,25 +288,49 @@ fn audit_chunk(chunk: Chunk) -> AuditCounts {
 
 /// Audits a history: the tile counts of the *declared* positions of every readable row (what was played),
 /// and the first draws recomputed from the seeds. Streams on every core like
-/// [`verify_history`](crate::verify_history).
-pub fn audit_history<R: Read + Send>(
+/// [`verify_history`](crate::verify_history); `on_progress` may stop the run ([`HistoryError::Stopped`]).
+pub fn audit_history<R: Read + Send, C: Proceed>(
     input: R,
     options: &Options,
-    mut on_progress: impl FnMut(Progress),
+    on_progress: impl FnMut(Progress) -> C,
+) -> Result<AuditCounts, HistoryError> {
+    let (format, chunk_rows) = (options.format, options.chunk_rows);
+    audit_chunks(options, move |send| read_chunks(input, format, chunk_rows, send), on_progress)
+}
+
+/// [`audit_history`] over rows given as JSON values (e.g. Python dicts), as
+/// [`verify_values`](crate::verify_values) checks them. The only error is [`HistoryError::Stopped`].
+pub fn audit_values<I, C>(
+    rows: I,
+    options: &Options,
+    on_progress: impl FnMut(Progress) -> C,
+) -> Result<AuditCounts, HistoryError>
+where
+    I: IntoIterator<Item = Value>,
+    I::IntoIter: Send,
+    C: Proceed,
+{
+    let (rows, chunk_rows) = (rows.into_iter(), options.chunk_rows);
+    audit_chunks(options, move |send| value_chunks(rows, chunk_rows, send), on_progress)
+}
+
+fn audit_chunks<C: Proceed>(
+    options: &Options,
+    produce: impl FnOnce(&mut dyn FnMut(Chunk) -> bool) -> Result<(), HistoryError> + Send,
+    mut on_progress: impl FnMut(Progress) -> C,
 ) -> Result<AuditCounts, HistoryError> {
     let mut total = AuditCounts::default();
-    let (format, chunk_rows) = (options.format, options.chunk_rows);
     pipeline(
         thread_count(options.threads),
-        move |send| read_chunks(input, format, chunk_rows, send),
+        produce,
         || (),
         |(), chunk| {
             let bytes = chunk.bytes;
             (audit_chunk(chunk), bytes)
         },
-        |(counts, bytes)| {
+        |(counts, bytes)| -> ControlFlow<()> {
             total.merge(&counts);
-            on_progress(Progress { rows: total.rows_read, bytes });
+            on_progress(Progress { rows: total.rows_read, bytes }).proceed()
         },
     )?;
     Ok(total)

@@ -3,7 +3,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, BufReader, Read};
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 
@@ -53,6 +54,10 @@ pub enum HistoryError {
     Io(io::Error),
     /// The CSV header does not name the columns the format needs.
     Header(String),
+    /// An argument of the run that the core refuses (a seed-pair audit's range of nonces).
+    Invalid(fairmines::Error),
+    /// The progress callback (or [`Sink::progress`](crate::Sink::progress)) stopped the run.
+    Stopped,
 }
 
 impl core::fmt::Display for HistoryError {
@@ -60,6 +65,8 @@ impl core::fmt::Display for HistoryError {
         match self {
             HistoryError::Io(e) => write!(f, "input: {e}"),
             HistoryError::Header(message) => f.write_str(message),
+            HistoryError::Invalid(e) => write!(f, "{e}"),
+            HistoryError::Stopped => f.write_str("stopped by the progress callback"),
         }
     }
 }
@@ -69,6 +76,32 @@ impl std::error::Error for HistoryError {}
 impl From<io::Error> for HistoryError {
     fn from(e: io::Error) -> Self {
         HistoryError::Io(e)
+    }
+}
+
+impl From<fairmines::Error> for HistoryError {
+    fn from(e: fairmines::Error) -> Self {
+        HistoryError::Invalid(e)
+    }
+}
+
+/// What a progress callback returns: `()` to go on, or a [`ControlFlow`] whose `Break` stops the run (the
+/// workers drop what they hold, the reader stops at its next chunk, and the run ends with
+/// [`HistoryError::Stopped`]).
+pub trait Proceed {
+    /// Whether the run goes on.
+    fn proceed(self) -> ControlFlow<()>;
+}
+
+impl Proceed for () {
+    fn proceed(self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+impl Proceed for ControlFlow<()> {
+    fn proceed(self) -> ControlFlow<()> {
+        self
     }
 }
 
@@ -273,6 +306,28 @@ fn read_csv<R: Read>(
     Ok(())
 }
 
+/// Hands rows given as JSON values to `send` in chunks of at most `chunk_rows`; row `i` (0-based) is line
+/// `i + 1`.
+pub(crate) fn value_chunks<I: Iterator<Item = Value>>(
+    rows: I,
+    chunk_rows: usize,
+    send: &mut dyn FnMut(Chunk) -> bool,
+) -> Result<(), HistoryError> {
+    let chunk_rows = chunk_rows.max(1);
+    let mut chunk = Vec::with_capacity(chunk_rows);
+    for (line, value) in (1u64..).zip(rows) {
+        chunk.push(RawRow { line, data: RawData::Value(value), unterminated: false });
+        if chunk.len() == chunk_rows {
+            let rows = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_rows));
+            if !send(Chunk { rows, header: None, blank_lines: 0, bytes: 0 }) {
+                return Ok(());
+            }
+        }
+    }
+    send(Chunk { rows: chunk, header: None, blank_lines: 0, bytes: 0 });
+    Ok(())
+}
+
 fn csv_error(e: csv::Error) -> HistoryError {
     match e.into_kind() {
         csv::ErrorKind::Io(e) => HistoryError::Io(e),
@@ -290,12 +345,15 @@ pub(crate) fn thread_count(requested: usize) -> usize {
 ///
 /// At most `2 × threads` chunks wait for a worker and at most `2 × threads` results wait for `collect`, so
 /// memory is bounded by about `4 × threads + threads` chunks whatever the input's length.
+///
+/// When `collect` returns `Break`, the run stops: the reader is refused its next chunk, the workers drop the
+/// chunks still queued without working on them, and the pipeline ends with [`HistoryError::Stopped`].
 pub(crate) fn pipeline<S, T>(
     threads: usize,
     produce: impl FnOnce(&mut dyn FnMut(Chunk) -> bool) -> Result<(), HistoryError> + Send,
     make_state: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, Chunk) -> T + Sync,
-    mut collect: impl FnMut(T),
+    mut collect: impl FnMut(T) -> ControlFlow<()>,
 ) -> Result<(), HistoryError>
 where
     T: Send,
@@ -304,11 +362,13 @@ where
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(u64, Chunk)>(2 * threads);
     let chunk_rx = Mutex::new(chunk_rx);
     let (result_tx, result_rx) = mpsc::sync_channel::<(u64, T)>(2 * threads);
-    thread::scope(|scope| {
+    let stopped = AtomicBool::new(false);
+    let read = thread::scope(|scope| {
+        let stopped = &stopped;
         let producer = scope.spawn(move || {
             let mut index = 0u64;
             produce(&mut |chunk| {
-                let sent = chunk_tx.send((index, chunk)).is_ok();
+                let sent = !stopped.load(Ordering::Relaxed) && chunk_tx.send((index, chunk)).is_ok();
                 index += 1;
                 sent
             })
@@ -321,6 +381,10 @@ where
                     // The lock is held only while waiting for the next chunk.
                     let next = chunk_rx.lock().map(|rx| rx.recv());
                     let Ok(Ok((index, chunk))) = next else { break };
+                    // Once stopped, queued chunks are dropped (not worked on) until the reader has stopped.
+                    if stopped.load(Ordering::Relaxed) {
+                        continue;
+                    }
                     if result_tx.send((index, work(&mut state, chunk))).is_err() {
                         break;
                     }
@@ -330,13 +394,22 @@ where
         drop(result_tx);
         let mut waiting = BTreeMap::new();
         let mut next = 0u64;
+        // Every result is received, even after a stop, so that no worker waits on a full channel.
         for (index, result) in result_rx {
+            if stopped.load(Ordering::Relaxed) {
+                continue;
+            }
             waiting.insert(index, result);
             while let Some(result) = waiting.remove(&next) {
-                collect(result);
                 next += 1;
+                if collect(result).is_break() {
+                    stopped.store(true, Ordering::Relaxed);
+                    waiting.clear();
+                    break;
+                }
             }
         }
         producer.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
+    });
+    if stopped.into_inner() { Err(HistoryError::Stopped) } else { read }
 }

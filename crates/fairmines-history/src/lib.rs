@@ -8,9 +8,12 @@
 //!   on every core; every failing row reported (line, round id, expected against declared), malformed rows
 //!   reported and skipped, nonce gaps and duplicates per seed pair. `ok + mismatched + malformed == rows_read`.
 //! - [`verify_values`]: the same over rows given as `serde_json::Value` objects (a binding's dicts).
-//! - [`audit_seed_pair`], [`audit_history`]: per-tile mine frequencies per mine count, chi-square tests
+//! - [`audit_seed_pair`], [`audit_history`], [`audit_values`]: per-tile mine frequencies per mine count, chi-square tests
 //!   against the uniform distribution, the first-draw distribution, and a heatmap ([`heatmap_text`],
 //!   [`heatmap_svg`]).
+//!
+//! Every run takes a progress callback (or a [`Sink`]) that may stop it: return `ControlFlow::Break(())` and
+//! the workers stop, the run ending with [`HistoryError::Stopped`] (a binding stops on Ctrl-C this way).
 //!
 //! The format and the memory bounds are described in the crate's README.
 #![forbid(unsafe_code)]
@@ -24,9 +27,9 @@ mod verify;
 
 pub use audit::{
     AuditCounts, AuditReport, ChiSquare, MineAudit, audit_history, audit_seed_pair, audit_seed_pair_counts,
-    draw_chi_square, heatmap_svg, heatmap_text, tile_chi_square, tile_ratios,
+    audit_values, draw_chi_square, heatmap_svg, heatmap_text, tile_chi_square, tile_ratios,
 };
-pub use input::{Format, HistoryError, MAX_LINE_BYTES};
+pub use input::{Format, HistoryError, MAX_LINE_BYTES, Proceed};
 pub use ledger::{NonceRanges, PairNonces};
 pub use row::{CSV_HEADER, REQUIRED_FIELDS, Row, RowError, parse_positions};
 pub use verify::{

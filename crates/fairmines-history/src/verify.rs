@@ -2,12 +2,13 @@
 
 use std::collections::HashMap;
 use std::io::Read;
+use std::ops::ControlFlow;
 
 use fairmines::{Digest, Tiles};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::input::{Chunk, Format, HistoryError, RawData, RawRow, pipeline, read_chunks, thread_count};
+use crate::input::{Chunk, Format, HistoryError, Proceed, pipeline, read_chunks, thread_count, value_chunks};
 use crate::ledger::{Ledger, NonceRanges, PairKey, PairNonces};
 
 /// How a run goes. `Options::default()` suits almost every history.
@@ -49,6 +50,15 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
+    /// Every kind, in the order of their declaration.
+    pub const ALL: [FailureKind; 5] = [
+        FailureKind::Malformed,
+        FailureKind::Commitment,
+        FailureKind::Positions,
+        FailureKind::DuplicateNonce,
+        FailureKind::NonceGap,
+    ];
+
     /// The name used in JSON and tables: `malformed`, `commitment`, `positions`, `duplicate_nonce`, `nonce_gap`.
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -191,8 +201,25 @@ pub struct Progress {
 pub trait Sink {
     /// A failing row, or a gap.
     fn failure(&mut self, failure: Failure);
-    /// After every chunk of rows.
-    fn progress(&mut self, _progress: Progress) {}
+    /// After every chunk of rows; `Break` stops the run ([`HistoryError::Stopped`]).
+    fn progress(&mut self, _progress: Progress) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+/// A [`Report`] being filled, with the caller's progress callback.
+struct Collecting<F> {
+    report: Report,
+    on_progress: F,
+}
+
+impl<F: FnMut(Progress) -> C, C: Proceed> Sink for Collecting<F> {
+    fn failure(&mut self, failure: Failure) {
+        self.report.failures.push(failure);
+    }
+    fn progress(&mut self, progress: Progress) -> ControlFlow<()> {
+        (self.on_progress)(progress).proceed()
+    }
 }
 
 /// Everything a run found: the summary, every failure, and each seed pair's nonces (for [`Report::merge`]).
@@ -216,6 +243,18 @@ impl Report {
     /// Whether the history checks out ([`Summary::is_ok`]).
     pub fn is_ok(&self) -> bool {
         self.summary.is_ok()
+    }
+
+    /// As JSON (the summary, every failure, each seed pair's nonces; no server seed), for
+    /// [`Report::from_json`].
+    pub fn to_json(&self) -> String {
+        // Plain data (numbers, strings, lists): serialising it cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Parses [`Report::to_json`]'s form; [`fairmines::Error::InvalidState`] (argument `json`) when it does not.
+    pub fn from_json(json: &str) -> Result<Report, fairmines::Error> {
+        from_json(json)
     }
 
     /// The report of two parts of one history checked apart (e.g. the partitions of a Dask frame).
@@ -287,6 +326,11 @@ impl Report {
         }
         Report { summary, failures, pairs: merged }
     }
+}
+
+/// A report's JSON, or the error that names it `json`.
+pub(crate) fn from_json<T: for<'de> Deserialize<'de>>(json: &str) -> Result<T, fairmines::Error> {
+    serde_json::from_str(json).map_err(|e| fairmines::Error::InvalidState { argument: "json", detail: e.to_string() })
 }
 
 /// A bounded map from server seed to its commitment: two generations of at most `capacity / 2` seeds each.
@@ -416,7 +460,7 @@ impl<'s> Collector<'s> {
         }
     }
 
-    pub(crate) fn collect(&mut self, chunk: CheckedChunk) {
+    pub(crate) fn collect(&mut self, chunk: CheckedChunk) -> ControlFlow<()> {
         self.summary.blank_lines += chunk.blank_lines;
         self.summary.unterminated_last_line |= chunk.unterminated;
         for row in chunk.rows {
@@ -488,7 +532,7 @@ impl<'s> Collector<'s> {
                 self.ledger.mark_ok(&chunk.pairs[verdict.pair as usize], verdict.nonce);
             }
         }
-        self.sink.progress(Progress { rows: self.summary.rows_read, bytes: chunk.bytes });
+        self.sink.progress(Progress { rows: self.summary.rows_read, bytes: chunk.bytes })
     }
 
     /// Closes every pair (reporting their gaps) and returns the summary and the pairs' nonces.
@@ -504,18 +548,17 @@ impl<'s> Collector<'s> {
 }
 
 /// Verifies a whole history read from `input`, streaming: findings go to `sink` as they are made, in input
-/// order. Malformed rows are reported and skipped; only an I/O error or a CSV header without the needed
-/// columns ends the run early.
+/// order. Malformed rows are reported and skipped; only an I/O error, a CSV header without the needed
+/// columns or a stop asked for by [`Sink::progress`] ends the run early.
 pub fn verify_history_to<R: Read + Send>(
     input: R,
     options: &Options,
     sink: &mut dyn Sink,
 ) -> Result<(Summary, Vec<PairNonces>), HistoryError> {
-    let threads = thread_count(options.threads);
     let mut collector = Collector::new(options, sink);
     let (format, chunk_rows) = (options.format, options.chunk_rows);
     pipeline(
-        threads,
+        thread_count(options.threads),
         move |send| read_chunks(input, format, chunk_rows, send),
         || CommitmentCache::new(options.commitment_cache),
         check_chunk,
@@ -525,7 +568,7 @@ pub fn verify_history_to<R: Read + Send>(
 }
 
 /// Verifies a whole history read from `input` and returns everything it found; `on_progress` is called
-/// after every chunk (from the calling thread).
+/// after every chunk (from the calling thread) and may stop the run by returning `ControlFlow::Break(())`.
 ///
 /// ```
 /// let history = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/history/history.jsonl"))?;
@@ -534,79 +577,40 @@ pub fn verify_history_to<R: Read + Send>(
 /// assert_eq!(report.summary.rows_read, report.summary.ok);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn verify_history<R: Read + Send>(
+pub fn verify_history<R: Read + Send, C: Proceed>(
     input: R,
     options: &Options,
-    on_progress: impl FnMut(Progress),
+    on_progress: impl FnMut(Progress) -> C,
 ) -> Result<Report, HistoryError> {
-    struct Collecting<F> {
-        report: Report,
-        on_progress: F,
-    }
-    impl<F: FnMut(Progress)> Sink for Collecting<F> {
-        fn failure(&mut self, failure: Failure) {
-            self.report.failures.push(failure);
-        }
-        fn progress(&mut self, progress: Progress) {
-            (self.on_progress)(progress);
-        }
-    }
     let mut sink = Collecting { report: Report::default(), on_progress };
     let (summary, pairs) = verify_history_to(input, options, &mut sink)?;
-    let mut report = sink.report;
-    report.summary = summary;
-    report.pairs = pairs;
-    Ok(report)
+    Ok(Report { summary, pairs, ..sink.report })
 }
 
-/// Verifies rows given as JSON values (e.g. Python dicts converted to `serde_json::Value`), on every core.
-/// Row `i` (0-based) is reported as line `i + 1`.
-pub fn verify_values<I>(rows: I, options: &Options, on_progress: impl FnMut(Progress)) -> Report
+/// Verifies rows given as JSON values (e.g. Python dicts converted to `serde_json::Value`), on every core,
+/// as [`verify_history`] verifies lines. Row `i` (0-based) is reported as line `i + 1`. The only error is
+/// [`HistoryError::Stopped`], when `on_progress` stops the run.
+pub fn verify_values<I, C>(
+    rows: I,
+    options: &Options,
+    on_progress: impl FnMut(Progress) -> C,
+) -> Result<Report, HistoryError>
 where
     I: IntoIterator<Item = Value>,
     I::IntoIter: Send,
+    C: Proceed,
 {
     let rows = rows.into_iter();
-    let chunk_rows = options.chunk_rows.max(1);
-    let produce = move |send: &mut dyn FnMut(Chunk) -> bool| {
-        let mut chunk = Vec::with_capacity(chunk_rows);
-        for (line, value) in (1u64..).zip(rows) {
-            chunk.push(RawRow { line, data: RawData::Value(value), unterminated: false });
-            if chunk.len() == chunk_rows {
-                let rows = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_rows));
-                if !send(Chunk { rows, header: None, blank_lines: 0, bytes: 0 }) {
-                    return Ok(());
-                }
-            }
-        }
-        send(Chunk { rows: chunk, header: None, blank_lines: 0, bytes: 0 });
-        Ok(())
-    };
-    let mut report = Report::default();
-    struct Collecting<'r, F> {
-        report: &'r mut Report,
-        on_progress: F,
-    }
-    impl<F: FnMut(Progress)> Sink for Collecting<'_, F> {
-        fn failure(&mut self, failure: Failure) {
-            self.report.failures.push(failure);
-        }
-        fn progress(&mut self, progress: Progress) {
-            (self.on_progress)(progress);
-        }
-    }
-    let mut sink = Collecting { report: &mut report, on_progress };
+    let mut sink = Collecting { report: Report::default(), on_progress };
     let mut collector = Collector::new(options, &mut sink);
-    // Values are produced in memory: nothing can fail.
-    let _ = pipeline(
+    let chunk_rows = options.chunk_rows;
+    pipeline(
         thread_count(options.threads),
-        produce,
+        move |send| value_chunks(rows, chunk_rows, send),
         || CommitmentCache::new(options.commitment_cache),
         check_chunk,
         |checked| collector.collect(checked),
-    );
+    )?;
     let (summary, pairs) = collector.finish();
-    report.summary = summary;
-    report.pairs = pairs;
-    report
+    Ok(Report { summary, pairs, ..sink.report })
 }

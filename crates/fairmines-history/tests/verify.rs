@@ -239,7 +239,7 @@ fn dict_rows_and_parts_merge_to_the_whole() {
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).unwrap_or(serde_json::Value::Null))
         .collect();
-    let from_values = verify_values(values.clone(), &Options::default(), |_| {});
+    let from_values = verify_values(values.clone(), &Options::default(), |_| {}).unwrap();
     check_invariant(&from_values.summary);
     assert_eq!(from_values.summary.rows_read, whole.summary.rows_read);
     assert_eq!(from_values.summary.malformed, whole.summary.malformed);
@@ -248,11 +248,8 @@ fn dict_rows_and_parts_merge_to_the_whole() {
     // Two parts checked apart (split inside pair 0, between the duplicate and its original) merge to the
     // summary of the whole.
     let (a, b) = values.split_at(15);
-    let merged = verify_values(a.to_vec(), &Options::default(), |_| {}).merge(verify_values(
-        b.to_vec(),
-        &Options::default(),
-        |_| {},
-    ));
+    let part = |rows: &[serde_json::Value]| verify_values(rows.to_vec(), &Options::default(), |_| {}).unwrap();
+    let merged = part(a).merge(part(b));
     let mut expected = from_values.summary.clone();
     expected.unterminated_last_line = false;
     assert_eq!(merged.summary, expected);
@@ -291,9 +288,9 @@ fn parts_cut_anywhere_merge_to_the_summary_of_one_run() {
     let values: Vec<serde_json::Value> =
         history.iter().map(|r| serde_json::from_str(&r.to_json_line()).unwrap()).collect();
     let options = Options { chunk_rows: 5, ..Options::default() };
-    let whole = verify_values(values.clone(), &options, |_| {});
+    let whole = verify_values(values.clone(), &options, |_| {}).unwrap();
     assert!(whole.summary.duplicate_nonces >= 3 && whole.summary.nonce_gaps == 1, "{:?}", whole.summary);
-    let part = |rows: &[serde_json::Value]| verify_values(rows.to_vec(), &options, |_| {});
+    let part = |rows: &[serde_json::Value]| verify_values(rows.to_vec(), &options, |_| {}).unwrap();
     for cut in 0..=values.len() {
         let (a, b) = values.split_at(cut);
         let merged = part(a).merge(part(b));
