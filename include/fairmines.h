@@ -23,8 +23,8 @@
  *    core's rules: a value out of range is refused with the status that names it, never narrowed or
  *    clamped (mines = 259 is FAIRMINES_INVALID_MINES, not 3).
  *  - Exact ratios are fairmines_ratio {numer, denom} of uint64_t, in lowest terms; a value that does
- *    not fit gives FAIRMINES_RATIO_TOO_LARGE, never a rounded value. fairmines_ratio_decimal() writes
- *    the decimal shown to users, rounded down.
+ *    not fit gives FAIRMINES_RATIO_TOO_LARGE, never a rounded value. fairmines_ratio_to_decimal()
+ *    writes the decimal shown to users, rounded down.
  *  - Ownership: fairmines_seed_pair and fairmines_round are opaque handles. A `_new`-style function
  *    (fairmines_seed_pair_new/_from_parts/_from_state_json, fairmines_seed_pair_start_round) gives the
  *    caller a handle, which the caller releases exactly once with its `_free` function (NULL is a
@@ -36,9 +36,13 @@
  *    round started from it can move; otherwise FAIRMINES_ROUNDS_IN_PLAY. Finish the rounds, or void
  *    them (fairmines_seed_pair_void_open_rounds): a voided round refuses every move
  *    (FAIRMINES_ROUND_VOIDED) and its record says "voided".
- *  - Threads: the functions without a handle are thread-safe. A handle may be used from any thread,
- *    but from one thread at a time: a handle shared between threads needs the caller's lock around
- *    every call that takes it (different handles need no lock). fairmines_last_error() is per thread.
+ *  - Threads: every function is thread-safe. The functions without a handle share nothing. Each
+ *    handle (fairmines_seed_pair, fairmines_round) holds a lock: it may be shared by threads with no
+ *    lock of the caller's, and a call on a handle another thread is using waits until that call has
+ *    returned (so a second move on one round is judged on the round as the first left it). Only
+ *    _free must not race with another call on the same handle. fairmines_last_error() is per thread.
+ *  - Status codes 1..=17 are the core's error kinds: the same code and name in every binding, and the
+ *    core's summary as their description (fairmines_status_str()).
  *  - A Rust panic never crosses this boundary: it becomes FAIRMINES_PANIC.
  */
 
@@ -65,33 +69,20 @@
 #define FAIRMINES_TILES 25
 
 /**
- * The smallest valid mine count.
- */
-#define FAIRMINES_MIN_MINES 1
-
-/**
- * The largest valid mine count.
- */
-#define FAIRMINES_MAX_MINES 24
-
-/**
  * Bytes of a hex output buffer: 64 lowercase hex characters and a terminating NUL.
  */
 #define FAIRMINES_HEX_SIZE 65
 
 /**
- * The number of entries `fairmines_payout_table()` writes: every mine count 1..=24 with every number of
- * safe picks 1..=25 - mines (24 + 23 + ... + 1).
+ * The number of entries `fairmines_payout_table()` writes: every mine count 1..=24 with every number of safe
+ * picks 1..=25 - mines (24 + 23 + ... + 1).
  */
 #define FAIRMINES_PAYOUT_TABLE_SIZE 300
 
 /**
- * The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's stable error
- * codes (the same numbers in every fairmines binding; the names are the core's `Error::name()` with
- * the prefix `FAIRMINES_`, except the older `FAIRMINES_RNG_FAILED` and `FAIRMINES_BUFFER_TOO_SMALL`);
- * codes from 100 are specific to C.
- * `fairmines_status_str()` describes a code; `fairmines_last_error()` gives the message of the last
- * failure on the calling thread, naming the argument at fault.
+ * The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's error kinds (code, name
+ * after `FAIRMINES_` and summary as in every binding); codes from 100 are specific to C.
+ * `fairmines_last_error()` gives the message of the last failure on the thread, naming the argument.
  */
 enum fairmines_status
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -103,27 +94,27 @@ enum fairmines_status
      */
     FAIRMINES_OK = 0,
     /**
-     * The mine count is outside 1..=24.
+     * The mine count is not an integer in 1..=24.
      */
     FAIRMINES_INVALID_MINES = 1,
     /**
-     * A nonce past 2^64 - 1: a batch range that runs past it, or a seed pair that has used it.
+     * A nonce is not an integer in 0..=2^64 - 1.
      */
     FAIRMINES_INVALID_NONCE = 2,
     /**
-     * A tile outside 1..=25 (declared, picked or revealed), or more than 25 tiles.
+     * A tile is outside 1..=25, or a list of tiles cannot be a board.
      */
     FAIRMINES_INVALID_TILE = 3,
     /**
-     * A commitment or server seed that is not 64 hexadecimal characters (server seeds: lowercase).
+     * A digest or server seed is not 64 hexadecimal characters.
      */
     FAIRMINES_INVALID_HEX = 4,
     /**
-     * A string argument that is not valid UTF-8.
+     * A string is not valid UTF-8 (or, from UTF-16, holds a lone surrogate).
      */
     FAIRMINES_INVALID_UTF8 = 5,
     /**
-     * The word stream ran out (cannot happen through this API; kept for code parity).
+     * A finite word source ran out before every mine was placed.
      */
     FAIRMINES_STREAM_EXHAUSTED = 6,
     /**
@@ -131,46 +122,43 @@ enum fairmines_status
      */
     FAIRMINES_RNG_FAILED = 7,
     /**
-     * An output buffer is smaller than the result.
+     * An output buffer is too small for the result.
      */
     FAIRMINES_BUFFER_TOO_SMALL = 8,
     /**
-     * A tile revealed a second time in the same round.
+     * The tile was already revealed in this round.
      */
     FAIRMINES_TILE_ALREADY_REVEALED = 9,
     /**
-     * A reveal or cash-out on a round that has finished (lost or cashed out).
+     * The round has finished (a mine, or a cash-out): no more moves.
      */
     FAIRMINES_ROUND_FINISHED = 10,
     /**
-     * A cash-out before any safe pick.
+     * A cash-out before the first safe pick.
      */
     FAIRMINES_NOTHING_TO_CASH_OUT = 11,
     /**
-     * A return-to-player factor that is not a fraction in (0, 1] (or not a number).
+     * A return-to-player factor that is not a fraction in (0, 1].
      */
     FAIRMINES_INVALID_RTP = 12,
     /**
-     * A number of safe picks that the mine count does not allow (outside 1..=25 - mines).
+     * A number of safe picks that the round cannot have.
      */
     FAIRMINES_INVALID_PICKS = 13,
     /**
-     * A number (ratio) that does not parse, or a ratio with denominator 0.
+     * A number that does not parse or is out of range (a ratio, decimal places).
      */
     FAIRMINES_INVALID_NUMBER = 14,
     /**
-     * Saved state or a round record that does not parse or does not hold together (an unknown field
-     * included).
+     * Saved state or a round record that does not parse or does not hold together.
      */
     FAIRMINES_INVALID_STATE = 15,
     /**
-     * The seed pair has rounds in play, so its server seed cannot be revealed (rotation): finish them, or
-     * void them with `fairmines_seed_pair_void_open_rounds()`. Not to be confused with
-     * `FAIRMINES_ROUND_IN_PLAY` (105), a finished round's output asked of a round in play.
+     * The seed pair has rounds in play, so its server seed cannot be revealed.
      */
     FAIRMINES_ROUNDS_IN_PLAY = 16,
     /**
-     * A reveal or cash-out on a round its seed pair voided (`fairmines_seed_pair_void_open_rounds()`).
+     * The round was voided so its server seed could be revealed: no more moves.
      */
     FAIRMINES_ROUND_VOIDED = 17,
     /**
@@ -186,7 +174,7 @@ enum fairmines_status
      */
     FAIRMINES_PANIC = 102,
     /**
-     * An error of a newer core library that this C library does not know.
+     * An error kind of the core library that this C library does not know.
      */
     FAIRMINES_UNKNOWN_ERROR = 103,
     /**
@@ -194,8 +182,8 @@ enum fairmines_status
      */
     FAIRMINES_RATIO_TOO_LARGE = 104,
     /**
-     * The round is still in play: its mine positions and record exist once it has finished (or was
-     * voided). Not to be confused with `FAIRMINES_ROUNDS_IN_PLAY` (16), a refused rotation.
+     * The round is still in play: its mine positions and record exist once it has finished (or was voided).
+     * Not `FAIRMINES_ROUNDS_IN_PLAY` (16), a refused rotation.
      */
     FAIRMINES_ROUND_IN_PLAY = 105,
 };
@@ -245,8 +233,7 @@ enum fairmines_verdict
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
     /**
-     * No check was requested (neither a commitment nor positions): the round was only recomputed, and
-     * nothing the operator published was compared with it.
+     * No check was requested (neither a commitment nor positions): the round was only recomputed.
      */
     FAIRMINES_VERDICT_UNCHECKED = 0,
     /**
@@ -287,8 +274,7 @@ enum fairmines_outcome
      */
     FAIRMINES_OUTCOME_CASHED_OUT = 2,
     /**
-     * Voided by its seed pair (`fairmines_seed_pair_void_open_rounds()`) while in play: no more moves, no
-     * multiplier; the operator returns the stake.
+     * Voided by its seed pair while in play: no more moves, no multiplier; the operator returns the stake.
      */
     FAIRMINES_OUTCOME_VOIDED = 3,
 };
@@ -302,23 +288,23 @@ typedef uint32_t fairmines_outcome;
 
 /**
  * One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()`, released by
- * `fairmines_round_free()`. Either the round or its seed pair may be freed first; while both live,
- * voiding the pair's open rounds reaches the round. A round freed while in play stays in play for
- * its pair (which then refuses to rotate until it is voided).
+ * `fairmines_round_free()`. Either the round or its seed pair may be freed first; while both live, voiding the
+ * pair's open rounds reaches the round. A round freed while in play stays in play for its pair (which then
+ * refuses to rotate until it is voided). Thread-safe: a second move on one round from another thread waits for
+ * the first, then is judged on the round as the first left it.
  */
 typedef struct fairmines_round fairmines_round;
 
 /**
- * An operator's seed pair: the secret server seed with its public commitment, the player's client
- * seed, the nonce of the next round and the rounds in play. Opaque; made by `fairmines_seed_pair_new()`,
+ * An operator's seed pair: the secret server seed with its public commitment, the player's client seed, the
+ * nonce of the next round and the rounds in play. Opaque; made by `fairmines_seed_pair_new()`,
  * `fairmines_seed_pair_from_parts()` or `fairmines_seed_pair_from_state_json()`, released by
- * `fairmines_seed_pair_free()`.
+ * `fairmines_seed_pair_free()`. Thread-safe: calls on one pair from several threads take turns.
  */
 typedef struct fairmines_seed_pair fairmines_seed_pair;
 
 /**
- * Everything `fairmines_verify()` recomputes, the verdict of each requested check and the overall one.
- * A plain value: the caller owns it (on the stack is fine), nothing inside needs freeing.
+ * What `fairmines_verify()` recomputes and concludes: a plain value the caller owns (on the stack is fine).
  */
 typedef struct fairmines_verification {
     /**
@@ -342,27 +328,30 @@ typedef struct fairmines_verification {
      */
     uint8_t draw_order[FAIRMINES_TILES];
     /**
+     * How many 32-bit words of the SHAKE256 stream the placement read (rejected ones included).
+     */
+    uint32_t words_used;
+    /**
      * The commitment check (SKIPPED when no commitment was given).
      */
-    fairmines_check commitment_check;
+    fairmines_check commitment_ok;
     /**
      * The positions check (SKIPPED when no positions were given).
      */
-    fairmines_check positions_check;
+    fairmines_check positions_ok;
     /**
      * OK, MISMATCH, or UNCHECKED when no check was requested.
      */
     fairmines_verdict verdict;
     /**
-     * True exactly when `verdict` is OK: at least one check was requested and every one PASSED. False
-     * when nothing was checked.
+     * True exactly when `verdict` is OK (so false when nothing was checked).
      */
     bool ok;
 } fairmines_verification;
 
 /**
- * The seed pair that `fairmines_seed_pair_rotate()` ended. Its server seed may now be published.
- * A plain value: the caller owns it; wipe `server_seed` if it must not linger in memory.
+ * The seed pair that `fairmines_seed_pair_rotate()` ended, whose server seed may now be published: a plain
+ * value (wipe `server_seed` if it must not linger). Its client seed is the one the pair had before.
  */
 typedef struct fairmines_revealed_seed_pair {
     /**
@@ -382,10 +371,10 @@ typedef struct fairmines_revealed_seed_pair {
 /**
  * An exact non-negative fraction `numer / denom` in lowest terms (`denom` is never 0 in a result).
  *
- * The core computes with 128-bit fractions; a result whose numerator or denominator does not fit in
- * 64 bits is refused with `FAIRMINES_RATIO_TOO_LARGE` instead of being rounded. Every RTP factor whose
- * denominator in lowest terms is at most 10^12 (any decimal with up to 12 places, e.g. "0.99") gives
- * multipliers that always fit. `fairmines_ratio_decimal()` writes the decimal shown to users.
+ * The core computes with 128-bit fractions; a result whose numerator or denominator does not fit in 64 bits is
+ * refused with `FAIRMINES_RATIO_TOO_LARGE` instead of being rounded. Every RTP factor whose denominator in
+ * lowest terms is at most 10^12 (any decimal with up to 12 places, e.g. "0.99") gives multipliers that always
+ * fit. `fairmines_ratio_to_decimal()` writes the decimal shown to users.
  */
 typedef struct fairmines_ratio {
     /**
@@ -397,110 +386,6 @@ typedef struct fairmines_ratio {
      */
     uint64_t denom;
 } fairmines_ratio;
-
-/**
- * What `fairmines_round_reveal()` found.
- */
-typedef struct fairmines_reveal {
-    /**
-     * True when the tile was a mine: the round is lost.
-     */
-    bool is_mine;
-    /**
-     * True when the round has now ended: a mine, or the last safe tile (which cashes out).
-     */
-    bool is_finished;
-    /**
-     * Safe tiles revealed so far in the round.
-     */
-    uint8_t safe_picks;
-    /**
-     * The multiplier a cash-out pays now (paid, when the last safe tile finished the round); 0/1 on a mine.
-     */
-    struct fairmines_ratio multiplier;
-} fairmines_reveal;
-
-/**
- * The state of a round, from `fairmines_round_get_info()`.
- */
-typedef struct fairmines_round_info {
-    /**
-     * The commitment of the seed pair the round is played with: 64 hex characters and a NUL.
-     */
-    char commitment[FAIRMINES_HEX_SIZE];
-    /**
-     * The nonce the round uses.
-     */
-    uint64_t nonce;
-    /**
-     * The mine count.
-     */
-    uint8_t mines;
-    /**
-     * Tiles revealed so far (safe ones and, in a lost round, the mine).
-     */
-    uint8_t picks;
-    /**
-     * Safe tiles revealed so far.
-     */
-    uint8_t safe_picks;
-    /**
-     * In play, lost, cashed out or voided.
-     */
-    fairmines_outcome outcome;
-    /**
-     * False before the first safe pick, after a mine and once voided; then `multiplier` is 0/1.
-     */
-    bool has_multiplier;
-    /**
-     * What a cash-out pays now, or paid.
-     */
-    struct fairmines_ratio multiplier;
-    /**
-     * The return-to-player factor the multipliers include.
-     */
-    struct fairmines_ratio rtp;
-} fairmines_round_info;
-
-/**
- * The replay of a finished round's record, from `fairmines_verify_round_json()`.
- * A plain value: the caller owns it, nothing inside needs freeing.
- */
-typedef struct fairmines_round_verification {
-    /**
-     * True when the record is exactly what the seeds and picks give (no differences).
-     */
-    bool ok;
-    /**
-     * True when SHA3-256 of the revealed server seed equals the record's commitment.
-     */
-    bool commitment_ok;
-    /**
-     * The record's mine count; the first `mines` entries of `mine_positions` are set.
-     */
-    uint8_t mines;
-    /**
-     * Where the mines were: sorted, 1-based; entries past `mines` are 0.
-     */
-    uint8_t mine_positions[FAIRMINES_TILES];
-    /**
-     * The outcome the picks lead to (never IN_PLAY): LOST, CASHED_OUT, or VOIDED for a voided record
-     * whose picks are all safe and leave a safe tile closed.
-     */
-    fairmines_outcome expected_outcome;
-    /**
-     * False when the picks lose or the round was voided; then `expected_multiplier` is 0/1.
-     */
-    bool has_expected_multiplier;
-    /**
-     * The multiplier the picks lead to.
-     */
-    struct fairmines_ratio expected_multiplier;
-    /**
-     * How many differences were found (lines in the differences text).
-     */
-    size_t difference_count;
-} fairmines_round_verification;
 
 /**
  * One entry of `fairmines_payout_table()`.
@@ -520,47 +405,155 @@ typedef struct fairmines_payout_entry {
     struct fairmines_ratio multiplier;
 } fairmines_payout_entry;
 
+/**
+ * What `fairmines_round_reveal()` found: the core's reveal, field for field.
+ */
+typedef struct fairmines_reveal {
+    /**
+     * The tile revealed, 1-based.
+     */
+    uint8_t tile;
+    /**
+     * False when the tile was a mine: the round is lost.
+     */
+    bool safe;
+    /**
+     * Safe tiles revealed so far in the round.
+     */
+    uint8_t safe_picks;
+    /**
+     * False after a mine; then `multiplier` is 0/1.
+     */
+    bool has_multiplier;
+    /**
+     * What a cash-out pays now (paid, when the last safe tile finished the round).
+     */
+    struct fairmines_ratio multiplier;
+    /**
+     * Whether the round has now ended: a mine, or the last safe tile (which pays out).
+     */
+    bool finished;
+} fairmines_reveal;
+
+/**
+ * The state of a round, from `fairmines_round_get_info()`.
+ */
+typedef struct fairmines_round_info {
+    /**
+     * The commitment of the seed pair the round is played with: 64 hex characters and a NUL.
+     */
+    char commitment[FAIRMINES_HEX_SIZE];
+    /**
+     * The nonce the round uses.
+     */
+    uint64_t nonce;
+    /**
+     * The mine count.
+     */
+    uint8_t mines;
+    /**
+     * Tiles revealed so far (safe ones and, in a lost round, the mine): `fairmines_round_picks()` lists them.
+     */
+    uint8_t pick_count;
+    /**
+     * Safe tiles revealed so far.
+     */
+    uint8_t safe_picks;
+    /**
+     * Whether the round has ended (lost, cashed out or voided).
+     */
+    bool finished;
+    /**
+     * In play, lost, cashed out or voided.
+     */
+    fairmines_outcome outcome;
+    /**
+     * False before the first safe pick, after a mine and once voided; then `multiplier` is 0/1.
+     */
+    bool has_multiplier;
+    /**
+     * What a cash-out pays now, or paid.
+     */
+    struct fairmines_ratio multiplier;
+    /**
+     * The return-to-player factor the multipliers include.
+     */
+    struct fairmines_ratio rtp;
+} fairmines_round_info;
+
+/**
+ * The replay of a finished round's record, from `fairmines_verify_round_json()`: a plain value.
+ */
+typedef struct fairmines_round_verification {
+    /**
+     * True when the record is exactly what the seeds and picks give (no differences).
+     */
+    bool ok;
+    /**
+     * True when SHA3-256 of the revealed server seed equals the record's commitment.
+     */
+    bool commitment_ok;
+    /**
+     * The record's mine count; the first `mines` entries of `mine_positions` are set.
+     */
+    uint8_t mines;
+    /**
+     * Where the mines were: sorted, 1-based; entries past `mines` are 0.
+     */
+    uint8_t mine_positions[FAIRMINES_TILES];
+    /**
+     * The outcome the picks lead to (never IN_PLAY): LOST, CASHED_OUT, or VOIDED for a voided record whose
+     * picks are all safe and leave a safe tile closed.
+     */
+    fairmines_outcome expected_outcome;
+    /**
+     * False when the picks lose or the round was voided; then `expected_multiplier` is 0/1.
+     */
+    bool has_expected_multiplier;
+    /**
+     * The multiplier the picks lead to.
+     */
+    struct fairmines_ratio expected_multiplier;
+    /**
+     * How many differences were found (lines in the differences text).
+     */
+    size_t difference_count;
+} fairmines_round_verification;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
 
 /**
- * The library's version, e.g. "0.1.0": a static string, never NULL, never to be freed.
- * Compare it with `FAIRMINES_VERSION_STRING` to catch a header that does not match the library.
+ * The library's version, e.g. "0.1.0": a static string, never NULL, never to be freed. Compare it with
+ * `FAIRMINES_VERSION_STRING` to catch a header that does not match the library.
  */
 const char *fairmines_version(void);
 
 /**
- * A short English description of a status code: a static string, never NULL, never to be freed.
- * Takes any number; values that are not a `fairmines_status` give "unknown status".
+ * One sentence that describes a status (for codes 1..=17 the core's summary of the kind): a static string,
+ * never NULL, never to be freed. Any other number gives "unknown status".
  */
 const char *fairmines_status_str(uint32_t status);
 
 /**
- * The message of the last failed call on the calling thread, naming the argument at fault, e.g.
- * "client_seed: is not valid UTF-8". Never NULL ("" before any failure). The string belongs to the
- * library and stays valid until the next failing fairmines call on the same thread; successful calls
- * do not change it (like errno).
+ * The message of the last failed call on the calling thread, naming the argument at fault, e.g. "client_seed:
+ * is not valid UTF-8". Never NULL ("" before any failure). The string belongs to the library and stays valid
+ * until the next failing fairmines call on the same thread; successful calls do not change it (like errno).
  */
 const char *fairmines_last_error(void);
 
 /**
- * The commitment of a server seed: SHA3-256 of its UTF-8 text, as lowercase hex.
- *
- * `server_seed` points to `server_seed_len` bytes of UTF-8 (no NUL needed; NULL is an error even when
- * the length is 0). `out_hex` receives 64 hex characters and a NUL: it must have room for
- * `FAIRMINES_HEX_SIZE` (65) bytes. It is written only when the call returns `FAIRMINES_OK`.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ * The commitment of a server seed (a UTF-8 span): SHA3-256 of its text, as 64 lowercase hex characters and a
+ * NUL into `out_hex`, which has room for `FAIRMINES_HEX_SIZE` (65) bytes. Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_commitment(const char *server_seed, size_t server_seed_len, char *out_hex);
 
 /**
- * The round signature: SHA3-256 of `server_seed + ":" + client_seed + ":" + decimal(nonce)`, as
- * lowercase hex.
- *
- * Both seeds are UTF-8 spans (pointer and length, NULL is an error). `out_hex` receives 64 hex
- * characters and a NUL (65 bytes), only when the call returns `FAIRMINES_OK`.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ * The round signature: SHA3-256 of `server_seed + ":" + client_seed + ":" + decimal(nonce)` (both seeds UTF-8
+ * spans), as 64 lowercase hex characters and a NUL into `out_hex` (65 bytes). Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_round_signature(const char *server_seed,
                                            size_t server_seed_len,
@@ -570,14 +563,10 @@ fairmines_status fairmines_round_signature(const char *server_seed,
                                            char *out_hex);
 
 /**
- * The mine positions of a round: `mines` tile numbers, sorted ascending, 1-based and row-major
- * (1 = top-left, 5 = top-right, 25 = bottom-right).
- *
- * `mines` must be 1..=24 (any other value gives `FAIRMINES_INVALID_MINES`). `out_positions` must have
- * room for `out_capacity >= mines` bytes; exactly `mines` bytes are written, only when the call returns
- * `FAIRMINES_OK`.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
- * `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ * The mine positions of a round: `mines` (1..=24) tile numbers, sorted ascending, 1-based and row-major (1 =
+ * top-left, 5 = top-right, 25 = bottom-right). `out_positions` has room for `out_capacity >= mines` bytes;
+ * exactly `mines` bytes are written. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`,
+ * `FAIRMINES_INVALID_MINES`, `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_mine_positions(const char *server_seed,
                                           size_t server_seed_len,
@@ -589,9 +578,8 @@ fairmines_status fairmines_mine_positions(const char *server_seed,
                                           size_t out_capacity);
 
 /**
- * The tiles of a round in the order they were drawn: `mines` 0-based tile indices (0..=24), unsorted.
- *
- * Same arguments, buffer rule and errors as `fairmines_mine_positions()`.
+ * The tiles of a round in the order they were drawn: `mines` 0-based tile indices (0..=24), unsorted. Same
+ * arguments, buffer rule and errors as `fairmines_mine_positions()`.
  */
 fairmines_status fairmines_draw_order(const char *server_seed,
                                       size_t server_seed_len,
@@ -603,15 +591,11 @@ fairmines_status fairmines_draw_order(const char *server_seed,
                                       size_t out_capacity);
 
 /**
- * The mine positions of `count` consecutive rounds `nonce_start, nonce_start + 1, ...` of one seed
- * pair, row after row: `count * mines` bytes, each row as `fairmines_mine_positions()` writes it.
- * Uses every core for large batches.
- *
- * `out_positions` must have room for `out_capacity >= count * mines` bytes and must not overlap the
- * seeds. It is written only when the call returns `FAIRMINES_OK` (or, on `FAIRMINES_PANIC`, left in
- * an unspecified state). `count` may be 0. A range whose last nonce would pass 2^64 - 1 gives
- * `FAIRMINES_INVALID_NONCE`.
- * Errors: as `fairmines_mine_positions()`, plus `FAIRMINES_INVALID_NONCE`.
+ * The mine positions of `count` consecutive rounds `nonce_start, nonce_start + 1, ...` of one seed pair, row
+ * after row: `count * mines` bytes, each row as `fairmines_mine_positions()` writes it, using every core for
+ * large batches. `out_positions` has room for `out_capacity >= count * mines` bytes and does not overlap the
+ * seeds. `count` may be 0; a range whose last nonce would pass 2^64 - 1 is refused. Errors: as
+ * `fairmines_mine_positions()`, plus `FAIRMINES_INVALID_NONCE`.
  */
 fairmines_status fairmines_mine_positions_batch(const char *server_seed,
                                                 size_t server_seed_len,
@@ -624,18 +608,13 @@ fairmines_status fairmines_mine_positions_batch(const char *server_seed,
                                                 size_t out_capacity);
 
 /**
- * Verifies a finished round: recomputes commitment, signature and placement from the seeds and
- * compares them with what the operator declared.
- *
- * `commitment` (a span of 64 hex characters, either case) and `positions` (a span of `positions_len`
- * 1-based tiles, any order) are optional: pass NULL to skip that check (the length is then ignored).
- * On `FAIRMINES_OK` the whole `*out` is written; a failed check is not an error: read `out->verdict`
- * (or `out->ok`), `out->commitment_check` and `out->positions_check`. With both NULL nothing is checked:
- * the verdict is `FAIRMINES_VERDICT_UNCHECKED` and `ok` is false. `mines` is 1..=24. On any error `*out`
- * is not touched.
- * Errors: `FAIRMINES_NULL_POINTER` (seeds or `out`), `FAIRMINES_INVALID_UTF8`,
- * `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_HEX` (commitment), `FAIRMINES_INVALID_TILE`
- * (positions), `FAIRMINES_LENGTH_TOO_LARGE`.
+ * Verifies a finished round: recomputes commitment, signature and placement from the seeds and compares them
+ * with what the operator declared. `commitment` (a span of 64 hex characters, either case) and `positions`
+ * (`positions_len` 1-based tiles, any order) are optional: NULL skips that check. A failed check is not an
+ * error: read `out->verdict` (or `out->ok`), `out->commitment_ok` and `out->positions_ok`. With both NULL
+ * nothing is checked: the verdict is UNCHECKED and `ok` false. Errors: `FAIRMINES_NULL_POINTER` (seeds or
+ * `out`), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_HEX` (commitment),
+ * `FAIRMINES_INVALID_TILE` (positions), `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_verify(const char *server_seed,
                                   size_t server_seed_len,
@@ -650,34 +629,26 @@ fairmines_status fairmines_verify(const char *server_seed,
                                   struct fairmines_verification *out);
 
 /**
- * A fresh server seed from the operating system's CSPRNG: 32 random bytes written as 64 lowercase hex
- * characters, and its commitment (SHA3-256 of that text).
- *
- * `out_seed_hex` and `out_commitment_hex` each need room for 65 bytes (64 characters and a NUL);
- * both are written only on `FAIRMINES_OK`. The seed is secret until its seed pair is rotated out:
- * the caller owns the buffer and should wipe it when done.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_RNG_FAILED`.
+ * A fresh server seed from the operating system's CSPRNG (32 random bytes as 64 lowercase hex characters) and
+ * its commitment, into `out_seed_hex` and `out_commitment_hex` (65 bytes each). The seed is secret until its
+ * seed pair is rotated out: wipe the buffer when done. Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_RNG_FAILED`.
  */
 fairmines_status fairmines_server_seed_generate(char *out_seed_hex, char *out_commitment_hex);
 
 /**
- * A new seed pair: a fresh server seed from the operating system's CSPRNG, the player's client seed
- * (a UTF-8 span), nonce 0.
- *
- * On `FAIRMINES_OK`, `*out_pair` receives a new handle that the caller owns and must release with
- * `fairmines_seed_pair_free()`. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`,
- * `FAIRMINES_LENGTH_TOO_LARGE`, `FAIRMINES_RNG_FAILED`.
+ * A new seed pair into `*out_pair` (the caller's, see "Ownership"): a fresh server seed from the operating
+ * system's CSPRNG, the player's client seed (a UTF-8 span), nonce 0. Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`, `FAIRMINES_RNG_FAILED`.
  */
 fairmines_status fairmines_seed_pair_new(const char *client_seed,
                                          size_t client_seed_len,
                                          struct fairmines_seed_pair **out_pair);
 
 /**
- * A seed pair from parts the operator already has: the server seed as stored (exactly 64 lowercase hex
- * characters), the client seed (UTF-8) and the nonce of the next round.
- *
- * On `FAIRMINES_OK`, `*out_pair` receives a new handle owned by the caller (`fairmines_seed_pair_free()`).
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_HEX` (server_seed),
+ * A seed pair into `*out_pair` from parts the operator already has: the server seed as stored (exactly 64
+ * lowercase hex characters), the client seed (UTF-8) and the nonce of the next round. Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_HEX` (server_seed),
  * `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_seed_pair_from_parts(const char *server_seed,
@@ -688,18 +659,12 @@ fairmines_status fairmines_seed_pair_from_parts(const char *server_seed,
                                                 struct fairmines_seed_pair **out_pair);
 
 /**
- * Restores a seed pair from the JSON of `fairmines_seed_pair_state_json()` (a UTF-8 span), checking
- * that the commitment belongs to the server seed and that the open rounds are distinct nonces the pair
- * has used. An unknown field is refused, naming it.
- *
- * The rounds listed as open stay open in the restored pair: it refuses to rotate
- * (`FAIRMINES_ROUNDS_IN_PLAY`) until they are voided (`fairmines_seed_pair_void_open_rounds()`). The
- * restored pair is a new value that does not reach the rounds of the pair the state was saved from:
- * keep one live copy of a seed pair (restore after a restart, not beside the original).
- *
- * On `FAIRMINES_OK`, `*out_pair` receives a new handle owned by the caller (`fairmines_seed_pair_free()`).
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`,
- * `FAIRMINES_LENGTH_TOO_LARGE`.
+ * Restores a seed pair into `*out_pair` from the JSON of `fairmines_seed_pair_to_state_json()` (a UTF-8 span),
+ * checking that the commitment belongs to the server seed and that the open rounds are distinct nonces the
+ * pair has used; an unknown field is refused, naming it. The rounds listed as open stay open: the pair refuses
+ * to rotate until they are voided. The restored pair does not reach the rounds of the pair the state was saved
+ * from: keep one live copy (restore after a restart, not beside the original). Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_seed_pair_from_state_json(const char *state,
                                                      size_t state_len,
@@ -707,21 +672,19 @@ fairmines_status fairmines_seed_pair_from_state_json(const char *state,
 
 /**
  * The full state of a seed pair as JSON, for the operator's own storage:
- * `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n,"open_rounds":[nonces in play]}`. It
- * contains the SECRET server seed: wipe the buffer when done, never show it to the player.
+ * `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n,"open_rounds":[nonces in play]}`. It contains the
+ * SECRET server seed: wipe the buffer when done, never show it to the player.
  *
- * Text output: see "API conventions" (`out`, `capacity`, `out_needed`). Errors: `FAIRMINES_NULL_POINTER`,
- * `FAIRMINES_BUFFER_TOO_SMALL`.
+ * Text output (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */
-fairmines_status fairmines_seed_pair_state_json(const struct fairmines_seed_pair *pair,
-                                                char *out,
-                                                size_t capacity,
-                                                size_t *out_needed);
+fairmines_status fairmines_seed_pair_to_state_json(const struct fairmines_seed_pair *pair,
+                                                   char *out,
+                                                   size_t capacity,
+                                                   size_t *out_needed);
 
 /**
- * What the player may see of a seed pair, as JSON: `{"commitment":…,"client_seed":…,"nonce":n}`.
- *
- * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ * What the player may see of a seed pair, as JSON: `{"commitment":…,"client_seed":…,"nonce":n}`. Text output
+ * (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_seed_pair_public_json(const struct fairmines_seed_pair *pair,
                                                  char *out,
@@ -729,17 +692,9 @@ fairmines_status fairmines_seed_pair_public_json(const struct fairmines_seed_pai
                                                  size_t *out_needed);
 
 /**
- * The commitment of the active server seed (public: show it before play) into `out_hex`
- * (`FAIRMINES_HEX_SIZE` bytes: 64 lowercase hex characters and a NUL).
- * Errors: `FAIRMINES_NULL_POINTER`.
- */
-fairmines_status fairmines_seed_pair_commitment(const struct fairmines_seed_pair *pair, char *out_hex);
-
-/**
- * The client seed, NUL-terminated (its byte length is `*out_needed - 1`; it may contain NUL bytes if it
- * was given with them).
- *
- * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ * The client seed, NUL-terminated (its byte length is `*out_needed - 1`; it may contain NUL bytes if it was
+ * given with them). Text output (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_seed_pair_client_seed(const struct fairmines_seed_pair *pair,
                                                  char *out,
@@ -747,21 +702,24 @@ fairmines_status fairmines_seed_pair_client_seed(const struct fairmines_seed_pai
                                                  size_t *out_needed);
 
 /**
+ * The commitment of the active server seed (public: show it before play) into `out_hex` (65 bytes: 64
+ * lowercase hex characters and a NUL). Errors: `FAIRMINES_NULL_POINTER`.
+ */
+fairmines_status fairmines_seed_pair_commitment(const struct fairmines_seed_pair *pair, char *out_hex);
+
+/**
  * The nonce the next round will use. Errors: `FAIRMINES_NULL_POINTER`.
  */
 fairmines_status fairmines_seed_pair_nonce(const struct fairmines_seed_pair *pair, uint64_t *out_nonce);
 
 /**
- * Starts a round with the pair's current nonce, then increments the nonce. The grid is fixed now,
- * before any pick.
- *
- * `mines` is 1..=24 (any other value gives `FAIRMINES_INVALID_MINES`); `rtp` is the return-to-player
- * factor as text (a UTF-8 span): a fraction such as "99/100", a decimal such as "0.99", or "1"; above 0
- * and at most 1. On `FAIRMINES_OK`, `*out_round` receives a new handle owned by the caller
- * (`fairmines_round_free()`); on any error the pair is unchanged. Errors: `FAIRMINES_NULL_POINTER`,
- * `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_RTP`,
- * `FAIRMINES_RATIO_TOO_LARGE` (an RTP whose multipliers do not fit `fairmines_ratio`),
- * `FAIRMINES_INVALID_NONCE` (the pair has used nonce 2^64 - 1: rotate it), `FAIRMINES_LENGTH_TOO_LARGE`.
+ * Starts a round into `*out_round` (the caller's, see "Ownership") with the pair's current nonce, then
+ * increments the nonce. The grid is fixed now, before any pick. `mines` is 1..=24; `rtp` is the
+ * return-to-player factor as text (a UTF-8 span): "99/100", "0.99" or "1"; above 0 and at most 1. On any error
+ * the pair is unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`,
+ * `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_RTP`, `FAIRMINES_RATIO_TOO_LARGE` (an RTP whose multipliers do
+ * not fit `fairmines_ratio`), `FAIRMINES_INVALID_NONCE` (the pair has used nonce 2^64 - 1: rotate it),
+ * `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_seed_pair_start_round(struct fairmines_seed_pair *pair,
                                                  int64_t mines,
@@ -770,19 +728,12 @@ fairmines_status fairmines_seed_pair_start_round(struct fairmines_seed_pair *pai
                                                  struct fairmines_round **out_round);
 
 /**
- * Ends the active seed pair and starts a new one in the same handle: a fresh server seed from the
- * OS CSPRNG, a new commitment, nonce 0, and `new_client_seed` as the client seed (a UTF-8 span; pass
- * NULL to keep the current one, the length is then ignored). `*out_revealed` receives the old server
- * seed, which may now be published so that the player can verify the rounds of the old pair.
- * Changing the client seed is a rotation too (it reveals the old server seed).
- *
- * The server seed is revealed only when no round can move: while a round started from the pair is in
- * play (neither finished nor voided, a round freed while in play or listed as open in a restored state
- * included) the call is refused with `FAIRMINES_ROUNDS_IN_PLAY`, whose message lists their nonces.
- * Finish those rounds, or void them with `fairmines_seed_pair_void_open_rounds()`, then rotate.
- *
- * On any error the pair is unchanged and `*out_revealed` untouched. Errors: `FAIRMINES_NULL_POINTER`
- * (pair, out_revealed), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`,
+ * Ends the active seed pair and starts a new one in the same handle (a fresh server seed from the OS CSPRNG,
+ * nonce 0, and `new_client_seed` as the client seed: a UTF-8 span, or NULL to keep the current one), and
+ * writes the old server seed, which may now be published, into `*out_revealed`. A seed is revealed only when
+ * no round can move: while a round of the pair is in play the call is refused with `FAIRMINES_ROUNDS_IN_PLAY`
+ * (naming their nonces): finish or void them first. On any error the pair is unchanged. Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`,
  * `FAIRMINES_ROUNDS_IN_PLAY`, `FAIRMINES_RNG_FAILED`.
  */
 fairmines_status fairmines_seed_pair_rotate(struct fairmines_seed_pair *pair,
@@ -791,15 +742,10 @@ fairmines_status fairmines_seed_pair_rotate(struct fairmines_seed_pair *pair,
                                             struct fairmines_revealed_seed_pair *out_revealed);
 
 /**
- * The nonces of the pair's rounds in play, ascending: started and neither finished nor voided (a
- * round freed while in play, and those listed as open in the state the pair was restored from,
- * included). While any is in play, `fairmines_seed_pair_rotate()` is refused.
- *
- * Nonce-list output (the caller's buffer; nothing is allocated): `out_nonces` has room for `capacity`
- * nonces (`uint64_t`). `*out_count` receives the number of rounds in play on `FAIRMINES_OK`, and on
- * `FAIRMINES_BUFFER_TOO_SMALL`, when `out_nonces` is untouched: call again with room for that many.
- * `out_nonces` must be non-NULL even with capacity 0. Errors: `FAIRMINES_NULL_POINTER`,
- * `FAIRMINES_BUFFER_TOO_SMALL`.
+ * The nonces of the pair's rounds in play, ascending: started and neither finished nor voided (a round freed
+ * while in play, and those listed as open in the state the pair was restored from, included). While any is in
+ * play, `fairmines_seed_pair_rotate()` is refused. A list output (see "API conventions"): `out_nonces` has
+ * room for `capacity` nonces. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_seed_pair_open_rounds(const struct fairmines_seed_pair *pair,
                                                  uint64_t *out_nonces,
@@ -807,14 +753,12 @@ fairmines_status fairmines_seed_pair_open_rounds(const struct fairmines_seed_pai
                                                  size_t *out_count);
 
 /**
- * Voids every round of the pair in play and writes their nonces, ascending: each refuses every later
- * reveal and cash-out with `FAIRMINES_ROUND_VOIDED`, its outcome is `FAIRMINES_OUTCOME_VOIDED` and its
- * record says `"outcome":"voided"` with no multiplier (the operator returns the stake). Afterwards the
- * pair can rotate. With no round in play it voids nothing and writes `*out_count = 0`.
- *
- * The same nonce-list output as `fairmines_seed_pair_open_rounds()`. On `FAIRMINES_BUFFER_TOO_SMALL`
- * nothing is voided: `*out_count` receives the number of rounds in play and `out_nonces` is untouched.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ * Voids every round of the pair in play and writes their nonces, ascending: each refuses every later reveal
+ * and cash-out with `FAIRMINES_ROUND_VOIDED`, its outcome is `FAIRMINES_OUTCOME_VOIDED` and its record says
+ * `"outcome":"voided"` with no multiplier (the operator returns the stake). Afterwards the pair can rotate.
+ * With no round in play it voids nothing and writes `*out_count = 0`. The list output of
+ * `fairmines_seed_pair_open_rounds()`: on `FAIRMINES_BUFFER_TOO_SMALL` nothing is voided. Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_seed_pair_void_open_rounds(struct fairmines_seed_pair *pair,
                                                       uint64_t *out_nonces,
@@ -822,28 +766,72 @@ fairmines_status fairmines_seed_pair_void_open_rounds(struct fairmines_seed_pair
                                                       size_t *out_count);
 
 /**
- * Releases a seed pair (its server seed is wiped from memory). NULL is a no-op. Using `pair` after
- * this call, or freeing it twice, is undefined behaviour: the caller's responsibility.
+ * Releases a seed pair (its server seed is wiped from memory). NULL is a no-op. Using `pair` after this call
+ * (from any thread), or freeing it twice, is undefined behaviour: the caller's responsibility.
  */
 void fairmines_seed_pair_free(struct fairmines_seed_pair *pair);
 
 /**
+ * The exact multiplier after `safe_picks` safe picks with `mines` mines: C(25, k) / C(25 - m, k) x RTP, into
+ * `*out_ratio`. `mines` is 1..=24 and `safe_picks` 1..=25 - mines (any other value is refused, never
+ * narrowed); `rtp` as in `fairmines_seed_pair_start_round()`. Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_PICKS` (outside 1..=25 - mines),
+ * `FAIRMINES_INVALID_RTP`, `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_multiplier(int64_t mines,
+                                      int64_t safe_picks,
+                                      const char *rtp,
+                                      size_t rtp_len,
+                                      struct fairmines_ratio *out_ratio);
+
+/**
+ * The whole payout table for an RTP factor: `FAIRMINES_PAYOUT_TABLE_SIZE` (300) entries, by mine count and
+ * then safe picks, into `out_entries`, which has room for `capacity >= 300` entries. Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_RTP`, `FAIRMINES_RATIO_TOO_LARGE`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_payout_table(const char *rtp,
+                                        size_t rtp_len,
+                                        struct fairmines_payout_entry *out_entries,
+                                        size_t capacity);
+
+/**
+ * The decimal shown to users: `ratio` (not necessarily in lowest terms) rounded DOWN to `places` decimal
+ * places, 0..=18 (never clamped), so a displayed multiplier never promises more than the exact one: 9/8 with 2
+ * places is "1.12". Text output (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_INVALID_NUMBER` (denominator 0, naming `ratio.denom`; `places` outside 0..=18, naming `places`),
+ * `FAIRMINES_BUFFER_TOO_SMALL`.
+ */
+fairmines_status fairmines_ratio_to_decimal(struct fairmines_ratio ratio,
+                                            int64_t places,
+                                            char *out,
+                                            size_t capacity,
+                                            size_t *out_needed);
+
+/**
+ * Parses an exact ratio from text (a UTF-8 span): "num/den", a whole number, or a decimal such as "0.99"
+ * (exactly 99/100), as records write multipliers and RTP factors. The result is in lowest terms. Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_NUMBER`, `FAIRMINES_RATIO_TOO_LARGE`,
+ * `FAIRMINES_LENGTH_TOO_LARGE`.
+ */
+fairmines_status fairmines_ratio_parse(const char *ratio,
+                                       size_t ratio_len,
+                                       struct fairmines_ratio *out_ratio);
+
+/**
  * Reveals `tile` (1..=25, row-major: 1 = top-left, 25 = bottom-right) and writes what it was into
- * `*out_result`. A mine ends the round (lost); revealing the last safe tile ends it too (cashed out,
- * `is_finished` set).
- *
- * On any error the round is unchanged and `*out_result` untouched. Errors: `FAIRMINES_NULL_POINTER`,
- * `FAIRMINES_INVALID_TILE` (outside 1..=25), `FAIRMINES_TILE_ALREADY_REVEALED`,
+ * `*out_reveal`. A mine ends the round (lost); revealing the last safe tile ends it too (cashed out,
+ * `finished` set). On any error the round is unchanged and `*out_reveal` untouched. Errors:
+ * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_TILE` (outside 1..=25), `FAIRMINES_TILE_ALREADY_REVEALED`,
  * `FAIRMINES_ROUND_FINISHED`, `FAIRMINES_ROUND_VOIDED`.
  */
 fairmines_status fairmines_round_reveal(struct fairmines_round *round,
                                         int64_t tile,
-                                        struct fairmines_reveal *out_result);
+                                        struct fairmines_reveal *out_reveal);
 
 /**
- * Ends the round and writes the multiplier to pay into `*out_multiplier`. Needs at least one safe pick.
- *
- * On any error the round is unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_NOTHING_TO_CASH_OUT`,
+ * Ends the round and writes the multiplier to pay into `*out_multiplier`. Needs at least one safe pick. On any
+ * error the round is unchanged. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_NOTHING_TO_CASH_OUT`,
  * `FAIRMINES_ROUND_FINISHED`, `FAIRMINES_ROUND_VOIDED`.
  */
 fairmines_status fairmines_round_cash_out(struct fairmines_round *round,
@@ -852,11 +840,9 @@ fairmines_status fairmines_round_cash_out(struct fairmines_round *round,
 /**
  * The public record of a finished (or voided) round as JSON, the form operators publish and
  * `fairmines_verify_round_json()` reads: `{"commitment":…,"client_seed":…,"nonce":n,"mines":m,
- * "rtp":"99/100","picks":[…],"outcome":"lost"|"cashed_out"|"voided","multiplier":"num/den"|null}`
- * (null after a mine and for a voided round).
- *
- * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`,
- * `FAIRMINES_BUFFER_TOO_SMALL`.
+ * "rtp":"99/100","picks":[…],"outcome":"lost"|"cashed_out"|"voided","multiplier":"num/den"|null}` (null after
+ * a mine and for a voided round). Text output (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_ROUND_IN_PLAY`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_round_record_json(const struct fairmines_round *round,
                                              char *out,
@@ -865,19 +851,18 @@ fairmines_status fairmines_round_record_json(const struct fairmines_round *round
 
 /**
  * The mine positions of a finished (or voided) round (sorted, 1-based): exactly `mines` bytes into
- * `out_positions`, which must have room for `capacity >= mines` bytes. While the round is in play the
- * grid stays hidden: `FAIRMINES_ROUND_IN_PLAY`.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ * `out_positions`, which must have room for `capacity >= mines` bytes. While the round is in play the grid
+ * stays hidden: `FAIRMINES_ROUND_IN_PLAY`. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_IN_PLAY`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_round_mine_positions(const struct fairmines_round *round,
                                                 uint8_t *out_positions,
                                                 size_t capacity);
 
 /**
- * The tiles picked so far, in order (1-based): `*out_count` (0..=25) bytes into `out_picks`, which
- * has room for `capacity` bytes (`FAIRMINES_TILES` is always enough). `*out_count` is written on
- * `FAIRMINES_OK` and on `FAIRMINES_BUFFER_TOO_SMALL` (then the buffer is untouched).
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
+ * The tiles picked so far, in order (1-based): a list output (see "API conventions") of `*out_count` bytes
+ * into `out_picks` (`FAIRMINES_TILES` is always enough). Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_BUFFER_TOO_SMALL`.
  */
 fairmines_status fairmines_round_picks(const struct fairmines_round *round,
                                        uint8_t *out_picks,
@@ -885,32 +870,28 @@ fairmines_status fairmines_round_picks(const struct fairmines_round *round,
                                        size_t *out_count);
 
 /**
- * The state of a round into `*out_info`: commitment, nonce, mines, picks, outcome, multiplier and RTP.
- * Errors: `FAIRMINES_NULL_POINTER`.
+ * The state of a round into `*out_info`: commitment, nonce, mines, picks, outcome, multiplier and RTP. Errors:
+ * `FAIRMINES_NULL_POINTER`.
  */
 fairmines_status fairmines_round_get_info(const struct fairmines_round *round,
                                           struct fairmines_round_info *out_info);
 
 /**
- * Releases a round. NULL is a no-op. Using `round` after this call, or freeing it twice, is undefined
- * behaviour: the caller's responsibility.
+ * Releases a round. NULL is a no-op. Using `round` after this call (from any thread), or freeing it twice, is
+ * undefined behaviour: the caller's responsibility.
  */
 void fairmines_round_free(struct fairmines_round *round);
 
 /**
- * Replays a finished round from its published record (the JSON of `fairmines_round_record_json()`, a
- * UTF-8 span) and the server seed revealed after rotation (a UTF-8 span), and says what differs.
- *
- * A voided record verifies when its picks are all safe and leave a safe tile closed; it pays nothing.
- * A record with an unknown field is refused (`FAIRMINES_INVALID_STATE`, naming the field).
- * A record that does not verify is not an error: on `FAIRMINES_OK`, `out->ok` is the verdict and the
- * differences are written into `differences` as text, one per line, each ending in '\n', then a NUL
- * ("" when the record verifies). `differences` follows the text-output convention (`capacity`,
- * `differences_needed`; 4096 bytes is plenty for any record). On `FAIRMINES_BUFFER_TOO_SMALL` only
- * `*differences_needed` is written.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE` (not a record),
- * `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_TILE` (picks), `FAIRMINES_RATIO_TOO_LARGE`,
- * `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ * Replays a finished round from its published record (the JSON of `fairmines_round_record_json()`, a UTF-8
+ * span) and the server seed revealed after rotation (a UTF-8 span), and says what differs. A voided record
+ * verifies when its picks are all safe and leave a safe tile closed; it pays nothing. A record with an unknown
+ * field is refused (`FAIRMINES_INVALID_STATE`, naming the field). A record that does not verify is not an
+ * error: on `FAIRMINES_OK`, `out->ok` is the verdict and the differences are text, one per line ending in
+ * '\n', in `differences` (a text output, see "API conventions", with `capacity` and `differences_needed`; 4096
+ * bytes is plenty; "" when the record verifies). Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`,
+ * `FAIRMINES_INVALID_STATE` (not a record), `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_TILE` (picks),
+ * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_verify_round_json(const char *record_json,
                                              size_t record_json_len,
@@ -920,56 +901,6 @@ fairmines_status fairmines_verify_round_json(const char *record_json,
                                              char *differences,
                                              size_t capacity,
                                              size_t *differences_needed);
-
-/**
- * The exact multiplier after `safe_picks` safe picks with `mines` mines: C(25, k) / C(25 - m, k) x RTP,
- * into `*out_ratio`. `mines` is 1..=24 and `safe_picks` 1..=25 - mines (any other value is refused,
- * never narrowed); `rtp` as in `fairmines_seed_pair_start_round()`.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
- * `FAIRMINES_INVALID_PICKS` (outside 1..=25 - mines), `FAIRMINES_INVALID_RTP`,
- * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_LENGTH_TOO_LARGE`.
- */
-fairmines_status fairmines_multiplier(int64_t mines,
-                                      int64_t safe_picks,
-                                      const char *rtp,
-                                      size_t rtp_len,
-                                      struct fairmines_ratio *out_ratio);
-
-/**
- * The whole payout table for an RTP factor: `FAIRMINES_PAYOUT_TABLE_SIZE` (300) entries, by mine count
- * 1..=24 and then safe picks 1..=25 - mines, into `out_entries`, which must have room for `capacity >=
- * FAIRMINES_PAYOUT_TABLE_SIZE` entries.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_RTP`,
- * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
- */
-fairmines_status fairmines_payout_table(const char *rtp,
-                                        size_t rtp_len,
-                                        struct fairmines_payout_entry *out_entries,
-                                        size_t capacity);
-
-/**
- * The decimal shown to users: `ratio` rounded DOWN (toward zero) to `places` decimal places, 0..=18,
- * so a displayed multiplier never promises more than the exact one, e.g. 9/8 with 2 places is "1.12".
- * The ratio need not be in lowest terms. `places` outside 0..=18 is refused, never clamped.
- *
- * Text output: see "API conventions". Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_NUMBER`
- * (denominator 0, naming `ratio`; `places` outside 0..=18, naming `places`), `FAIRMINES_BUFFER_TOO_SMALL`.
- */
-fairmines_status fairmines_ratio_decimal(struct fairmines_ratio ratio,
-                                         int64_t places,
-                                         char *out,
-                                         size_t capacity,
-                                         size_t *out_needed);
-
-/**
- * Parses an exact ratio from text (a UTF-8 span): "num/den", a whole number, or a decimal such as
- * "0.99" (exactly 99/100), as records write multipliers and RTP factors. The result is in lowest terms.
- * Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_NUMBER`,
- * `FAIRMINES_RATIO_TOO_LARGE`, `FAIRMINES_LENGTH_TOO_LARGE`.
- */
-fairmines_status fairmines_ratio_parse(const char *ratio,
-                                       size_t ratio_len,
-                                       struct fairmines_ratio *out_ratio);
 
 #ifdef __cplusplus
 }  // extern "C"

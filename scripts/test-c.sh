@@ -2,14 +2,14 @@
 # Test of the fairmines C library (bindings/c). Runnable from any directory, as root on a fresh
 # machine (installs missing Debian packages), non-interactive. Exits non-zero on any failure.
 #  1. cargo test -p fairmines-c: the checked-in include/fairmines.h equals a fresh cbindgen generation,
-#     and the Rust-side boundary tests (panics, status codes).
+#     every error kind of the core is its status (code, name, summary), and the panic boundary.
 #  2. The release build; rustc's native-static-libs equal the documented static link flags.
-#  3. The C11 suite (every case of vectors/vectors.json through every function and played as rounds,
-#     the game API with every status, many threads at once) against the static library, the shared
-#     library, under ASan+UBSan and under valgrind.
+#  3. The C11 suite (every case of vectors/vectors.json through every function, every argument's
+#     conversion and status, a smoke of the game, threads sharing handles) against the static library,
+#     the shared library, under ASan+UBSan and under valgrind.
 #  4. scripts/install-c.sh into a temporary PREFIX, then consumers of the installed package:
-#     C11 via pkg-config (static and shared), the examples mines.c and verify_round.c (shared),
-#     C++17 via CMake find_package (static, ASan and valgrind).
+#     C11 via pkg-config (static and shared), the examples mines.c and verify_round.c and every C
+#     program of bindings/c/README.md (shared), C++17 via CMake find_package (static, ASan and valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
@@ -46,7 +46,7 @@ VECTORS="$ROOT/vectors/vectors.json"
 [ -f "$VECTORS" ] || { echo "test-c: $VECTORS is missing" >&2; exit 1; }
 
 # -- 1. header and Rust-side tests -----------------------------------------------------------------
-step "cargo test -p fairmines-c (header up to date, panic boundary)"
+step "cargo test -p fairmines-c (header up to date, status codes against the core's kinds, panic boundary)"
 cargo test -p fairmines-c
 
 # -- 2. release build and the static link flags -----------------------------------------------------
@@ -171,15 +171,19 @@ valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=d
     --suppressions=bindings/c/tests/valgrind.supp "$TMP/verify_round" "$(record 1,2 cashed_out '"10/7"')" "$ws" \
     >/dev/null || [ $? = 1 ] || { echo "test-c: verify_round under valgrind" >&2; exit 1; }
 
-step "pkg-config consumer, shared: the game example of bindings/c/README.md"
-awk '/<!-- example:game/ { found = 1; next } found && /^```c$/ { inside = 1; next }
-     inside && /^```$/ { exit } inside { print }' bindings/c/README.md >"$TMP/readme_game.c"
-[ -s "$TMP/readme_game.c" ] || { echo "test-c: no game example in bindings/c/README.md" >&2; exit 1; }
-# shellcheck disable=SC2046
-cc -std=c11 -Wall -Wextra -Werror -pedantic -O2 -o "$TMP/readme_game" "$TMP/readme_game.c" \
-    $(pkg-config --cflags --libs fairmines) -Wl,-rpath,"$PREFIX/lib"
-"$TMP/readme_game" | tee "$TMP/readme_game.out"
-grep -qx 'VERIFIED' "$TMP/readme_game.out"
+step "pkg-config consumer, shared: every C program of bindings/c/README.md"
+awk -v dir="$TMP" '/^```c$/ { n++; file = dir "/readme_" n ".c"; inside = 1; next }
+     inside && /^```$/ { inside = 0; close(file); next } inside { print > file }' bindings/c/README.md
+[ -s "$TMP/readme_2.c" ] || { echo "test-c: bindings/c/README.md has fewer C programs than expected" >&2; exit 1; }
+for src in "$TMP"/readme_*.c; do
+    # shellcheck disable=SC2046
+    cc -std=c11 -Wall -Wextra -Werror -pedantic -O2 -o "${src%.c}" "$src" \
+        $(pkg-config --cflags --libs fairmines) -Wl,-rpath,"$PREFIX/lib"
+    "${src%.c}" | tee "${src%.c}.out"
+done
+# The usage example prints the worked example's mines; the game example ends with its verdict.
+grep -qx '7 10 19' "$TMP/readme_1.out"
+grep -qx 'VERIFIED' "$TMP/readme_2.out"
 
 step "CMake consumer (C++17, find_package(fairmines), static): plain under valgrind, and ASan+UBSan"
 cmake -S bindings/c/tests/cpp -B "$TMP/cpp" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_BUILD_TYPE=Debug >/dev/null

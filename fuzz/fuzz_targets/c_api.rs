@@ -15,34 +15,37 @@ use core::ffi::{CStr, c_char};
 use core::ptr;
 
 use arbitrary::Arbitrary;
+use fairmines::ErrorKind;
 use fairmines_c::*;
 use fairmines_fuzz::reference;
 use libfuzzer_sys::fuzz_target;
 
 // ------------------------------------------------------------------------------------------ statuses
 
-const OK: u32 = 0;
-const INVALID_MINES: u32 = 1;
-const INVALID_NONCE: u32 = 2;
-const INVALID_TILE: u32 = 3;
-const INVALID_HEX: u32 = 4;
-const INVALID_UTF8: u32 = 5;
-const RNG_FAILED: u32 = 7;
-const BUFFER_TOO_SMALL: u32 = 8;
-const TILE_ALREADY_REVEALED: u32 = 9;
-const ROUND_FINISHED: u32 = 10;
-const NOTHING_TO_CASH_OUT: u32 = 11;
-const INVALID_RTP: u32 = 12;
-const INVALID_PICKS: u32 = 13;
-const INVALID_NUMBER: u32 = 14;
-const INVALID_STATE: u32 = 15;
-const ROUNDS_IN_PLAY: u32 = 16;
-const ROUND_VOIDED: u32 = 17;
-const NULL_POINTER: u32 = 100;
-const LENGTH_TOO_LARGE: u32 = 101;
-const PANIC: u32 = 102;
-const RATIO_TOO_LARGE: u32 = 104;
-const ROUND_IN_PLAY: u32 = 105;
+// Codes 1..=17 are the core's error kinds (the binding's own test holds the C enum to them); 0 and the
+// codes from 100 are C's own, read from its enum.
+const OK: u32 = fairmines_status::FAIRMINES_OK as u32;
+const INVALID_MINES: u32 = ErrorKind::InvalidMines.code();
+const INVALID_NONCE: u32 = ErrorKind::InvalidNonce.code();
+const INVALID_TILE: u32 = ErrorKind::InvalidTile.code();
+const INVALID_HEX: u32 = ErrorKind::InvalidHex.code();
+const INVALID_UTF8: u32 = ErrorKind::InvalidUtf8.code();
+const RNG_FAILED: u32 = ErrorKind::RngFailed.code();
+const BUFFER_TOO_SMALL: u32 = ErrorKind::BufferTooSmall.code();
+const TILE_ALREADY_REVEALED: u32 = ErrorKind::TileAlreadyRevealed.code();
+const ROUND_FINISHED: u32 = ErrorKind::RoundFinished.code();
+const NOTHING_TO_CASH_OUT: u32 = ErrorKind::NothingToCashOut.code();
+const INVALID_RTP: u32 = ErrorKind::InvalidRtp.code();
+const INVALID_PICKS: u32 = ErrorKind::InvalidPicks.code();
+const INVALID_NUMBER: u32 = ErrorKind::InvalidNumber.code();
+const INVALID_STATE: u32 = ErrorKind::InvalidState.code();
+const ROUNDS_IN_PLAY: u32 = ErrorKind::RoundsInPlay.code();
+const ROUND_VOIDED: u32 = ErrorKind::RoundVoided.code();
+const NULL_POINTER: u32 = fairmines_status::FAIRMINES_NULL_POINTER as u32;
+const LENGTH_TOO_LARGE: u32 = fairmines_status::FAIRMINES_LENGTH_TOO_LARGE as u32;
+const PANIC: u32 = fairmines_status::FAIRMINES_PANIC as u32;
+const RATIO_TOO_LARGE: u32 = fairmines_status::FAIRMINES_RATIO_TOO_LARGE as u32;
+const ROUND_IN_PLAY: u32 = fairmines_status::FAIRMINES_ROUND_IN_PLAY as u32;
 
 /// Asserts that `status` is OK or one of `allowed`, and that a failure left a message.
 fn expect(status: fairmines_status, allowed: &[u32], what: &str) -> u32 {
@@ -52,8 +55,12 @@ fn expect(status: fairmines_status, allowed: &[u32], what: &str) -> u32 {
     assert!(code == OK || allowed.contains(&code), "{what}: undocumented status {code} ({message})");
     if code != OK {
         assert!(!message.is_empty(), "{what}: status {code} without a message");
-        let described = unsafe { CStr::from_ptr(fairmines_status_str(code)) };
-        assert_ne!(described.to_bytes(), b"unknown status", "{what}: status {code} has no description");
+        let described = unsafe { CStr::from_ptr(fairmines_status_str(code)) }.to_str().expect("UTF-8");
+        assert_ne!(described, "unknown status", "{what}: status {code} has no description");
+        // A core kind is described by the core's summary.
+        if let Some(kind) = ErrorKind::from_code(code) {
+            assert_eq!(described, kind.summary(), "{what}: status {code}");
+        }
     }
     code
 }
@@ -333,7 +340,7 @@ enum Call {
     SeedPairNew { client: Span, out: bool },
     SeedPairFromParts { server: Known, hex_seed: Option<[u8; 32]>, client: Span, nonce: u64, out: bool },
     SeedPairFromState { state: Known, out: bool },
-    SeedPairStateJson { pair: Handle, out: TextOutSpec },
+    SeedPairToStateJson { pair: Handle, out: TextOutSpec },
     SeedPairPublicJson { pair: Handle, out: TextOutSpec },
     SeedPairCommitment { pair: Handle, out: bool },
     SeedPairClientSeed { pair: Handle, out: TextOutSpec },
@@ -353,7 +360,7 @@ enum Call {
     VerifyRoundJson { record: Known, server: Known, out: bool, differences: TextOutSpec },
     Multiplier { mines: Wide, safe_picks: Wide, rtp: Rtp, out: bool },
     PayoutTable { rtp: Rtp, out: bool, capacity: u16 },
-    RatioDecimal { numer: u64, denom: u64, places: Wide, out: TextOutSpec },
+    RatioToDecimal { numer: u64, denom: u64, places: Wide, out: TextOutSpec },
     RatioParse { text: Span, out: bool },
 }
 
@@ -577,6 +584,7 @@ impl State {
                     assert_eq!(&v.positions[..m], expected.positions.as_slice());
                     assert_eq!(&v.draw_order[..m], expected.draw_order.as_slice());
                     assert!(v.positions[m..].iter().chain(&v.draw_order[m..]).all(|&b| b == 0));
+                    assert_eq!(v.words_used, expected.words_used);
                     let commitment_check = match &commitment {
                         Span::Null(_) => fairmines_check::FAIRMINES_CHECK_SKIPPED,
                         _ if commitment.text().expect("hex").to_lowercase() == reference::commitment(sv) => {
@@ -596,8 +604,8 @@ impl State {
                         }
                         _ => fairmines_check::FAIRMINES_CHECK_SKIPPED,
                     };
-                    assert_eq!(v.commitment_check, commitment_check);
-                    assert_eq!(v.positions_check, positions_check);
+                    assert_eq!(v.commitment_ok, commitment_check);
+                    assert_eq!(v.positions_ok, positions_check);
                     // Nothing asked is UNCHECKED (not ok); any failed check a MISMATCH; else OK.
                     let (failed, skipped) =
                         (fairmines_check::FAIRMINES_CHECK_FAILED, fairmines_check::FAIRMINES_CHECK_SKIPPED);
@@ -669,16 +677,16 @@ impl State {
                 );
                 self.take_pair(code, &slot);
             }
-            Call::SeedPairStateJson { pair, out } => {
+            Call::SeedPairToStateJson { pair, out } => {
                 let mut t = out.buf();
                 let code = expect(
                     unsafe {
-                        fairmines_seed_pair_state_json(self.pair(pair), t.out.ptr().cast(), t.out.capacity, t.needed.ptr())
+                        fairmines_seed_pair_to_state_json(self.pair(pair), t.out.ptr().cast(), t.out.capacity, t.needed.ptr())
                     },
                     &[NULL_POINTER, BUFFER_TOO_SMALL],
-                    "seed_pair_state_json",
+                    "seed_pair_to_state_json",
                 );
-                if let Some(json) = t.check(code, "seed_pair_state_json") {
+                if let Some(json) = t.check(code, "seed_pair_to_state_json") {
                     let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
                     let seed = value["server_seed"].as_str().expect("server_seed");
                     assert_eq!(value["commitment"].as_str(), Some(reference::commitment(seed).as_str()));
@@ -861,12 +869,17 @@ impl State {
                 );
                 self.check_move(code, picked.as_ref(), before, out, "round_reveal");
                 if code == OK {
+                    // The core's reveal, field for field: against the reference grid and the round's info.
                     let result: fairmines_reveal = slot.read();
                     let played = picked.expect("a live round");
                     let info = self.round_info(r).expect("live");
                     let grid = reference::placement(&played.server, &played.client, info.nonce, usize::from(info.mines));
-                    assert_eq!(result.is_mine, grid.positions.contains(&(tile as u8)), "reveal({tile})");
+                    assert_eq!(i64::from(result.tile), tile, "reveal({tile})");
+                    assert_eq!(result.safe, !grid.positions.contains(&result.tile), "reveal({tile})");
                     assert_eq!(result.safe_picks, info.safe_picks);
+                    assert_eq!(result.finished, info.finished);
+                    assert_eq!((result.has_multiplier, result.multiplier), (info.has_multiplier, info.multiplier));
+                    assert_eq!(result.has_multiplier, result.safe);
                 } else {
                     assert!(slot.untouched());
                     assert_eq!(self.round_info(r).map(Info::from), before.map(Info::from), "a refused reveal changed the round");
@@ -938,7 +951,7 @@ impl State {
                 match code {
                     OK => {
                         let k: usize = n.read();
-                        assert_eq!(k, usize::from(self.round_info(r).expect("live").picks));
+                        assert_eq!(k, usize::from(self.round_info(r).expect("live").pick_count));
                         assert!(o.get()[..k].iter().all(|t| (1..=25).contains(t)));
                         assert!(o.get()[k..].iter().all(|&b| b == CANARY));
                     }
@@ -955,9 +968,11 @@ impl State {
                 let code = expect(unsafe { fairmines_round_get_info(r, slot.ptr()) }, &[NULL_POINTER], "round_info");
                 if code == OK {
                     let info: fairmines_round_info = slot.read();
-                    assert!((1..=24).contains(&info.mines) && info.safe_picks <= info.picks && info.picks <= 25);
+                    assert!((1..=24).contains(&info.mines));
+                    assert!(info.safe_picks <= info.pick_count && info.pick_count <= 25);
+                    assert_eq!(info.finished, info.outcome != fairmines_outcome::FAIRMINES_OUTCOME_IN_PLAY);
                     if info.outcome == fairmines_outcome::FAIRMINES_OUTCOME_VOIDED {
-                        assert!(!info.has_multiplier && info.safe_picks == info.picks, "a voided round's info");
+                        assert!(!info.has_multiplier && info.safe_picks == info.pick_count, "a voided round's info");
                     }
                 } else {
                     assert!(slot.untouched());
@@ -1065,16 +1080,16 @@ impl State {
                     assert!(o.untouched());
                 }
             }
-            Call::RatioDecimal { numer, denom, places, out } => {
+            Call::RatioToDecimal { numer, denom, places, out } => {
                 let places = places.get();
                 let mut t = out.buf();
                 let ratio = fairmines_ratio { numer, denom };
                 let code = expect(
-                    unsafe { fairmines_ratio_decimal(ratio, places, t.out.ptr().cast(), t.out.capacity, t.needed.ptr()) },
+                    unsafe { fairmines_ratio_to_decimal(ratio, places, t.out.ptr().cast(), t.out.capacity, t.needed.ptr()) },
                     &[NULL_POINTER, INVALID_NUMBER, BUFFER_TOO_SMALL],
-                    "ratio_decimal",
+                    "ratio_to_decimal",
                 );
-                if let Some(text) = t.check(code, "ratio_decimal") {
+                if let Some(text) = t.check(code, "ratio_to_decimal") {
                     assert!(denom != 0);
                     // Rounded down: the integer part is numer / denom, then exactly `places` digits
                     // (0..=18: more is refused, never clamped).
@@ -1123,12 +1138,12 @@ impl State {
         }
         let mut buf = vec![0 as c_char; 4096];
         let mut needed = 0usize;
-        let status = unsafe { fairmines_seed_pair_state_json(pair, buf.as_mut_ptr(), buf.len(), &mut needed) };
+        let status = unsafe { fairmines_seed_pair_to_state_json(pair, buf.as_mut_ptr(), buf.len(), &mut needed) };
         if status != fairmines_status::FAIRMINES_OK {
             // Only a client seed too long for the buffer; the caller then skips the checks.
             assert_eq!(status, fairmines_status::FAIRMINES_BUFFER_TOO_SMALL);
             buf = vec![0 as c_char; needed];
-            let status = unsafe { fairmines_seed_pair_state_json(pair, buf.as_mut_ptr(), buf.len(), &mut needed) };
+            let status = unsafe { fairmines_seed_pair_to_state_json(pair, buf.as_mut_ptr(), buf.len(), &mut needed) };
             assert_eq!(status, fairmines_status::FAIRMINES_OK);
         }
         let json = cstr(&buf[..needed - 1]);
@@ -1217,7 +1232,7 @@ struct Info {
 
 impl From<fairmines_round_info> for Info {
     fn from(i: fairmines_round_info) -> Info {
-        Info { picks: i.picks, safe_picks: i.safe_picks, outcome: i.outcome }
+        Info { picks: i.pick_count, safe_picks: i.safe_picks, outcome: i.outcome }
     }
 }
 

@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
     printf("\nreplayed   %s", outcome_name(v.expected_outcome));
     if (v.has_expected_multiplier) {
         char decimal[64];
-        if (fairmines_ratio_decimal(v.expected_multiplier, 2, decimal, sizeof decimal, &needed) == FAIRMINES_OK)
+        if (fairmines_ratio_to_decimal(v.expected_multiplier, 2, decimal, sizeof decimal, &needed) == FAIRMINES_OK)
             printf(", multiplier %llu/%llu (%s)", (unsigned long long)v.expected_multiplier.numer,
                    (unsigned long long)v.expected_multiplier.denom, decimal);
     }

@@ -1,10 +1,11 @@
-//! The FFI boundary: panic catching, the per-thread last error message, and every conversion of a raw
-//! pointer. All the `unsafe` of the crate that touches caller memory is in this file.
+//! The FFI boundary: panic catching, the per-thread last error message, handles and their locks, and every
+//! conversion of a raw pointer. All the `unsafe` of the crate that touches caller memory is in this file.
 
 use core::ffi::c_char;
 use core::ptr::{self, NonNull};
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::fairmines_status;
 
@@ -16,32 +17,19 @@ pub(crate) struct Failure {
 }
 
 impl Failure {
-    pub(crate) fn new(status: fairmines_status, message: String) -> Self {
-        Failure { status, message }
+    /// A core error, naming the argument as C spells it (`out_positions` where the core says `out`).
+    pub(crate) fn named(error: fairmines::Error, argument: &str) -> Self {
+        Failure { status: error.kind().into(), message: format!("{argument}: {}", error.detail()) }
     }
 
     pub(crate) fn null(argument: &str) -> Self {
         Failure { status: fairmines_status::FAIRMINES_NULL_POINTER, message: format!("{argument}: is NULL") }
     }
-
-    pub(crate) fn too_small(argument: &str, needed: usize, got: usize) -> Self {
-        Failure {
-            status: fairmines_status::FAIRMINES_BUFFER_TOO_SMALL,
-            message: format!("{argument}: the output needs {needed} bytes, the buffer has {got}"),
-        }
-    }
-
-    fn too_long(argument: &str, len: usize) -> Self {
-        Failure {
-            status: fairmines_status::FAIRMINES_LENGTH_TOO_LARGE,
-            message: format!("{argument}: length {len} is larger than any object can be"),
-        }
-    }
 }
 
 impl From<fairmines::Error> for Failure {
     fn from(error: fairmines::Error) -> Self {
-        Failure { status: fairmines_status::from_code(error.code()), message: error.to_string() }
+        Failure { status: error.kind().into(), message: error.to_string() }
     }
 }
 
@@ -71,8 +59,8 @@ pub(crate) fn last_error() -> *const c_char {
         .unwrap_or(c"".as_ptr())
 }
 
-/// Runs the body of an exported function that returns a status: a panic becomes `FAIRMINES_PANIC`,
-/// a failure its status; the message of either is kept for `fairmines_last_error()`.
+/// Runs the body of an exported function that returns a status: a panic becomes `FAIRMINES_PANIC`, a failure
+/// its status; the message of either is kept for `fairmines_last_error()`.
 pub(crate) fn status_call(body: impl FnOnce() -> Result<(), Failure>) -> fairmines_status {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => fairmines_status::FAIRMINES_OK,
@@ -100,13 +88,10 @@ pub(crate) fn value_call<T>(on_panic: T, body: impl FnOnce() -> T) -> T {
 }
 
 /// Borrows a caller's UTF-8 span as `&str`, checking for NULL, an impossible length and invalid UTF-8.
-///
-/// # Safety
-/// If `ptr` is not NULL it must point to `len` readable bytes that no one writes during the call.
+/// # Safety: a non-NULL `ptr` points to `len` readable bytes that no one writes during the call.
 pub(crate) unsafe fn input_str<'a>(ptr: *const c_char, len: usize, argument: &'static str) -> Result<&'a str, Failure> {
     let bytes = unsafe { input_bytes(ptr.cast::<u8>(), len, argument) }?;
-    // Seeds are almost always ASCII (hex): `is_ascii` checks that a word at a time, faster than the
-    // full UTF-8 validation, which still judges every other input.
+    // Seeds are almost always ASCII (hex): `is_ascii` checks a word at a time, faster than `from_utf8`.
     if bytes.is_ascii() {
         // SAFETY: ASCII is valid UTF-8.
         return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
@@ -114,19 +99,25 @@ pub(crate) unsafe fn input_str<'a>(ptr: *const c_char, len: usize, argument: &'s
     core::str::from_utf8(bytes).map_err(|_| fairmines::Error::InvalidUtf8 { argument }.into())
 }
 
-/// Borrows a caller's byte span, checking for NULL and an impossible length.
-///
-/// # Safety
-/// If `ptr` is not NULL it must point to `len` readable bytes that no one writes during the call.
+/// [`input_str`] for an optional span: NULL is `None`. # Safety: as [`input_str`].
+pub(crate) unsafe fn optional_str<'a>(
+    ptr: *const c_char,
+    len: usize,
+    arg: &'static str,
+) -> Result<Option<&'a str>, Failure> {
+    if ptr.is_null() { Ok(None) } else { unsafe { input_str(ptr, len, arg) }.map(Some) }
+}
+
+/// Borrows a caller's byte span, checking for NULL and an impossible length. # Safety: as [`input_str`].
 pub(crate) unsafe fn input_bytes<'a>(ptr: *const u8, len: usize, argument: &'static str) -> Result<&'a [u8], Failure> {
     if ptr.is_null() {
         return Err(Failure::null(argument));
     }
     if len > isize::MAX as usize {
-        return Err(Failure::too_long(argument, len));
+        let message = format!("{argument}: length {len} is larger than any object can be");
+        return Err(Failure { status: fairmines_status::FAIRMINES_LENGTH_TOO_LARGE, message });
     }
-    // SAFETY: `ptr` is non-null, the caller guarantees `len` readable bytes that stay unchanged for
-    // the call, `u8` needs no alignment and `len` fits in `isize` (checked above).
+    // SAFETY: non-null, `len <= isize::MAX` readable bytes (the caller's guarantee), `u8` needs no alignment.
     Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
 }
 
@@ -135,143 +126,104 @@ pub(crate) fn output<T>(ptr: *mut T, argument: &'static str) -> Result<NonNull<T
     NonNull::new(ptr).ok_or_else(|| Failure::null(argument))
 }
 
-/// An output buffer of `capacity` bytes checked for NULL and for room for `needed` bytes.
-pub(crate) fn output_buffer(
-    ptr: *mut u8,
-    capacity: usize,
-    needed: usize,
-    argument: &'static str,
-) -> Result<NonNull<u8>, Failure> {
-    let ptr = output(ptr, argument)?;
+/// Checks that a caller's buffer of `capacity` elements has room for `needed`; the error counts bytes.
+pub(crate) fn room<T>(capacity: usize, needed: usize, argument: &'static str) -> Result<(), Failure> {
     if capacity < needed {
-        return Err(Failure::too_small(argument, needed, capacity));
+        let (needed, got) = (needed.saturating_mul(size_of::<T>()), capacity.saturating_mul(size_of::<T>()));
+        return Err(Failure::named(fairmines::Error::BufferTooSmall { needed, got }, argument));
     }
-    Ok(ptr)
+    Ok(())
 }
 
 /// Copies a finished result into the caller's memory: the only write to an output, done last.
-///
-/// # Safety
-/// `dst` must be valid for `src.len()` bytes of writes and must not overlap `src`.
-pub(crate) unsafe fn write_bytes<T: Copy>(dst: NonNull<T>, src: &[T]) {
+/// # Safety: `dst` must be valid for `src.len()` elements of writes and must not overlap `src`.
+pub(crate) unsafe fn write_slice<T: Copy>(dst: NonNull<T>, src: &[T]) {
     // SAFETY: guaranteed by the caller; `src` is always a local value of ours, so they cannot overlap.
     unsafe { ptr::copy_nonoverlapping(src.as_ptr(), dst.as_ptr(), src.len()) }
 }
 
+/// Checks `out` for NULL, then computes the value and stores it there: the call's one write.
+/// # Safety: `out`, when not NULL, must be valid for a write of one `T` (alignment not needed).
+pub(crate) unsafe fn put<T>(
+    out: *mut T,
+    argument: &'static str,
+    value: impl FnOnce() -> Result<T, Failure>,
+) -> Result<(), Failure> {
+    let out = output(out, argument)?;
+    let value = value()?;
+    // SAFETY: guaranteed by the caller.
+    unsafe { write_value(out, value) };
+    Ok(())
+}
+
 /// Stores a whole value at a caller's pointer, which need not be aligned.
-///
-/// # Safety
-/// `dst` must be valid for a write of `size_of::<T>()` bytes.
+/// # Safety: `dst` must be valid for a write of `size_of::<T>()` bytes.
 pub(crate) unsafe fn write_value<T>(dst: NonNull<T>, value: T) {
     // SAFETY: guaranteed by the caller; `write_unaligned` tolerates a misaligned pointer.
     unsafe { ptr::write_unaligned(dst.as_ptr(), value) }
 }
 
 /// The caller's output buffer as a slice, for the batch function whose core writes in place.
-///
-/// # Safety
-/// `ptr` must be valid for `len` bytes of writes, unaliased during the call, and `len <= isize::MAX`.
+/// # Safety: `ptr` is valid for `len <= isize::MAX` bytes of writes, unaliased during the call.
 pub(crate) unsafe fn output_slice<'a>(ptr: NonNull<u8>, len: usize) -> &'a mut [u8] {
     // SAFETY: guaranteed by the caller.
     unsafe { core::slice::from_raw_parts_mut(ptr.as_ptr(), len) }
 }
 
-/// Borrows a handle the library gave out, checking for NULL.
-///
-/// # Safety
-/// A non-NULL `ptr` must come from this library's `_new` function of that type, not freed yet, and not
-/// used by another thread during the call (the header's ownership and threading rules).
-pub(crate) unsafe fn handle_ref<'a, T>(ptr: *const T, argument: &'static str) -> Result<&'a T, Failure> {
-    // SAFETY: guaranteed by the caller for a non-NULL pointer; `as_ref` handles NULL.
-    unsafe { ptr.as_ref() }.ok_or_else(|| Failure::null(argument))
+/// An opaque handle type of the header, and the value its lock guards.
+pub(crate) trait Handle {
+    type Value;
 }
 
-/// Borrows a handle mutably, checking for NULL.
-///
-/// # Safety
-/// As [`handle_ref`], and no other reference to the handle exists during the call.
-pub(crate) unsafe fn handle_mut<'a, T>(ptr: *mut T, argument: &'static str) -> Result<&'a mut T, Failure> {
-    // SAFETY: guaranteed by the caller for a non-NULL pointer; `as_mut` handles NULL.
-    unsafe { ptr.as_mut() }.ok_or_else(|| Failure::null(argument))
+/// Takes the lock of the value behind a handle the library gave out, checking for NULL. A call on a handle that
+/// another thread is using waits here until that call returns.
+/// # Safety: a non-NULL `ptr` comes from [`give_handle`] and is not freed during the call.
+pub(crate) unsafe fn lock<'a, H: Handle>(
+    ptr: *const H,
+    arg: &'static str,
+) -> Result<MutexGuard<'a, H::Value>, Failure> {
+    // SAFETY: guaranteed by the caller for a non-NULL pointer (`as_ref` handles NULL): a live
+    // `Mutex<H::Value>`. Threads share it through shared references only; the mutex orders their calls.
+    let handle = unsafe { ptr.cast::<Mutex<H::Value>>().as_ref() }.ok_or_else(|| Failure::null(arg))?;
+    // A panic inside a call is a bug reported as FAIRMINES_PANIC; the value stays usable.
+    Ok(handle.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
-/// Gives a new handle to C: boxes `value` and stores the pointer at `out` (checked for NULL before).
-///
-/// # Safety
-/// `out` must be valid for a write of one pointer.
-pub(crate) unsafe fn give_handle<T>(out: NonNull<*mut T>, value: T) {
-    let raw = Box::into_raw(Box::new(value));
+/// Gives a new handle to C: a locked `value` on the heap, its pointer stored at `out`.
+/// # Safety: `out` must be valid for a write of one pointer.
+pub(crate) unsafe fn give_handle<H: Handle>(out: NonNull<*mut H>, value: H::Value) {
+    let raw = Box::into_raw(Box::new(Mutex::new(value))).cast::<H>();
     // SAFETY: guaranteed by the caller.
     unsafe { write_value(out, raw) }
 }
 
 /// Takes a handle back from C and drops it. NULL is a no-op.
-///
-/// # Safety
-/// A non-NULL `ptr` must come from [`give_handle`] for the same `T` and not have been freed before.
-pub(crate) unsafe fn free_handle<T>(ptr: *mut T) {
+/// # Safety: a non-NULL `ptr` comes from [`give_handle`] and was not freed before.
+pub(crate) unsafe fn free_handle<H: Handle>(ptr: *mut H) {
     if !ptr.is_null() {
-        // SAFETY: guaranteed by the caller: the pointer is a live `Box<T>` given out by `give_handle`.
-        drop(unsafe { Box::from_raw(ptr) });
+        // SAFETY: guaranteed by the caller: the pointer is a live `Box<Mutex<H::Value>>` from `give_handle`.
+        value_call((), || drop(unsafe { Box::from_raw(ptr.cast::<Mutex<H::Value>>()) }))
     }
 }
 
-/// A caller's text output buffer (`out`, `capacity`, `out_needed`), checked for NULL before any work.
-pub(crate) struct TextOut {
-    buf: NonNull<c_char>,
+/// A caller's text output (`out`, `capacity`, `out_needed`), written through the text-output convention once
+/// every pointer has been checked and `text` has run.
+/// # Safety: `out` must be valid for `capacity` bytes of writes and `out_needed` for one `size_t`.
+pub(crate) unsafe fn text_out(
+    out: *mut c_char,
     capacity: usize,
-    needed: NonNull<usize>,
-    argument: &'static str,
-}
-
-impl TextOut {
-    pub(crate) fn new(
-        buf: *mut c_char,
-        capacity: usize,
-        needed: *mut usize,
-        argument: &'static str,
-        needed_argument: &'static str,
-    ) -> Result<Self, Failure> {
-        Ok(TextOut { buf: output(buf, argument)?, capacity, needed: output(needed, needed_argument)?, argument })
+    out_needed: *mut usize,
+    names: [&'static str; 2],
+    text: impl FnOnce() -> Result<String, Failure>,
+) -> Result<(), Failure> {
+    let (buf, needed) = (output(out, names[0])?, output(out_needed, names[1])?);
+    let text = text()?;
+    // SAFETY: guaranteed by the caller; `room` checks that the text and its NUL fit.
+    unsafe {
+        write_value(needed, text.len() + 1);
+        room::<u8>(capacity, text.len() + 1, names[0])?;
+        write_slice(buf.cast::<u8>(), text.as_bytes());
+        write_value(buf.add(text.len()), 0);
     }
-
-    /// Checks that `text` and a NUL fit; stores the size they need at `out_needed` either way.
-    ///
-    /// # Safety
-    /// `out_needed` must be valid for a write of one `size_t`.
-    pub(crate) unsafe fn reserve(&self, text: &[u8]) -> Result<(), Failure> {
-        let needed = text.len() + 1;
-        // SAFETY: guaranteed by the caller.
-        unsafe { write_value(self.needed, needed) };
-        if self.capacity < needed {
-            return Err(Failure::too_small(self.argument, needed, self.capacity));
-        }
-        Ok(())
-    }
-
-    /// Writes `text` and a NUL (after a successful [`TextOut::reserve`] of the same text).
-    ///
-    /// # Safety
-    /// `out` must be valid for `capacity` bytes of writes and must not overlap `text`.
-    pub(crate) unsafe fn write(&self, text: &[u8]) {
-        debug_assert!(text.len() < self.capacity);
-        // SAFETY: guaranteed by the caller; `reserve` checked `text.len() + 1 <= capacity`.
-        unsafe {
-            write_bytes(self.buf.cast::<u8>(), text);
-            write_value(self.buf.add(text.len()), 0);
-        }
-    }
-
-    /// [`TextOut::reserve`] then [`TextOut::write`].
-    ///
-    /// # Safety
-    /// The contracts of both.
-    pub(crate) unsafe fn put(&self, text: &[u8]) -> Result<(), Failure> {
-        // SAFETY: guaranteed by the caller.
-        unsafe {
-            self.reserve(text)?;
-            self.write(text);
-        }
-        Ok(())
-    }
+    Ok(())
 }

@@ -1,86 +1,76 @@
-//! The C API of fairmines: `libfairmines.a`, `libfairmines.so` and `include/fairmines.h`.
-//!
-//! Thin by design: every function converts C arguments into the core's types, calls the core
-//! (`crates/fairmines`, which holds all the logic) and converts the result back.
-//!
-//! Conventions (also in the header): strings are UTF-8 spans (`const char *`, `size_t` length, no NUL
-//! needed); every function returns a `fairmines_status` and writes its outputs only when it returns
-//! `FAIRMINES_OK`; every body runs inside a panic boundary (see `boundary.rs`, which holds the
-//! unsafe pointer handling).
+//! The C API of fairmines: `libfairmines.a`, `libfairmines.so` and `include/fairmines.h` (whose banner states
+//! the conventions). Thin: every function converts C arguments into the core's types, calls the core (which
+//! holds every rule, message and error kind) and converts the result back, inside the panic boundary of
+//! `boundary.rs`, which holds the unsafe pointer handling.
 #![deny(unsafe_op_in_unsafe_fn)]
 #![allow(non_camel_case_types)]
 // The header, not rustdoc, documents the exported functions' safety contract for C callers.
 #![allow(clippy::missing_safety_doc)]
 
 mod boundary;
-pub(crate) mod game;
+mod pair;
+mod payout;
+mod round;
 
-pub use game::*;
+pub use pair::*;
+pub use payout::*;
+pub use round::*;
 
-use core::ffi::c_char;
+use core::ffi::{CStr, c_char};
+use core::ptr::NonNull;
+use std::ffi::CString;
+use std::sync::OnceLock;
 
-use boundary::{
-    Failure, input_bytes, input_str, output, output_buffer, output_slice, status_call, value_call, write_bytes,
-    write_value,
-};
-use fairmines::{Digest, MineCount, Nonces, Published, ServerSeed, Tiles};
+use boundary::{Failure, input_bytes, input_str, optional_str, output, output_slice, room, status_call, value_call};
+use boundary::{write_slice, write_value};
+use fairmines::{Digest, ErrorKind, MineCount, Nonces, Number, Placement, Published, ServerSeed, Tiles};
 
 /// Tiles on the board (5 x 5). Positions are 1..=25, draw order indices 0..=24.
 pub const FAIRMINES_TILES: usize = 25;
-/// The smallest valid mine count.
-pub const FAIRMINES_MIN_MINES: u8 = 1;
-/// The largest valid mine count.
-pub const FAIRMINES_MAX_MINES: u8 = 24;
 /// Bytes of a hex output buffer: 64 lowercase hex characters and a terminating NUL.
 pub const FAIRMINES_HEX_SIZE: usize = 65;
 
-/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's stable error
-/// codes (the same numbers in every fairmines binding; the names are the core's `Error::name()` with
-/// the prefix `FAIRMINES_`, except the older `FAIRMINES_RNG_FAILED` and `FAIRMINES_BUFFER_TOO_SMALL`);
-/// codes from 100 are specific to C.
-/// `fairmines_status_str()` describes a code; `fairmines_last_error()` gives the message of the last
-/// failure on the calling thread, naming the argument at fault.
+/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's error kinds (code, name
+/// after `FAIRMINES_` and summary as in every binding); codes from 100 are specific to C.
+/// `fairmines_last_error()` gives the message of the last failure on the thread, naming the argument.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum fairmines_status {
     /// Success: the outputs were written.
     FAIRMINES_OK = 0,
-    /// The mine count is outside 1..=24.
+    /// The mine count is not an integer in 1..=24.
     FAIRMINES_INVALID_MINES = 1,
-    /// A nonce past 2^64 - 1: a batch range that runs past it, or a seed pair that has used it.
+    /// A nonce is not an integer in 0..=2^64 - 1.
     FAIRMINES_INVALID_NONCE = 2,
-    /// A tile outside 1..=25 (declared, picked or revealed), or more than 25 tiles.
+    /// A tile is outside 1..=25, or a list of tiles cannot be a board.
     FAIRMINES_INVALID_TILE = 3,
-    /// A commitment or server seed that is not 64 hexadecimal characters (server seeds: lowercase).
+    /// A digest or server seed is not 64 hexadecimal characters.
     FAIRMINES_INVALID_HEX = 4,
-    /// A string argument that is not valid UTF-8.
+    /// A string is not valid UTF-8 (or, from UTF-16, holds a lone surrogate).
     FAIRMINES_INVALID_UTF8 = 5,
-    /// The word stream ran out (cannot happen through this API; kept for code parity).
+    /// A finite word source ran out before every mine was placed.
     FAIRMINES_STREAM_EXHAUSTED = 6,
     /// The operating system's random number generator failed.
     FAIRMINES_RNG_FAILED = 7,
-    /// An output buffer is smaller than the result.
+    /// An output buffer is too small for the result.
     FAIRMINES_BUFFER_TOO_SMALL = 8,
-    /// A tile revealed a second time in the same round.
+    /// The tile was already revealed in this round.
     FAIRMINES_TILE_ALREADY_REVEALED = 9,
-    /// A reveal or cash-out on a round that has finished (lost or cashed out).
+    /// The round has finished (a mine, or a cash-out): no more moves.
     FAIRMINES_ROUND_FINISHED = 10,
-    /// A cash-out before any safe pick.
+    /// A cash-out before the first safe pick.
     FAIRMINES_NOTHING_TO_CASH_OUT = 11,
-    /// A return-to-player factor that is not a fraction in (0, 1] (or not a number).
+    /// A return-to-player factor that is not a fraction in (0, 1].
     FAIRMINES_INVALID_RTP = 12,
-    /// A number of safe picks that the mine count does not allow (outside 1..=25 - mines).
+    /// A number of safe picks that the round cannot have.
     FAIRMINES_INVALID_PICKS = 13,
-    /// A number (ratio) that does not parse, or a ratio with denominator 0.
+    /// A number that does not parse or is out of range (a ratio, decimal places).
     FAIRMINES_INVALID_NUMBER = 14,
-    /// Saved state or a round record that does not parse or does not hold together (an unknown field
-    /// included).
+    /// Saved state or a round record that does not parse or does not hold together.
     FAIRMINES_INVALID_STATE = 15,
-    /// The seed pair has rounds in play, so its server seed cannot be revealed (rotation): finish them, or
-    /// void them with `fairmines_seed_pair_void_open_rounds()`. Not to be confused with
-    /// `FAIRMINES_ROUND_IN_PLAY` (105), a finished round's output asked of a round in play.
+    /// The seed pair has rounds in play, so its server seed cannot be revealed.
     FAIRMINES_ROUNDS_IN_PLAY = 16,
-    /// A reveal or cash-out on a round its seed pair voided (`fairmines_seed_pair_void_open_rounds()`).
+    /// The round was voided so its server seed could be revealed: no more moves.
     FAIRMINES_ROUND_VOIDED = 17,
     /// A required pointer argument is NULL.
     FAIRMINES_NULL_POINTER = 100,
@@ -88,38 +78,32 @@ pub enum fairmines_status {
     FAIRMINES_LENGTH_TOO_LARGE = 101,
     /// A bug: a Rust panic was caught at the boundary. Outputs are unspecified; please report it.
     FAIRMINES_PANIC = 102,
-    /// An error of a newer core library that this C library does not know.
+    /// An error kind of the core library that this C library does not know.
     FAIRMINES_UNKNOWN_ERROR = 103,
     /// An exact ratio whose numerator or denominator does not fit in 64 bits (`fairmines_ratio`).
     FAIRMINES_RATIO_TOO_LARGE = 104,
-    /// The round is still in play: its mine positions and record exist once it has finished (or was
-    /// voided). Not to be confused with `FAIRMINES_ROUNDS_IN_PLAY` (16), a refused rotation.
+    /// The round is still in play: its mine positions and record exist once it has finished (or was voided).
+    /// Not `FAIRMINES_ROUNDS_IN_PLAY` (16), a refused rotation.
     FAIRMINES_ROUND_IN_PLAY = 105,
 }
 
-impl fairmines_status {
-    fn from_code(code: u32) -> Self {
-        use fairmines_status::*;
-        match code {
-            1 => FAIRMINES_INVALID_MINES,
-            2 => FAIRMINES_INVALID_NONCE,
-            3 => FAIRMINES_INVALID_TILE,
-            4 => FAIRMINES_INVALID_HEX,
-            5 => FAIRMINES_INVALID_UTF8,
-            6 => FAIRMINES_STREAM_EXHAUSTED,
-            7 => FAIRMINES_RNG_FAILED,
-            8 => FAIRMINES_BUFFER_TOO_SMALL,
-            9 => FAIRMINES_TILE_ALREADY_REVEALED,
-            10 => FAIRMINES_ROUND_FINISHED,
-            11 => FAIRMINES_NOTHING_TO_CASH_OUT,
-            12 => FAIRMINES_INVALID_RTP,
-            13 => FAIRMINES_INVALID_PICKS,
-            14 => FAIRMINES_INVALID_NUMBER,
-            15 => FAIRMINES_INVALID_STATE,
-            16 => FAIRMINES_ROUNDS_IN_PLAY,
-            17 => FAIRMINES_ROUND_VOIDED,
-            _ => FAIRMINES_UNKNOWN_ERROR,
-        }
+/// The status of each core kind, in the order of `ErrorKind::ALL`: a kind added to the core does not compile
+/// here until the enum has it, and a test checks every code, name and description.
+#[rustfmt::skip]
+const CORE_STATUSES: [fairmines_status; ErrorKind::ALL.len()] = {
+    use fairmines_status::*;
+    [
+        FAIRMINES_INVALID_MINES, FAIRMINES_INVALID_NONCE, FAIRMINES_INVALID_TILE, FAIRMINES_INVALID_HEX,
+        FAIRMINES_INVALID_UTF8, FAIRMINES_STREAM_EXHAUSTED, FAIRMINES_RNG_FAILED, FAIRMINES_BUFFER_TOO_SMALL,
+        FAIRMINES_TILE_ALREADY_REVEALED, FAIRMINES_ROUND_FINISHED, FAIRMINES_NOTHING_TO_CASH_OUT,
+        FAIRMINES_INVALID_RTP, FAIRMINES_INVALID_PICKS, FAIRMINES_INVALID_NUMBER, FAIRMINES_INVALID_STATE,
+        FAIRMINES_ROUNDS_IN_PLAY, FAIRMINES_ROUND_VOIDED,
+    ]
+};
+
+impl From<ErrorKind> for fairmines_status {
+    fn from(kind: ErrorKind) -> Self {
+        ErrorKind::ALL.iter().position(|&k| k == kind).map_or(Self::FAIRMINES_UNKNOWN_ERROR, |i| CORE_STATUSES[i])
     }
 }
 
@@ -135,12 +119,19 @@ pub enum fairmines_check {
     FAIRMINES_CHECK_FAILED = 2,
 }
 
+impl From<Option<bool>> for fairmines_check {
+    fn from(ok: Option<bool>) -> Self {
+        ok.map_or(Self::FAIRMINES_CHECK_SKIPPED, |ok| {
+            if ok { Self::FAIRMINES_CHECK_PASSED } else { Self::FAIRMINES_CHECK_FAILED }
+        })
+    }
+}
+
 /// What `fairmines_verify()` concluded. UNCHECKED is 0, so a zeroed struct never reads as OK.
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum fairmines_verdict {
-    /// No check was requested (neither a commitment nor positions): the round was only recomputed, and
-    /// nothing the operator published was compared with it.
+    /// No check was requested (neither a commitment nor positions): the round was only recomputed.
     FAIRMINES_VERDICT_UNCHECKED = 0,
     /// At least one check was requested, and every requested one PASSED.
     FAIRMINES_VERDICT_OK = 1,
@@ -158,8 +149,7 @@ impl From<fairmines::Verdict> for fairmines_verdict {
     }
 }
 
-/// Everything `fairmines_verify()` recomputes, the verdict of each requested check and the overall one.
-/// A plain value: the caller owns it (on the stack is fine), nothing inside needs freeing.
+/// What `fairmines_verify()` recomputes and concludes: a plain value the caller owns (on the stack is fine).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct fairmines_verification {
@@ -173,94 +163,84 @@ pub struct fairmines_verification {
     pub positions: [u8; FAIRMINES_TILES],
     /// The recomputed draw order: 0-based tile indices as drawn; entries past `mines` are 0.
     pub draw_order: [u8; FAIRMINES_TILES],
+    /// How many 32-bit words of the SHAKE256 stream the placement read (rejected ones included).
+    pub words_used: u32,
     /// The commitment check (SKIPPED when no commitment was given).
-    pub commitment_check: fairmines_check,
+    pub commitment_ok: fairmines_check,
     /// The positions check (SKIPPED when no positions were given).
-    pub positions_check: fairmines_check,
+    pub positions_ok: fairmines_check,
     /// OK, MISMATCH, or UNCHECKED when no check was requested.
     pub verdict: fairmines_verdict,
-    /// True exactly when `verdict` is OK: at least one check was requested and every one PASSED. False
-    /// when nothing was checked.
+    /// True exactly when `verdict` is OK (so false when nothing was checked).
     pub ok: bool,
 }
 
-/// The crate version, e.g. "0.1.0", with a NUL.
-const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
-
-/// The library's version, e.g. "0.1.0": a static string, never NULL, never to be freed.
-/// Compare it with `FAIRMINES_VERSION_STRING` to catch a header that does not match the library.
+/// The library's version, e.g. "0.1.0": a static string, never NULL, never to be freed. Compare it with
+/// `FAIRMINES_VERSION_STRING` to catch a header that does not match the library.
 #[unsafe(no_mangle)]
 pub extern "C" fn fairmines_version() -> *const c_char {
-    value_call(c"".as_ptr(), || VERSION.as_ptr().cast())
+    value_call(c"".as_ptr(), || concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast())
 }
 
-/// A short English description of a status code: a static string, never NULL, never to be freed.
-/// Takes any number; values that are not a `fairmines_status` give "unknown status".
+/// One sentence that describes a status (for codes 1..=17 the core's summary of the kind): a static string,
+/// never NULL, never to be freed. Any other number gives "unknown status".
 #[unsafe(no_mangle)]
 pub extern "C" fn fairmines_status_str(status: u32) -> *const c_char {
     value_call(c"unknown status".as_ptr(), || {
-        let text: &core::ffi::CStr = match status {
-            0 => c"success",
-            1 => c"invalid mine count: must be 1..=24",
-            2 => c"invalid nonce: past 2^64 - 1",
-            3 => c"invalid tile: must be 1..=25, at most 25 tiles",
-            4 => c"invalid hex: a digest must be 64 hexadecimal characters",
-            5 => c"invalid UTF-8 in a string argument",
-            6 => c"the word stream ran out",
-            7 => c"the operating system's random number generator failed",
-            8 => c"output buffer too small",
-            9 => c"tile already revealed in this round",
-            10 => c"the round has finished: no more reveals or cash-outs",
-            11 => c"cash-out needs at least one safe pick",
-            12 => c"invalid RTP factor: must be a fraction in (0, 1]",
-            13 => c"invalid number of safe picks for the mine count",
-            14 => c"invalid number: does not parse, or a denominator of 0",
-            15 => c"invalid saved state or round record",
-            16 => c"the seed pair has rounds in play: finish or void them before its server seed is revealed",
-            17 => c"the round was voided: no more reveals or cash-outs",
-            100 => c"NULL pointer argument",
-            101 => c"length too large",
-            102 => c"internal error: a Rust panic was caught (a bug, please report it)",
-            103 => c"unknown error from the core library",
-            104 => c"exact ratio too large for 64-bit numerator and denominator",
-            105 => c"the round is still in play",
+        static SUMMARIES: OnceLock<Vec<CString>> = OnceLock::new();
+        if let Some(i) = ErrorKind::ALL.iter().position(|kind| kind.code() == status) {
+            let summaries = SUMMARIES.get_or_init(|| {
+                ErrorKind::ALL.iter().map(|kind| CString::new(kind.summary()).expect("no NUL in a summary")).collect()
+            });
+            return summaries[i].as_ptr();
+        }
+        let text: &CStr = match status {
+            0 => c"Success: the outputs were written.",
+            100 => c"A required pointer argument is NULL.",
+            101 => c"A length larger than any object can be.",
+            102 => c"A bug: a Rust panic was caught at the boundary; please report it.",
+            103 => c"An error kind of the core library that this C library does not know.",
+            104 => c"An exact ratio too large for a 64-bit numerator and denominator.",
+            105 => c"The round is still in play: its grid and record exist once it has finished.",
             _ => c"unknown status",
         };
         text.as_ptr()
     })
 }
 
-/// The message of the last failed call on the calling thread, naming the argument at fault, e.g.
-/// "client_seed: is not valid UTF-8". Never NULL ("" before any failure). The string belongs to the
-/// library and stays valid until the next failing fairmines call on the same thread; successful calls
-/// do not change it (like errno).
+/// The message of the last failed call on the calling thread, naming the argument at fault, e.g. "client_seed:
+/// is not valid UTF-8". Never NULL ("" before any failure). The string belongs to the library and stays valid
+/// until the next failing fairmines call on the same thread; successful calls do not change it (like errno).
 #[unsafe(no_mangle)]
 pub extern "C" fn fairmines_last_error() -> *const c_char {
     value_call(c"".as_ptr(), boundary::last_error)
 }
 
 /// Writes `hex` and a NUL into the caller's 65-byte buffer.
-///
-/// # Safety
-/// `out` must be valid for 65 bytes of writes.
-pub(crate) unsafe fn write_hex(out: core::ptr::NonNull<c_char>, digest: &Digest) {
-    // Straight from the digest's hex bytes (ASCII, so no UTF-8 check) into the caller's buffer: one
-    // copy of 64 bytes and the NUL, no local text buffer (this is on the path of every hex result).
+/// # Safety: `out` must be valid for 65 bytes of writes.
+pub(crate) unsafe fn write_hex(out: NonNull<c_char>, digest: &Digest) {
+    // One copy of the 64 ASCII bytes and the NUL, no local buffer: this is on the path of every hex result.
     let hex = digest.to_hex();
     let out = out.cast::<u8>();
     // SAFETY: the caller guarantees 65 writable bytes: 64 here and the NUL at offset 64.
     unsafe {
-        write_bytes(out, hex.as_bytes());
+        write_slice(out, hex.as_bytes());
         write_value(out.add(FAIRMINES_HEX_SIZE - 1), 0);
     }
 }
 
-/// The commitment of a server seed: SHA3-256 of its UTF-8 text, as lowercase hex.
-///
-/// `server_seed` points to `server_seed_len` bytes of UTF-8 (no NUL needed; NULL is an error even when
-/// the length is 0). `out_hex` receives 64 hex characters and a NUL: it must have room for
-/// `FAIRMINES_HEX_SIZE` (65) bytes. It is written only when the call returns `FAIRMINES_OK`.
-/// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
+/// 64 hex characters (a digest's, or a server seed's) and a NUL, as a struct field.
+pub(crate) fn hex_array(text: &str) -> [c_char; FAIRMINES_HEX_SIZE] {
+    let mut out = [0 as c_char; FAIRMINES_HEX_SIZE];
+    for (d, s) in out.iter_mut().zip(text.bytes().take(FAIRMINES_HEX_SIZE - 1)) {
+        *d = s as c_char;
+    }
+    out
+}
+
+/// The commitment of a server seed (a UTF-8 span): SHA3-256 of its text, as 64 lowercase hex characters and a
+/// NUL into `out_hex`, which has room for `FAIRMINES_HEX_SIZE` (65) bytes. Errors: `FAIRMINES_NULL_POINTER`,
+/// `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_commitment(
     server_seed: *const c_char,
@@ -271,19 +251,15 @@ pub unsafe extern "C" fn fairmines_commitment(
         // SAFETY: the header's contract: a non-NULL pointer has `server_seed_len` readable bytes.
         let server_seed = unsafe { input_str(server_seed, server_seed_len, "server_seed") }?;
         let out_hex = output(out_hex, "out_hex")?;
-        let digest = fairmines::commitment(server_seed);
         // SAFETY: the header's contract: `out_hex` has room for 65 bytes.
-        unsafe { write_hex(out_hex, &digest) };
+        unsafe { write_hex(out_hex, &fairmines::commitment(server_seed)) };
         Ok(())
     })
 }
 
-/// The round signature: SHA3-256 of `server_seed + ":" + client_seed + ":" + decimal(nonce)`, as
-/// lowercase hex.
-///
-/// Both seeds are UTF-8 spans (pointer and length, NULL is an error). `out_hex` receives 64 hex
-/// characters and a NUL (65 bytes), only when the call returns `FAIRMINES_OK`.
-/// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
+/// The round signature: SHA3-256 of `server_seed + ":" + client_seed + ":" + decimal(nonce)` (both seeds UTF-8
+/// spans), as 64 lowercase hex characters and a NUL into `out_hex` (65 bytes). Errors:
+/// `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_round_signature(
     server_seed: *const c_char,
@@ -298,52 +274,40 @@ pub unsafe extern "C" fn fairmines_round_signature(
         let server_seed = unsafe { input_str(server_seed, server_seed_len, "server_seed") }?;
         let client_seed = unsafe { input_str(client_seed, client_seed_len, "client_seed") }?;
         let out_hex = output(out_hex, "out_hex")?;
-        let digest = fairmines::round_signature(server_seed, client_seed, nonce);
         // SAFETY: the header's contract: `out_hex` has room for 65 bytes.
-        unsafe { write_hex(out_hex, &digest) };
+        unsafe { write_hex(out_hex, &fairmines::round_signature(server_seed, client_seed, nonce)) };
         Ok(())
     })
 }
 
-/// Shared body of `fairmines_mine_positions` and `fairmines_draw_order`.
-///
-/// # Safety
-/// The header's contract for the spans and the output buffer.
-#[allow(clippy::too_many_arguments)] // the shape of the C API
+/// The body of `fairmines_mine_positions` and `fairmines_draw_order`; `out` is (buffer, capacity, name).
+/// # Safety: the header's contract for the spans and the buffer.
 unsafe fn tiles_call(
-    server_seed: *const c_char,
-    server_seed_len: usize,
-    client_seed: *const c_char,
-    client_seed_len: usize,
+    server_seed: (*const c_char, usize),
+    client_seed: (*const c_char, usize),
     nonce: u64,
     mines: i64,
-    out: *mut u8,
-    out_capacity: usize,
-    argument: &'static str,
-    pick: fn(&fairmines::Placement) -> Tiles,
+    out: (*mut u8, usize, &'static str),
+    pick: fn(&Placement) -> Tiles,
 ) -> fairmines_status {
     status_call(|| {
         // SAFETY: the header's contract for both spans.
-        let server_seed = unsafe { input_str(server_seed, server_seed_len, "server_seed") }?;
-        let client_seed = unsafe { input_str(client_seed, client_seed_len, "client_seed") }?;
-        output(out, argument)?;
-        let mines = MineCount::try_from(mines)?;
-        let out = output_buffer(out, out_capacity, usize::from(mines.get()), argument)?;
+        let server_seed = unsafe { input_str(server_seed.0, server_seed.1, "server_seed") }?;
+        let client_seed = unsafe { input_str(client_seed.0, client_seed.1, "client_seed") }?;
+        let buf = output(out.0, out.2)?;
+        let mines = MineCount::try_from(Number::from(mines))?;
+        room::<u8>(out.1, usize::from(mines.get()), out.2)?;
         let tiles = pick(&fairmines::placement(server_seed, client_seed, nonce, mines));
-        // SAFETY: `out` has `out_capacity >= mines == tiles.len()` writable bytes (checked above).
-        unsafe { write_bytes(out, &tiles) };
+        // SAFETY: `buf` has `capacity >= mines == tiles.len()` writable bytes (checked above).
+        unsafe { write_slice(buf, &tiles) };
         Ok(())
     })
 }
 
-/// The mine positions of a round: `mines` tile numbers, sorted ascending, 1-based and row-major
-/// (1 = top-left, 5 = top-right, 25 = bottom-right).
-///
-/// `mines` must be 1..=24 (any other value gives `FAIRMINES_INVALID_MINES`). `out_positions` must have
-/// room for `out_capacity >= mines` bytes; exactly `mines` bytes are written, only when the call returns
-/// `FAIRMINES_OK`.
-/// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`,
-/// `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
+/// The mine positions of a round: `mines` (1..=24) tile numbers, sorted ascending, 1-based and row-major (1 =
+/// top-left, 5 = top-right, 25 = bottom-right). `out_positions` has room for `out_capacity >= mines` bytes;
+/// exactly `mines` bytes are written. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`,
+/// `FAIRMINES_INVALID_MINES`, `FAIRMINES_BUFFER_TOO_SMALL`, `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_mine_positions(
     server_seed: *const c_char,
@@ -355,26 +319,17 @@ pub unsafe extern "C" fn fairmines_mine_positions(
     out_positions: *mut u8,
     out_capacity: usize,
 ) -> fairmines_status {
+    let (server, client, out) = (
+        (server_seed, server_seed_len),
+        (client_seed, client_seed_len),
+        (out_positions, out_capacity, "out_positions"),
+    );
     // SAFETY: the same contract as this function's.
-    unsafe {
-        tiles_call(
-            server_seed,
-            server_seed_len,
-            client_seed,
-            client_seed_len,
-            nonce,
-            mines,
-            out_positions,
-            out_capacity,
-            "out_positions",
-            fairmines::Placement::positions,
-        )
-    }
+    unsafe { tiles_call(server, client, nonce, mines, out, Placement::positions) }
 }
 
-/// The tiles of a round in the order they were drawn: `mines` 0-based tile indices (0..=24), unsorted.
-///
-/// Same arguments, buffer rule and errors as `fairmines_mine_positions()`.
+/// The tiles of a round in the order they were drawn: `mines` 0-based tile indices (0..=24), unsorted. Same
+/// arguments, buffer rule and errors as `fairmines_mine_positions()`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_draw_order(
     server_seed: *const c_char,
@@ -386,32 +341,20 @@ pub unsafe extern "C" fn fairmines_draw_order(
     out_draw_order: *mut u8,
     out_capacity: usize,
 ) -> fairmines_status {
+    let (server, client, out) = (
+        (server_seed, server_seed_len),
+        (client_seed, client_seed_len),
+        (out_draw_order, out_capacity, "out_draw_order"),
+    );
     // SAFETY: the same contract as this function's.
-    unsafe {
-        tiles_call(
-            server_seed,
-            server_seed_len,
-            client_seed,
-            client_seed_len,
-            nonce,
-            mines,
-            out_draw_order,
-            out_capacity,
-            "out_draw_order",
-            fairmines::Placement::draw_order,
-        )
-    }
+    unsafe { tiles_call(server, client, nonce, mines, out, Placement::draw_order) }
 }
 
-/// The mine positions of `count` consecutive rounds `nonce_start, nonce_start + 1, ...` of one seed
-/// pair, row after row: `count * mines` bytes, each row as `fairmines_mine_positions()` writes it.
-/// Uses every core for large batches.
-///
-/// `out_positions` must have room for `out_capacity >= count * mines` bytes and must not overlap the
-/// seeds. It is written only when the call returns `FAIRMINES_OK` (or, on `FAIRMINES_PANIC`, left in
-/// an unspecified state). `count` may be 0. A range whose last nonce would pass 2^64 - 1 gives
-/// `FAIRMINES_INVALID_NONCE`.
-/// Errors: as `fairmines_mine_positions()`, plus `FAIRMINES_INVALID_NONCE`.
+/// The mine positions of `count` consecutive rounds `nonce_start, nonce_start + 1, ...` of one seed pair, row
+/// after row: `count * mines` bytes, each row as `fairmines_mine_positions()` writes it, using every core for
+/// large batches. `out_positions` has room for `out_capacity >= count * mines` bytes and does not overlap the
+/// seeds. `count` may be 0; a range whose last nonce would pass 2^64 - 1 is refused. Errors: as
+/// `fairmines_mine_positions()`, plus `FAIRMINES_INVALID_NONCE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_mine_positions_batch(
     server_seed: *const c_char,
@@ -428,47 +371,27 @@ pub unsafe extern "C" fn fairmines_mine_positions_batch(
         // SAFETY: the header's contract for both spans.
         let server_seed = unsafe { input_str(server_seed, server_seed_len, "server_seed") }?;
         let client_seed = unsafe { input_str(client_seed, client_seed_len, "client_seed") }?;
-        output(out_positions, "out_positions")?;
-        let mines = MineCount::try_from(mines)?;
-        let needed = count
-            .checked_mul(usize::from(mines.get()))
-            .filter(|&n| n <= isize::MAX as usize)
-            .ok_or_else(|| Failure::too_small("out_positions", usize::MAX, out_capacity))?;
-        let out = output_buffer(out_positions, out_capacity, needed, "out_positions")?;
-        // The core checks the range before writing anything; checking here too keeps the rule
-        // "outputs written only on success" independent of the core's order.
-        if count > 0 && nonce_start.checked_add(count as u64 - 1).is_none() {
-            return Err(fairmines::Error::InvalidNonce {
-                detail: format!("the range from {nonce_start} with {count} nonces passes 2^64 - 1"),
-            }
-            .into());
-        }
-        // SAFETY: `out` has `needed <= out_capacity` writable bytes, `needed <= isize::MAX`, and the
-        // header forbids overlap with the seeds for the duration of the call.
-        let out = unsafe { output_slice(out, needed) };
-        fairmines::mine_positions_batch(
-            server_seed,
-            client_seed,
-            Nonces::Range { start: nonce_start, count },
-            mines,
-            out,
-        )?;
-        Ok(())
+        let buf = output(out_positions, "out_positions")?;
+        let mines = MineCount::try_from(Number::from(mines))?;
+        // The range first, so that "outputs only on success" does not hang on the core's order of checks.
+        fairmines::input::nonce_range(nonce_start, count as u64)?;
+        // SAFETY: the header's contract: `out_capacity` writable bytes (at most isize::MAX), not the seeds'.
+        let out = unsafe { output_slice(buf, out_capacity.min(isize::MAX as usize)) };
+        let nonces = Nonces::Range { start: nonce_start, count };
+        fairmines::mine_positions_batch(server_seed, client_seed, nonces, mines, out).map_err(|error| {
+            // The core names its buffer `out`.
+            if error.argument() == Some("out") { Failure::named(error, "out_positions") } else { error.into() }
+        })
     })
 }
 
-/// Verifies a finished round: recomputes commitment, signature and placement from the seeds and
-/// compares them with what the operator declared.
-///
-/// `commitment` (a span of 64 hex characters, either case) and `positions` (a span of `positions_len`
-/// 1-based tiles, any order) are optional: pass NULL to skip that check (the length is then ignored).
-/// On `FAIRMINES_OK` the whole `*out` is written; a failed check is not an error: read `out->verdict`
-/// (or `out->ok`), `out->commitment_check` and `out->positions_check`. With both NULL nothing is checked:
-/// the verdict is `FAIRMINES_VERDICT_UNCHECKED` and `ok` is false. `mines` is 1..=24. On any error `*out`
-/// is not touched.
-/// Errors: `FAIRMINES_NULL_POINTER` (seeds or `out`), `FAIRMINES_INVALID_UTF8`,
-/// `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_HEX` (commitment), `FAIRMINES_INVALID_TILE`
-/// (positions), `FAIRMINES_LENGTH_TOO_LARGE`.
+/// Verifies a finished round: recomputes commitment, signature and placement from the seeds and compares them
+/// with what the operator declared. `commitment` (a span of 64 hex characters, either case) and `positions`
+/// (`positions_len` 1-based tiles, any order) are optional: NULL skips that check. A failed check is not an
+/// error: read `out->verdict` (or `out->ok`), `out->commitment_ok` and `out->positions_ok`. With both NULL
+/// nothing is checked: the verdict is UNCHECKED and `ok` false. Errors: `FAIRMINES_NULL_POINTER` (seeds or
+/// `out`), `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_MINES`, `FAIRMINES_INVALID_HEX` (commitment),
+/// `FAIRMINES_INVALID_TILE` (positions), `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_verify(
     server_seed: *const c_char,
@@ -484,65 +407,43 @@ pub unsafe extern "C" fn fairmines_verify(
     out: *mut fairmines_verification,
 ) -> fairmines_status {
     status_call(|| {
-        // SAFETY (all three spans): the header's contract; NULL optional spans are skipped here.
+        // SAFETY (the spans and `out`): the header's contract; NULL optional spans are `None`.
         let server_seed = unsafe { input_str(server_seed, server_seed_len, "server_seed") }?;
         let client_seed = unsafe { input_str(client_seed, client_seed_len, "client_seed") }?;
         let out = output(out, "out")?;
-        let mines = MineCount::try_from(mines)?;
-        let commitment = if commitment.is_null() {
-            None
-        } else {
-            let text = unsafe { input_str(commitment, commitment_len, "commitment") }?;
-            Some(Digest::parse_hex(text, "commitment")?)
-        };
-        let positions = if positions.is_null() {
-            None
-        } else {
+        let commitment = unsafe { optional_str(commitment, commitment_len, "commitment") }?;
+        let mut published = Published::parse(server_seed, client_seed, nonce, mines, commitment, None)?;
+        if !positions.is_null() {
+            // Bytes are tiles as they are: the core's rule for declared positions, without a copy.
             let tiles = unsafe { input_bytes(positions, positions_len, "positions") }?;
-            Some(Tiles::declared(tiles.iter().copied(), "positions")?)
-        };
-        let verdict = fairmines::verify(&Published { server_seed, client_seed, nonce, mines, commitment, positions });
-        let check = |ok: Option<bool>| match ok {
-            None => fairmines_check::FAIRMINES_CHECK_SKIPPED,
-            Some(true) => fairmines_check::FAIRMINES_CHECK_PASSED,
-            Some(false) => fairmines_check::FAIRMINES_CHECK_FAILED,
-        };
-        let mut result = fairmines_verification {
-            commitment: [0; FAIRMINES_HEX_SIZE],
-            signature: [0; FAIRMINES_HEX_SIZE],
-            mines: mines.get(),
-            positions: [0; FAIRMINES_TILES],
-            draw_order: [0; FAIRMINES_TILES],
-            commitment_check: check(verdict.commitment_ok()),
-            positions_check: check(verdict.positions_ok()),
+            published.positions = Some(Tiles::declared(tiles.iter().copied(), "positions")?);
+        }
+        let verdict = fairmines::verify(&published);
+        let (placement, mut positions, mut draw_order) =
+            (verdict.placement, [0; FAIRMINES_TILES], [0; FAIRMINES_TILES]);
+        positions[..usize::from(placement.mines())].copy_from_slice(&placement.positions());
+        draw_order[..usize::from(placement.mines())].copy_from_slice(&placement.draw_order());
+        let result = fairmines_verification {
+            commitment: hex_array(verdict.commitment.to_hex().as_str()),
+            signature: hex_array(verdict.signature.to_hex().as_str()),
+            mines: placement.mines(),
+            positions,
+            draw_order,
+            words_used: placement.words_used(),
+            commitment_ok: verdict.commitment_ok().into(),
+            positions_ok: verdict.positions_ok().into(),
             verdict: verdict.verdict().into(),
             ok: verdict.is_ok(),
         };
-        copy_hex(&mut result.commitment, &verdict.commitment);
-        copy_hex(&mut result.signature, &verdict.signature);
-        let placement = verdict.placement;
-        result.positions[..usize::from(mines.get())].copy_from_slice(&placement.positions());
-        result.draw_order[..usize::from(mines.get())].copy_from_slice(&placement.draw_order());
-        // SAFETY: the header's contract: `out` points to a `fairmines_verification` (alignment not needed).
         unsafe { write_value(out, result) };
         Ok(())
     })
 }
 
-fn copy_hex(dst: &mut [c_char; FAIRMINES_HEX_SIZE], digest: &Digest) {
-    for (d, &s) in dst.iter_mut().zip(digest.to_hex().as_bytes()) {
-        *d = s as c_char;
-    }
-    dst[FAIRMINES_HEX_SIZE - 1] = 0;
-}
-
-/// A fresh server seed from the operating system's CSPRNG: 32 random bytes written as 64 lowercase hex
-/// characters, and its commitment (SHA3-256 of that text).
-///
-/// `out_seed_hex` and `out_commitment_hex` each need room for 65 bytes (64 characters and a NUL);
-/// both are written only on `FAIRMINES_OK`. The seed is secret until its seed pair is rotated out:
-/// the caller owns the buffer and should wipe it when done.
-/// Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_RNG_FAILED`.
+/// A fresh server seed from the operating system's CSPRNG (32 random bytes as 64 lowercase hex characters) and
+/// its commitment, into `out_seed_hex` and `out_commitment_hex` (65 bytes each). The seed is secret until its
+/// seed pair is rotated out: wipe the buffer when done. Errors: `FAIRMINES_NULL_POINTER`,
+/// `FAIRMINES_RNG_FAILED`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_server_seed_generate(
     out_seed_hex: *mut c_char,
@@ -553,13 +454,10 @@ pub unsafe extern "C" fn fairmines_server_seed_generate(
         let out_commitment = output(out_commitment_hex, "out_commitment_hex")?;
         // The core wipes its copy of the seed when `seed` is dropped.
         let seed = ServerSeed::generate()?;
-        let mut text = [0 as c_char; FAIRMINES_HEX_SIZE];
-        for (d, s) in text.iter_mut().zip(seed.reveal().bytes()) {
-            *d = s as c_char;
-        }
+        let mut text = hex_array(seed.reveal());
         // SAFETY: the header's contract: both buffers have room for 65 bytes.
         unsafe {
-            write_bytes(out_seed, &text);
+            write_slice(out_seed, &text);
             write_hex(out_commitment, &seed.commitment());
         }
         text.fill(0);
@@ -570,4 +468,5 @@ pub unsafe extern "C" fn fairmines_server_seed_generate(
 }
 
 #[cfg(test)]
+#[path = "../tests/rust/unit.rs"]
 mod tests;

@@ -47,16 +47,14 @@ static inline int untouched(const void *buf, size_t len) {
     return 1;
 }
 
-/* The worked example of SPEC.md. */
+/* The worked example of ALGORITHM.md. */
 #define WS_TEXT "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a"
 #define WC_TEXT "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817"
 #define W_COMMITMENT_TEXT "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42"
 
 /* test_game.c: the game API. */
 void game_tests(void);
-/* One case of vectors.json: rounds played on its grid. */
-void game_run_case(const json_value *c);
-/* Many threads at once over every case, against the single-threaded results. */
+/* Many threads at once over every case, and handles shared between threads. */
 void game_thread_tests(const json_value *cases);
 
 #endif

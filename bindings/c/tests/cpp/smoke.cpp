@@ -1,5 +1,5 @@
 // C++17 smoke test of the installed fairmines package (static library through find_package):
-// the worked example of SPEC.md, errors, and concurrent calls from several threads.
+// the worked example of ALGORITHM.md, errors, and concurrent calls from several threads.
 #include <fairmines.h>
 
 #include <array>
@@ -73,7 +73,7 @@ int main() {
     const std::uint8_t declared[] = {19, 10, 7};
     check(fairmines_verify(kServer.data(), kServer.size(), kClient.data(), kClient.size(), 1, 3, nullptr, 0, declared,
                            3, &v) == FAIRMINES_OK && v.ok && v.verdict == FAIRMINES_VERDICT_OK &&
-              v.positions_check == FAIRMINES_CHECK_PASSED,
+              v.positions_ok == FAIRMINES_CHECK_PASSED,
           "verify");
     check(fairmines_verify(kServer.data(), kServer.size(), kClient.data(), kClient.size(), 1, 3, nullptr, 0, nullptr,
                            0, &v) == FAIRMINES_OK && !v.ok && v.verdict == FAIRMINES_VERDICT_UNCHECKED,
@@ -91,7 +91,7 @@ int main() {
           "start round");
     Round round(raw_round);
     fairmines_reveal reveal{};
-    check(fairmines_round_reveal(round.get(), 1, &reveal) == FAIRMINES_OK && !reveal.is_mine, "reveal 1");
+    check(fairmines_round_reveal(round.get(), 1, &reveal) == FAIRMINES_OK && reveal.safe && reveal.tile == 1, "reveal 1");
     check(fairmines_round_reveal(round.get(), 2, &reveal) == FAIRMINES_OK && reveal.safe_picks == 2, "reveal 2");
     // The seed stays secret while the round is in play: rotation is refused, the pair unchanged.
     fairmines_revealed_seed_pair revealed{};
