@@ -8,25 +8,19 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * An exact, non-negative fraction in lowest terms: a multiplier or an RTP factor.
- *
- * `numerator` and `denominator` are `bigint`s, `text` is `"99/100"` (or `"3"` for a whole number).
- * `String(r)`, `` `${r}` `` and `JSON.stringify` give `text`; `toDecimal(places)` gives the decimal shown
- * to users, rounded **down**; there is deliberately no `valueOf`, so a ratio never turns into a float by
- * accident (`toNumber()` does it on purpose, for display and statistics only).
+ * An exact, non-negative fraction in lowest terms (a multiplier, an RTP factor). `String(r)` and
+ * `JSON.stringify` give `text`; there is no `valueOf`, so a ratio never becomes a float by accident.
  */
 export declare class Ratio {
   /**
    * `numerator / denominator`, reduced to lowest terms.
-   *
    * @throws {TypeError} a part is neither a number nor a bigint
-   * @throws {RangeError} a part is negative, not an integer or too large, or `denominator` is 0
+   * @throws {RangeError} a part is not an integer in 0..2^128, or `denominator` is 0
    * (`code: 'FAIRMINES_INVALID_NUMBER'`)
    */
   constructor(numerator: number | bigint, denominator: number | bigint)
   /**
    * Parses `"99/100"`, a decimal such as `"0.99"` (exactly 99/100) or a whole number, as the core does.
-   *
    * @throws {TypeError} `text` is not a string
    * @throws {RangeError} `text` does not parse (`code: 'FAIRMINES_INVALID_NUMBER'`)
    */
@@ -38,19 +32,16 @@ export declare class Ratio {
   /** `"num/den"`, or just `"num"` for a whole number: the form of the core's JSON. */
   get text(): string
   /**
-   * The decimal shown to users: the value rounded **down** (toward zero) to `places` decimal
-   * places, so a shown multiplier never promises more than the exact one (`'1.12'` for 9/8 at 2).
-   *
-   * @param places - an integer in 0..=18
-   * @throws {TypeError} `places` is not a number
+   * The decimal shown to users: the value rounded **down** to `places` (0..=18) decimal places, so a
+   * shown multiplier never promises more than the exact one (`'1.12'` for 9/8 at 2).
+   * @throws {TypeError} `places` is neither a number nor a bigint
    * @throws {RangeError} `places` is not an integer in 0..=18 (`code: 'FAIRMINES_INVALID_NUMBER'`)
    */
-  toDecimal(places: number): string
+  toDecimal(places: number | bigint): string
   /** The nearest `number`: for display and statistics only, never for paying out. */
   toNumber(): number
   /**
    * Whether `other` (a `Ratio` or a string such as `'99/100'` or `'0.99'`) is the same number.
-   *
    * @throws {TypeError} `other` is neither a string nor a `Ratio`
    * @throws {RangeError} `other` is a string that does not parse (`code: 'FAIRMINES_INVALID_NUMBER'`)
    */
@@ -62,27 +53,22 @@ export declare class Ratio {
 }
 
 /**
- * One round in play, made by {@link SeedPair.startRound} (there is no constructor). The grid is
- * fixed when the round starts; each pick is checked against it, and it is shown only at the end.
+ * One round, made by {@link SeedPair.startRound} (no constructor). Its grid is fixed at the start and
+ * shown only at the end.
  */
 export declare class Round {
   /**
-   * Reveals `tile` (1-based: 1 = top-left, 5 = top-right, 25 = bottom-right).
-   *
-   * Returns `{ safe: true, safePicks, multiplier }` for a safe tile (revealing the last safe tile
-   * ends the round, paid out), `{ safe: false, safePicks, multiplier: null }` for a mine (the round
-   * is lost).
-   *
-   * @throws {TypeError} `tile` is not a number
+   * Reveals `tile` (1-based: 1 = top-left, 25 = bottom-right). A mine ends the round lost; the last safe
+   * tile ends it paid out.
+   * @throws {TypeError} `tile` is neither a number nor a bigint
    * @throws {RangeError} `tile` is not an integer in 1..=25 (`'FAIRMINES_INVALID_TILE'`) or was
    * revealed before (`'FAIRMINES_TILE_ALREADY_REVEALED'`)
    * @throws {Error} the round has finished (`code: 'FAIRMINES_ROUND_FINISHED'`) or was voided by its
    * seed pair (`code: 'FAIRMINES_ROUND_VOIDED'`)
    */
-  reveal(tile: number): RevealResult
+  reveal(tile: number | bigint): Reveal
   /**
    * Ends the round and returns the multiplier to pay.
-   *
    * @throws {Error} no safe pick yet (`code: 'FAIRMINES_NOTHING_TO_CASH_OUT'`), the round has
    * finished (`'FAIRMINES_ROUND_FINISHED'`) or was voided (`'FAIRMINES_ROUND_VOIDED'`)
    */
@@ -118,45 +104,33 @@ export declare class Round {
 }
 
 /**
- * The operator's state of one player's seed pair: a secret server seed with its public commitment,
- * the player's client seed, the nonce of the next round and the rounds still in play.
+ * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
+ * client seed, the nonce of the next round and the rounds still in play.
  *
- * **The server seed is revealed only when no round can move.** `rotate()` and `setClientSeed()` throw
- * (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`) while a round started from this pair is in play: whoever saw the
- * seed would know every mine of it. Finish such rounds, or end them with `voidOpenRounds()`: a voided
- * round refuses every later move (`'FAIRMINES_ROUND_VOIDED'`) and its record's outcome is `'voided'`.
- *
- * The server seed never shows: `util.inspect`/`console.log`, `String(pair)` and `JSON.stringify(pair)`
- * give the public part only. It leaves the object only through `rotate()` (the old seed, once it may
- * be published) and `toStateJson()` (the operator's own storage).
+ * **The server seed is revealed only when no round can move**: `rotate()` and `setClientSeed()` throw
+ * (`'FAIRMINES_ROUNDS_IN_PLAY'`) while a round of the pair is in play; finish it or `voidOpenRounds()`.
+ * The seed never shows in `util.inspect`, `String(pair)` or `JSON.stringify(pair)`; it leaves only
+ * through `rotate()` (once it may be published) and `toStateJson()` (the operator's own storage).
  */
 export declare class SeedPair {
   /**
    * A new pair: a fresh server seed from the operating system's CSPRNG, `clientSeed`, nonce 0.
-   *
    * @throws {TypeError} `clientSeed` is not a string
    * @throws {RangeError} `clientSeed` holds a lone surrogate (`code: 'FAIRMINES_INVALID_UTF8'`)
-   * @throws {Error} the OS random generator failed (`code: 'FAIRMINES_RNG'`)
+   * @throws {Error} the OS random generator failed (`code: 'FAIRMINES_RNG_FAILED'`)
    */
   constructor(clientSeed: string)
   /**
-   * A pair from parts the operator already has (a stored seed; replays and tests).
-   *
-   * @param serverSeed - 64 lowercase hex characters, as generated
+   * A pair from parts the operator already has (a stored seed of 64 lowercase hex characters; replays).
    * @throws {TypeError} an argument has the wrong type
    * @throws {RangeError} `serverSeed` is not 64 lowercase hex characters (`'FAIRMINES_INVALID_HEX'`),
    * `nonce` is out of range (`'FAIRMINES_INVALID_NONCE'`)
    */
   static fromParts(serverSeed: string, clientSeed: string, nonce: number | bigint): SeedPair
   /**
-   * Restores a pair from {@link SeedPair.toStateJson}, checking that the commitment belongs to the seed
-   * and that the open rounds are distinct nonces the pair has used.
-   *
-   * Rounds are not part of the state: the rounds it lists as open stay open in the restored pair (see
-   * {@link SeedPair.openRounds}), which therefore refuses to rotate until they are voided with
-   * {@link SeedPair.voidOpenRounds}. The restored pair does not reach the `Round` objects of the pair
-   * the state was saved from: keep one live copy of a seed pair (restore after a restart).
-   *
+   * Restores a pair from {@link SeedPair.toStateJson}. The rounds it lists as open stay open (the pair
+   * refuses to rotate until {@link SeedPair.voidOpenRounds}); the `Round` objects of the pair it was
+   * saved from are not reached: keep one live copy of a pair, and restore it after a restart.
    * @throws {TypeError} `json` is not a string
    * @throws {RangeError} `json` is not a saved state (an unknown field included), or its parts do not
    * hold together (`code: 'FAIRMINES_INVALID_STATE'`)
@@ -165,48 +139,34 @@ export declare class SeedPair {
   /** What the player may see now: the commitment, the client seed and the nonce of the next round. */
   get public(): PublicSeedPair
   /**
-   * Starts a round with the current nonce, then increments the nonce. The grid is fixed now, before
-   * any pick. On an error nothing changes.
-   *
+   * Starts a round with the current nonce, then increments the nonce; the grid is fixed now. On an
+   * error nothing changes.
    * @param mines - an integer in 1..=24
    * @param rtp - the return-to-player factor in (0, 1], exactly: `'0.99'`, `'99/100'` or a `Ratio`
-   * (a `number` is a `TypeError`: binary floats are not exact)
    * @throws {TypeError} an argument has the wrong type
    * @throws {RangeError} `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `rtp` outside (0, 1] or
    * not a fraction (`'FAIRMINES_INVALID_RTP'`), every nonce of the pair used (`'FAIRMINES_INVALID_NONCE'`)
    */
-  startRound(mines: number, rtp: string | Ratio): Round
-  /**
-   * The nonces of the rounds in play, ascending: started from this pair and neither finished nor voided
-   * (including those listed in the state the pair was restored from).
-   */
+  startRound(mines: number | bigint, rtp: string | Ratio): Round
+  /** The nonces of the rounds in play (neither finished nor voided, restored ones included), ascending. */
   openRounds(): bigint[]
   /**
-   * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
-   * move (`code: 'FAIRMINES_ROUND_VOIDED'`) and its record's outcome is `'voided'`, with no multiplier:
-   * the operator returns the stake. Afterwards the pair can rotate.
+   * Voids every round in play and returns their nonces, ascending: each refuses every later move
+   * (`'FAIRMINES_ROUND_VOIDED'`), its record's outcome is `'voided'` (the stake is returned).
    */
   voidOpenRounds(): bigint[]
   /**
-   * Ends this pair and starts a new one (a fresh server seed, a new commitment, nonce 0), with a new
-   * client seed if one is given. Returns the old pair with its server seed, which may now be published.
-   *
-   * Refused while a round of the pair is in play: finish the rounds, or {@link SeedPair.voidOpenRounds}
-   * first.
-   *
+   * Ends this pair and starts a new one (fresh server seed, nonce 0; the new client seed if given), and
+   * returns the old one with its server seed, which may now be published.
    * @throws {TypeError} `clientSeed` is given and is not a string
-   * @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`; the message
-   * names the nonces, {@link SeedPair.openRounds} lists them), or the OS random generator failed
-   * (`code: 'FAIRMINES_RNG'`); nothing changes then
+   * @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`, naming the
+   * nonces), or the OS random generator failed (`'FAIRMINES_RNG_FAILED'`); nothing changes then
    */
   rotate(clientSeed?: string | null): RevealedSeedPair
   /**
-   * A new client seed always starts a new pair, revealing the old server seed: the same as
-   * `rotate(clientSeed)`, and refused in the same way while a round is in play.
-   *
+   * `rotate(clientSeed)`: a new client seed always starts a new pair, revealing the old server seed.
    * @throws {TypeError} `clientSeed` is not a string
-   * @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`), or the OS random
-   * generator failed (`code: 'FAIRMINES_RNG'`); nothing changes then
+   * @throws {Error} as {@link SeedPair.rotate}
    */
   setClientSeed(clientSeed: string): RevealedSeedPair
   /**
@@ -221,11 +181,8 @@ export declare class SeedPair {
 }
 
 /**
- * The commitment to a server seed: SHA3-256 of its UTF-8 text, as 64 lowercase hex characters.
- *
- * This is what the operator shows before play; once the seed is revealed, anyone can recompute it.
- *
- * @param serverSeed - the server seed (any string; generated seeds are 64 hex characters)
+ * The commitment to a server seed (any string): SHA3-256 of its UTF-8 text, as 64 lowercase hex
+ * characters. The operator shows it before play; once the seed is revealed, anyone can recompute it.
  * @throws {TypeError} `serverSeed` is not a string
  * @throws {RangeError} `serverSeed` holds a lone surrogate (`code: 'FAIRMINES_INVALID_UTF8'`)
  */
@@ -233,80 +190,79 @@ export declare function commitment(serverSeed: string): string
 
 /**
  * The tile indices of a round in the order they were drawn: 0-based, unsorted.
- *
  * @throws {TypeError} an argument has the wrong type
- * @throws {RangeError} `nonce` or `mines` is out of range
+ * @throws {RangeError} `nonce` or `mines` is out of range or not an integer
  */
-export declare function drawOrder(serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number): number[]
+export declare function drawOrder(serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number | bigint): number[]
+
+/** One kind of error the core reports, as this package throws it. */
+export interface ErrorKind {
+  /** The error's `code`: `'FAIRMINES_'` and the core's name of the kind (`'FAIRMINES_INVALID_MINES'`). */
+  code: string
+  /** The error's `errno`: the core's stable number of the kind (1, 2, …). */
+  errno: number
+  /** What the kind means, in one sentence. */
+  summary: string
+}
+
+/** Every kind of error the core reports, in `errno` order (the core's `ErrorKind::ALL`). */
+export declare function errorKinds(): ErrorKind[]
 
 /**
- * A fresh server seed from the operating system's CSPRNG (32 bytes as 64 lowercase hex
- * characters), with its commitment.
- *
- * Publish `commitment` before play and `serverSeed` only once the seed pair is rotated out.
- * `console.log`/`util.inspect` of the result show the commitment only.
- *
- * @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG'`)
+ * A fresh server seed from the operating system's CSPRNG (64 lowercase hex characters) with its
+ * commitment: publish `commitment` before play, `serverSeed` once the pair is rotated out.
+ * `console.log`/`util.inspect` show the commitment only.
+ * @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG_FAILED'`)
  */
 export declare function generateServerSeed(): { serverSeed: string, commitment: string }
 
 /**
  * The most safe picks a round with `mines` mines allows: 25 − mines.
- *
- * @throws {TypeError} `mines` is not a number
+ * @throws {TypeError} `mines` is neither a number nor a bigint
  * @throws {RangeError} `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`)
  */
-export declare function maxSafePicks(mines: number): number
+export declare function maxSafePicks(mines: number | bigint): number
 
 /**
  * The mine positions of a round: sorted, 1-based (1 = top-left, 5 = top-right, 25 = bottom-right).
- *
  * @param mines - an integer in 1..=24
  * @throws {TypeError} an argument has the wrong type
- * @throws {RangeError} `nonce` or `mines` is out of range (`code: 'FAIRMINES_INVALID_NONCE'` /
- * `'FAIRMINES_INVALID_MINES'`)
+ * @throws {RangeError} `nonce` or `mines` is out of range or not an integer
+ * (`code: 'FAIRMINES_INVALID_NONCE'` / `'FAIRMINES_INVALID_MINES'`)
  */
-export declare function minePositions(serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number): number[]
+export declare function minePositions(serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number | bigint): number[]
 
 /**
- * The mine positions of many rounds of one seed pair, computed on every core (this call blocks the
- * event loop until they are done; see {@link minePositionsBatchAsync}).
- *
- * Returns `nonces.length × mines` bytes, row-major: row `i` holds the sorted 1-based positions of
- * the round with `nonces[i]`.
- *
- * @param nonces - a `BigUint64Array`, or an array of nonces (safe integers or bigints)
+ * The mine positions of many rounds of one seed pair, on every core (blocking the event loop; see
+ * {@link minePositionsBatchAsync}): `nonces.length × mines` bytes, row `i` the sorted 1-based positions
+ * of the round with `nonces[i]`.
+ * @param nonces - a `BigUint64Array`, or an array of nonces (numbers or bigints)
  * @throws {TypeError} an argument has the wrong type
  * @throws {RangeError} a nonce or `mines` is out of range (`argument: 'nonces'` names the array,
- * the message names the element)
+ * the message names the element: `nonces[3]: …`)
  */
-export declare function minePositionsBatch(serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number): Uint8Array
+export declare function minePositionsBatch(serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number | bigint): Uint8Array
 
 /**
- * {@link minePositionsBatch} as a Promise: the rounds are computed on the libuv thread pool (and
- * from there on every core), so the event loop keeps running meanwhile. The nonces are copied when
- * the call is made.
- *
- * Bad arguments reject the Promise (with the same `TypeError`/`RangeError` as the sync form); the
- * call itself never throws.
+ * {@link minePositionsBatch} as a Promise, computed on the libuv thread pool (and from there on every
+ * core) while the event loop runs on. The nonces are copied when the call is made. Bad arguments reject
+ * the Promise with the errors of the sync form; the call itself never throws.
  */
-export declare function minePositionsBatchAsync(serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number): Promise<Uint8Array>
+export declare function minePositionsBatchAsync(serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number | bigint): Promise<Uint8Array>
 
 /**
  * The multiplier after `safePicks` safe picks with `mines` mines: C(25, k) / C(25 − m, k) × RTP, exactly.
- *
  * @param safePicks - an integer in 1..=25 − mines
  * @param rtp - the return-to-player factor in (0, 1]: `'0.99'`, `'99/100'` or a `Ratio` (not a `number`)
  * @throws {TypeError} an argument has the wrong type
- * @throws {RangeError} `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `safePicks` outside
- * 1..=25 − mines (`'FAIRMINES_INVALID_PICKS'`), `rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`)
+ * @throws {RangeError} `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `rtp` outside (0, 1]
+ * (`'FAIRMINES_INVALID_RTP'`), `safePicks` outside 1..=25 − mines (`'FAIRMINES_INVALID_PICKS'`)
  */
-export declare function multiplier(mines: number, safePicks: number, rtp: string | Ratio): Ratio
+export declare function multiplier(mines: number | bigint, safePicks: number | bigint, rtp: string | Ratio): Ratio
 
 /**
- * The whole payout table: every mine count 1..=24 and every number of safe picks 1..=25 − mines
- * (300 entries), ordered by mines, then safe picks.
- *
+ * The whole payout table: every mine count 1..=24 and number of safe picks 1..=25 − mines (300
+ * entries), ordered by mines, then safe picks.
  * @throws {TypeError} `rtp` is not a string or a `Ratio`
  * @throws {RangeError} `rtp` outside (0, 1] or not a fraction (`'FAIRMINES_INVALID_RTP'`)
  */
@@ -322,38 +278,29 @@ export interface PublicSeedPair {
   nonce: bigint
 }
 
-/** What `JSON.stringify(seedPair)` writes: the public part, with the nonce as a decimal string. */
+/** What `JSON.stringify(seedPair)` writes: the public part, the nonce in decimal (for every `u64`). */
 export interface PublicSeedPairJson {
-  /** The commitment. */
   commitment: string
-  /** The client seed. */
   clientSeed: string
-  /** The nonce of the next round, in decimal (a JSON number could not hold every `u64`). */
   nonce: string
 }
 
-/**
- * What the operator published about a finished round: the input of {@link verify}. Any other key is
- * refused (a `TypeError` naming it), so a misspelt `commitment` cannot silently skip its check.
- */
+/** What the operator published about a finished round: the input of {@link verify} (no other key). */
 export interface PublishedRound {
-  /** The revealed server seed. */
   serverSeed: string
-  /** The player's client seed. */
   clientSeed: string
-  /** The round's nonce: a safe non-negative integer or a bigint. */
+  /** The round's nonce, 0..=2^64 − 1. */
   nonce: number | bigint
   /** The round's mine count, 1..=24. */
-  mines: number
-  /** The declared mine positions (1-based); checked when given. */
-  positions?: Array<number>
+  mines: number | bigint
   /** The commitment shown before play (64 hex characters, either case); checked when given. */
-  commitment?: string
+  commitment?: string | null
+  /** The declared mine positions (1-based, in any order); checked when given. */
+  positions?: Array<number | bigint> | null
 }
 
 /**
  * Reads a round record from the core's JSON (written by {@link recordToJson} or any fairmines package).
- *
  * @throws {TypeError} `json` is not a string
  * @throws {RangeError} `json` is not a round record, or has a field a record does not have (the
  * message names it; `code: 'FAIRMINES_INVALID_STATE'`)
@@ -361,16 +308,29 @@ export interface PublishedRound {
 export declare function recordFromJson(json: string): RoundRecord
 
 /**
- * The core's JSON of a round record: the same text every fairmines package writes, e.g.
- * `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,"rtp":"99/100","picks":[7,2],
- * "outcome":"cashed_out","multiplier":"1287/1000"}`.
- *
+ * The core's JSON of a round record: the same text every fairmines package writes.
  * @throws {TypeError} `record` is not an object, a field has the wrong type, or `record` has a key
  * that is not a field (`argument: 'record'`, the message names the field: `record.nonce: …`)
- * @throws {RangeError} a field's value is out of range, e.g. `record.commitment` not 64 hex
- * characters (`'FAIRMINES_INVALID_HEX'`), `record.rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`)
+ * @throws {RangeError} a field the core refuses, e.g. `record.commitment` not 64 hex characters
+ * (`'FAIRMINES_INVALID_HEX'`), `record.rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`), `record.mines`
+ * outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), a pick outside 1..=25 or more than 25 picks
+ * (`'FAIRMINES_INVALID_TILE'`), an unknown `record.outcome` (`'FAIRMINES_INVALID_STATE'`)
  */
 export declare function recordToJson(record: RoundRecord): string
+
+/** What a reveal found, with everything a player is shown after it (the core's `Reveal`). */
+export interface Reveal {
+  /** The tile revealed, 1-based. */
+  tile: number
+  /** `false` when the tile was a mine: the round is lost. */
+  safe: boolean
+  /** Safe tiles revealed so far in the round. */
+  safePicks: number
+  /** What a cash-out pays now (paid, when the last safe tile finished the round); `null` after a mine. */
+  multiplier: Ratio | null
+  /** Whether the round has now ended: a mine, or the last safe tile (which pays out). */
+  finished: boolean
+}
 
 /** A seed pair that has been rotated out: its server seed may now be published. */
 export interface RevealedSeedPair {
@@ -384,50 +344,26 @@ export interface RevealedSeedPair {
   rounds: bigint
 }
 
-/** What a reveal found. */
-export interface RevealResult {
-  /** `false` when the tile was a mine: the round is lost. */
-  safe: boolean
-  /** Safe picks so far. */
-  safePicks: number
-  /** The multiplier a cash-out would now pay; `null` after a mine. */
-  multiplier: Ratio | null
-}
-
-/** What `JSON.stringify(round)` writes: the round's public state (the mines only once it has finished). */
+/**
+ * What `JSON.stringify(round)` writes: the round's getters, the nonce in decimal and ratios as
+ * `"num/den"` (`minePositions` only once the round has finished).
+ */
 export interface RoundJson {
-  /** The commitment of the seed pair. */
   commitment: string
-  /** The client seed. */
   clientSeed: string
-  /** The nonce, in decimal. */
   nonce: string
-  /** The mine count. */
   mines: number
-  /** The RTP factor, `"num/den"`. */
   rtp: string
-  /** The tiles picked, in order. */
   picks: Array<number>
-  /** Safe tiles revealed so far. */
   safePicks: number
-  /** `"lost"`, `"cashed_out"`, `"voided"`, or `null` while in play. */
   outcome: 'lost' | 'cashed_out' | 'voided' | null
-  /**
-   * What a cash-out pays now (or paid), `"num/den"`; `null` before the first safe pick, after a mine
-   * and once voided.
-   */
   multiplier: string | null
-  /** The mine positions once the round has finished; `null` while it is in play. */
   minePositions: Array<number> | null
 }
 
 /**
- * The public record of a finished round, as the operator publishes it: a plain object.
- *
- * {@link recordToJson} writes it as the core's JSON (the same text every fairmines package writes and
- * reads) and {@link recordFromJson} reads it back. Functions that take a record also accept a `number`
- * nonce and ratio strings (`'99/100'`) in place of `Ratio`s, and refuse any key that is not one of
- * these fields (a `TypeError` naming it: `record.multipler: unknown field: …`).
+ * The public record of a finished round, as the operator publishes it. Functions that take a record also
+ * accept `number`s for `bigint`s and ratio strings (`'99/100'`) for `Ratio`s, and refuse any other key.
  */
 export interface RoundRecord {
   /** The commitment of the seed pair, shown before play (64 hex characters). */
@@ -451,8 +387,7 @@ export interface RoundRecord {
 /**
  * The round signature: SHA3-256 of `serverSeed + ":" + clientSeed + ":" + nonce`, as 64 lowercase
  * hex characters.
- *
- * @param nonce - a safe non-negative integer `number` (≤ 2^53 − 1), or a `bigint` in 0..2^64 − 1
+ * @param nonce - an integer in 0..=2^64 − 1: a `number` (exact up to 2^53 − 1) or a `bigint`
  * @throws {TypeError} a seed is not a string, or `nonce` is neither a number nor a bigint
  * @throws {RangeError} `nonce` is out of range or not an integer (`code: 'FAIRMINES_INVALID_NONCE'`)
  */
@@ -460,8 +395,6 @@ export declare function roundSignature(serverSeed: string, clientSeed: string, n
 
 /** The replay of a finished round against its revealed server seed. */
 export interface RoundVerification {
-  /** `true` when the record is exactly what the seeds and picks give (`differences` is empty). */
-  ok: boolean
   /** SHA3-256 of the revealed server seed equals the record's commitment. */
   commitmentOk: boolean
   /** Where the mines were: sorted, 1-based. */
@@ -478,6 +411,8 @@ export interface RoundVerification {
    * empty when it holds.
    */
   differences: Array<string>
+  /** `true` when the record is exactly what the seeds and picks give (`differences` is empty). */
+  ok: boolean
 }
 
 /** One entry of the payout table. */
@@ -492,16 +427,6 @@ export interface TableEntry {
 
 /** The verdict on a round: everything recomputed from the seeds, and each check that was asked for. */
 export interface Verification {
-  /**
-   * `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`). With
-   * neither `commitment` nor `positions` given nothing was checked, and `ok` is `false`.
-   */
-  ok: boolean
-  /**
-   * `'ok'` (every check asked for holds), `'mismatch'` (one fails) or `'unchecked'` (no check was
-   * asked for: the round was only recomputed, nothing published was compared with it).
-   */
-  verdict: 'ok' | 'mismatch' | 'unchecked'
   /** SHA3-256 of the revealed server seed (lowercase hex). */
   commitment: string
   /** The recomputed round signature (lowercase hex). */
@@ -510,38 +435,35 @@ export interface Verification {
   positions: Array<number>
   /** The recomputed draw order: 0-based, unsorted. */
   drawOrder: Array<number>
+  /** The 32-bit words of the SHAKE256 stream the placement read (more than `mines` after a rejection). */
+  wordsUsed: number
   /** Whether the given commitment matches; `null` when no commitment was given. */
   commitmentOk: boolean | null
   /** Whether the declared positions match (in any order); `null` when no positions were given. */
   positionsOk: boolean | null
+  /** `'ok'` (every check asked for holds), `'mismatch'` (one fails) or `'unchecked'` (none was asked for). */
+  verdict: 'ok' | 'mismatch' | 'unchecked'
+  /** `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`). */
+  ok: boolean
 }
 
 /**
- * Recomputes a finished round from its seeds and checks it against what was published.
- *
- * `commitment` and `positions` are optional: only what is given is checked, and with neither the
- * verdict is `'unchecked'` and `ok` is `false`. Declared positions may be in any order; duplicates
- * make the check fail.
- *
- * @throws {TypeError} `round` is not an object, a field has the wrong type, or `round` has a key
- * that is not a field (`code: 'ERR_INVALID_ARG_TYPE'`, `argument: 'round'`, the message names the key:
- * `round.commitmnet: unknown field: …`)
+ * Recomputes a finished round from its seeds and checks it against what was published. `commitment`
+ * and `positions` are optional (`null` or absent: not checked; with neither, `verdict` is `'unchecked'`
+ * and `ok` is `false`); positions may be in any order, a duplicate fails the check.
+ * @throws {TypeError} `round` is not an object, a field has the wrong type, or `round` has a key that
+ * is not a field (`argument: 'round'`, the message names the key: `round.commitmnet: unknown field: …`)
  * @throws {RangeError} `nonce`/`mines` out of range, `commitment` not 64 hex characters
- * (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 of them
- * (`'FAIRMINES_INVALID_TILE'`)
+ * (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 (`'FAIRMINES_INVALID_TILE'`)
  */
 export declare function verify(round: PublishedRound): Verification
 
 /**
- * Replays a finished round from its record and the server seed revealed after rotation, and says
- * what differs, if anything does. A voided record holds when its picks are all safe and leave a safe
- * tile closed, with no multiplier.
- *
+ * Replays a finished round from its record and the server seed revealed after rotation, and says what
+ * differs. A voided record holds when its picks are all safe and leave a safe tile closed.
  * @param serverSeed - the revealed server seed (any string: a wrong one is a difference, not an error)
  * @throws {TypeError} `record` is not an object, a field has the wrong type, `record` has a key that is
  * not a field, or `serverSeed` is not a string
- * @throws {RangeError} a record that cannot describe a round: `record.mines` outside 1..=24
- * (`'FAIRMINES_INVALID_MINES'`), a pick outside 1..=25 or more than 25 picks (`'FAIRMINES_INVALID_TILE'`),
- * and the range errors of {@link recordToJson}
+ * @throws {RangeError} a record that cannot describe a round: the range errors of {@link recordToJson}
  */
 export declare function verifyRound(record: RoundRecord, serverSeed: string): RoundVerification

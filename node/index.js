@@ -840,6 +840,7 @@ module.exports.Round = nativeBinding.Round
 module.exports.SeedPair = nativeBinding.SeedPair
 module.exports.commitment = nativeBinding.commitment
 module.exports.drawOrder = nativeBinding.drawOrder
+module.exports.errorKinds = nativeBinding.errorKinds
 module.exports.generateServerSeed = nativeBinding.generateServerSeed
 module.exports.maxSafePicks = nativeBinding.maxSafePicks
 module.exports.minePositions = nativeBinding.minePositions

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Node package `fairmines` (node/ over bindings/node): installs what it needs, builds the addon,
-# checks that the generated index.js / index.d.ts match the checked-in copies, and runs the node:test
-# suite (shared vectors, error cases, a 10,000-round differential test against vectors/reference.js,
-# the async batch off the event loop, the game API with a randomized state-machine test, payouts
-# against BigInt arithmetic, worker_threads, the README example and examples/play-round.mjs, and a
-# tsc --strict check of index.d.ts). Runnable from any directory; non-interactive.
+# checks that the generated index.js / index.d.ts / index.mjs match the checked-in copies, and runs the
+# node:test suite (shared vectors, conversion and error mapping with the core's error kinds walked, a
+# 10,000-round differential test against vectors/reference.js, the async batch off the event loop, a
+# smoke of the game API with the issue-21 sequence, worker_threads, every README code block and
+# examples/play-round.mjs, and a tsc --strict check of index.d.ts). The game's rules are tested in the
+# core (crates/fairmines/tests). Runnable from any directory; non-interactive.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=true npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
@@ -35,7 +36,7 @@ fresh=target/fairmines-node-gen
 rm -rf "$fresh" && mkdir -p "$fresh"
 (cd node && npm run build --silent -- --output-dir "../$fresh")
 stale=0
-for f in index.js index.d.ts; do
+for f in index.js index.d.ts index.mjs; do
     if ! cmp -s "$fresh/$f" "node/$f"; then
         echo "test-node: node/$f differs from a fresh generation; run 'cd node && npm run build' and commit it:" >&2
         diff -u "node/$f" "$fresh/$f" | head -40 >&2 || true

@@ -1,6 +1,8 @@
 'use strict';
-// Every error of the game API: the JavaScript class, the code (FAIRMINES_<core name>), the core's
-// number, and the argument at fault, named at the start of the message.
+// Conversion and error mapping of the game API: every argument's wrong type (a TypeError naming it) and
+// out-of-range value (the core's error: its class, code FAIRMINES_<core name>, errno, and the argument at
+// fault named at the start of the message). Which moves the game allows is the core's to test
+// (crates/fairmines/tests/game.rs, game_machine.rs); here, only that its refusals arrive intact.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fm = require('fairmines');
@@ -37,9 +39,10 @@ test('SeedPair constructor and fromParts: clientSeed, serverSeed, nonce', () => 
   for (const bad of ['', 'xyz', S.slice(1), `${S}0`, S.replace('b', 'g'), S.toUpperCase(), ' '.repeat(64)]) {
     expectError(() => SeedPair.fromParts(bad, C, 0), R, 'FAIRMINES_INVALID_HEX', 'serverSeed');
   }
-  for (const bad of [-1, 1.5, 2 ** 53, NaN, -1n, 2n ** 64n]) {
+  for (const bad of [-1, 1.5, 2 ** 53, NaN, -1n, 2n ** 64n, 2n ** 200n]) {
     expectError(() => SeedPair.fromParts(S, C, bad), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
   }
+  assert.equal(SeedPair.fromParts(S, C, 5).public.nonce, SeedPair.fromParts(S, C, 5n).public.nonce);
   for (const bad of ['1', null, undefined, {}]) {
     expectError(() => SeedPair.fromParts(S, C, bad), T, TYPE, 'nonce');
   }
@@ -79,10 +82,10 @@ test('SeedPair.fromStateJson: json', () => {
 
 test('startRound: mines, rtp (a number is refused with the reason), the last nonce; nothing changes on error', () => {
   const p = pair();
-  for (const mines of [0, 25, -1, 3.5, NaN, Infinity, 2 ** 70]) {
+  for (const mines of [0, 25, -1, 3.5, NaN, Infinity, 2 ** 70, 0n, 25n, 2n ** 200n]) {
     expectError(() => p.startRound(mines, '0.99'), R, 'FAIRMINES_INVALID_MINES', 'mines');
   }
-  for (const mines of ['3', 3n, null, undefined, {}]) expectError(() => p.startRound(mines, '0.99'), T, TYPE, 'mines');
+  for (const mines of ['3', null, undefined, {}]) expectError(() => p.startRound(mines, '0.99'), T, TYPE, 'mines');
   for (const rtp of [0.99, 1, 0, NaN]) {
     const e = expectError(() => p.startRound(3, rtp), T, TYPE, 'rtp');
     assert.match(e.message, /binary floating point/);
@@ -98,8 +101,10 @@ test('startRound: mines, rtp (a number is refused with the reason), the last non
   expectError(() => p.startRound(3, LONE), R, 'FAIRMINES_INVALID_UTF8', 'rtp');
   assert.equal(p.public.nonce, 1n, 'failed starts use no nonce');
   assert.equal(p.startRound(3, '1').nonce, 1n);
+  assert.equal(p.startRound(3n, '1').mines, 3, 'a bigint mine count');
   const last = SeedPair.fromParts(S, C, 2n ** 64n - 1n);
-  expectError(() => last.startRound(3, '0.99'), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
+  const e = expectError(() => last.startRound(3, '0.99'), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
+  assert.match(e.message, /rotate/);
   assert.equal(last.public.nonce, 2n ** 64n - 1n);
 });
 
@@ -131,20 +136,20 @@ test('rotate and setClientSeed with a round in play: FAIRMINES_ROUNDS_IN_PLAY, a
   assert.equal(p.rotate().serverSeed, S);
 });
 
-test('reveal and cashOut on a voided round: FAIRMINES_ROUND_VOIDED, a plain Error; bad tiles are still named', () => {
+test('reveal and cashOut on a voided round: FAIRMINES_ROUND_VOIDED, a plain Error; wrong types are still named', () => {
   const p = pair();
   const fresh = p.startRound(3, '0.99');
   const picked = p.startRound(3, '0.99');
   picked.reveal(1);
   p.voidOpenRounds();
   for (const round of [fresh, picked]) {
-    for (const tile of [1, 2, 7, 25, 0, 26, -1]) {
+    // The core judges the round before the tile: every number is refused as a move on a voided round.
+    for (const tile of [1, 2, 7, 25, 0, 26, -1, 2.5, 3n]) {
       const e = expectError(() => round.reveal(tile), Error, 'FAIRMINES_ROUND_VOIDED', undefined, undefined);
       assert.match(e.message, /voided/);
     }
     expectError(() => round.cashOut(), Error, 'FAIRMINES_ROUND_VOIDED', undefined, undefined);
-    // What the binding checks before the core sees the call is reported as for any round.
-    expectError(() => round.reveal(2.5), R, 'FAIRMINES_INVALID_TILE', 'tile');
+    // A wrong type is the binding's to refuse, before the core sees the call.
     expectError(() => round.reveal('1'), T, TYPE, 'tile');
   }
   assert.deepEqual([fresh.picks, picked.picks], [[], [1]]);
@@ -152,12 +157,12 @@ test('reveal and cashOut on a voided round: FAIRMINES_ROUND_VOIDED, a plain Erro
 
 test('reveal: tile; a tile twice; a finished round (a plain Error: no argument is at fault)', () => {
   const round = pair().startRound(3, '0.99');
-  for (const tile of [0, 26, -1, 3.5, NaN, Infinity, -Infinity, 1e20, 2 ** 63, -(2 ** 63)]) {
+  for (const tile of [0, 26, -1, 3.5, NaN, Infinity, -Infinity, 1e20, 2 ** 63, -(2 ** 63), 0n, 26n, 2n ** 130n]) {
     const e = expectError(() => round.reveal(tile), R, 'FAIRMINES_INVALID_TILE', 'tile');
-    assert.match(e.message, /1\.\.=25/);
+    assert.match(e.message, /^tile: must be in 1\.\.=25, got /);
   }
-  for (const tile of ['1', 1n, null, undefined, {}, [1]]) expectError(() => round.reveal(tile), T, TYPE, 'tile');
-  round.reveal(1);
+  for (const tile of ['1', null, undefined, {}, [1]]) expectError(() => round.reveal(tile), T, TYPE, 'tile');
+  round.reveal(1n);
   const twice = expectError(() => round.reveal(1), R, 'FAIRMINES_TILE_ALREADY_REVEALED', 'tile');
   assert.match(twice.message, /tile 1 /);
   assert.deepEqual(round.picks, [1], 'failed reveals are not picks');
@@ -190,11 +195,13 @@ test('multiplier, payoutTable, maxSafePicks: mines, safePicks, rtp', () => {
     expectError(() => fm.multiplier(mines, 1, '1'), T, TYPE, 'mines');
     expectError(() => fm.maxSafePicks(mines), T, TYPE, 'mines');
   }
-  for (const [mines, picks] of [[3, 0], [3, 23], [24, 2], [1, 25], [3, 1.5], [3, -1], [3, 300], [3, NaN], [3, Infinity]]) {
+  for (const [mines, picks] of [[3, 0], [3, 23], [24, 2], [1, 25], [3, 1.5], [3, -1], [3, 300], [3, NaN], [3, Infinity], [3, 23n], [3, 2n ** 130n]]) {
     const e = expectError(() => fm.multiplier(mines, picks, '1'), R, 'FAIRMINES_INVALID_PICKS', 'safePicks');
-    assert.match(e.message, new RegExp(`1\\.\\.=${25 - mines} with ${mines} mines`));
+    assert.match(e.message, new RegExp(`^safePicks: must be in 1\\.\\.=${25 - mines} with ${mines} mines, got `));
   }
-  for (const picks of ['1', 1n, null, undefined]) expectError(() => fm.multiplier(3, picks, '1'), T, TYPE, 'safePicks');
+  for (const picks of ['1', null, undefined, {}]) expectError(() => fm.multiplier(3, picks, '1'), T, TYPE, 'safePicks');
+  assert.equal(fm.multiplier(3n, 1n, '0.99').text, fm.multiplier(3, 1, '0.99').text);
+  assert.equal(fm.maxSafePicks(3n), 22);
   for (const rtp of [0.99, null, undefined, 1n]) {
     expectError(() => fm.multiplier(3, 1, rtp), T, TYPE, 'rtp');
     expectError(() => fm.payoutTable(rtp), T, TYPE, 'rtp');
@@ -210,6 +217,8 @@ test('Ratio: numerator, denominator, text, places, other', () => {
     expectError(() => new Ratio(bad, 1), R, 'FAIRMINES_INVALID_NUMBER', 'numerator');
     expectError(() => new Ratio(1, bad), R, 'FAIRMINES_INVALID_NUMBER', 'denominator');
   }
+  assert.equal(new Ratio(2n ** 127n - 1n, 2 ** 53 - 1).numerator, 2n ** 127n - 1n);
+  assert.equal(new Ratio(2n ** 128n - 1n, 2n ** 127n).text, `${2n ** 128n - 1n}/${2n ** 127n}`);
   for (const bad of ['1', null, undefined, {}]) {
     expectError(() => new Ratio(bad, 1), T, TYPE, 'numerator');
     expectError(() => new Ratio(1, bad), T, TYPE, 'denominator');
@@ -222,10 +231,11 @@ test('Ratio: numerator, denominator, text, places, other', () => {
   }
   for (const bad of WRONG_TYPES) expectError(() => Ratio.parse(bad), T, TYPE, 'text');
   for (const bad of [0.5, null, undefined, 1n, {}]) expectError(() => new Ratio(1, 2).equals(bad), T, TYPE, 'other');
-  for (const bad of [-1, 19, 1.5, NaN, Infinity]) {
+  for (const bad of [-1, 19, 1.5, NaN, Infinity, 19n, -1n]) {
     expectError(() => new Ratio(1, 3).toDecimal(bad), R, 'FAIRMINES_INVALID_NUMBER', 'places');
   }
-  for (const bad of ['2', 2n, null, undefined]) expectError(() => new Ratio(1, 3).toDecimal(bad), T, TYPE, 'places');
+  for (const bad of ['2', null, undefined, {}]) expectError(() => new Ratio(1, 3).toDecimal(bad), T, TYPE, 'places');
+  assert.equal(new Ratio(1, 3).toDecimal(2n), '0.33');
 });
 
 test('records (recordToJson, verifyRound): every field, named as record.<field>', () => {
@@ -238,7 +248,7 @@ test('records (recordToJson, verifyRound): every field, named as record.<field>'
     commitment: [undefined, null, 1, {}],
     clientSeed: [undefined, null, 1, {}],
     nonce: [undefined, null, '1', {}],
-    mines: [undefined, null, '3', 3n],
+    mines: [undefined, null, '3', {}],
     rtp: [undefined, null, 0.99, 1, 99n],
     picks: [undefined, null, '1,2', 1, new Uint8Array([1, 2])],
     outcome: [undefined, null, 1, {}],
@@ -286,21 +296,23 @@ test('records (recordToJson, verifyRound): every field, named as record.<field>'
   for (const [field, value, code] of rangeErrors) {
     for (const fn of both({ ...good, [field]: value })) expectError(fn, R, code, 'record', `record.${field}`);
   }
-  for (const picks of [[1, 256], [1, -1], [1, 2.5]]) {
-    for (const fn of both({ ...good, picks })) expectError(fn, R, 'FAIRMINES_INVALID_TILE', 'record', 'record.picks[1]');
-  }
-  // What the core's types hold but no round can be: verifyRound refuses it, recordToJson writes it.
+  // The core's one record parser judges every field, for both functions: what no round can be is refused.
   for (const [field, value, code] of [
     ['mines', 0, 'FAIRMINES_INVALID_MINES'],
-    ['mines', 25, 'FAIRMINES_INVALID_MINES'],
+    ['mines', 25n, 'FAIRMINES_INVALID_MINES'],
+    ['picks', [1, 256], 'FAIRMINES_INVALID_TILE'],
+    ['picks', [1, -1], 'FAIRMINES_INVALID_TILE'],
+    ['picks', [1, 2.5], 'FAIRMINES_INVALID_TILE'],
     ['picks', [0], 'FAIRMINES_INVALID_TILE'],
-    ['picks', [1, 26], 'FAIRMINES_INVALID_TILE'],
+    ['picks', [1, 26n], 'FAIRMINES_INVALID_TILE'],
     ['picks', Array.from({ length: 26 }, (_, i) => (i % 25) + 1), 'FAIRMINES_INVALID_TILE'],
   ]) {
-    const rec = { ...good, [field]: value };
-    expectError(() => fm.verifyRound(rec, S), R, code, 'record', `record.${field}`);
-    assert.equal(JSON.parse(fm.recordToJson(rec))[field].toString(), value.toString());
+    for (const fn of both({ ...good, [field]: value })) expectError(fn, R, code, 'record', `record.${field}`);
   }
+  const named = expectError(() => fm.recordToJson({ ...good, picks: [1, 256] }), R, 'FAIRMINES_INVALID_TILE', 'record', 'record.picks');
+  assert.equal(named.message, 'record.picks: tile 256 at index 1 is outside 1..=25', 'the core\'s message, under the field\'s name');
+  // Numbers in either form: a bigint mine count and picks, a number nonce.
+  assert.equal(fm.recordToJson({ ...good, nonce: 1, mines: 3n, picks: [1n, 2] }), fm.recordToJson(good));
   for (const bad of WRONG_TYPES) expectError(() => fm.verifyRound(good, bad), T, TYPE, 'serverSeed');
   expectError(() => fm.verifyRound(good, LONE), R, 'FAIRMINES_INVALID_UTF8', 'serverSeed');
   assert.equal(fm.verifyRound(good, 'any string at all').commitmentOk, false, 'a wrong seed is a difference, not an error');

@@ -8,7 +8,7 @@ const util = require('node:util');
 const fm = require('fairmines');
 
 const API = [
-  'commitment', 'drawOrder', 'generateServerSeed', 'maxSafePicks', 'minePositions', 'minePositionsBatch',
+  'commitment', 'drawOrder', 'errorKinds', 'generateServerSeed', 'maxSafePicks', 'minePositions', 'minePositionsBatch',
   'minePositionsBatchAsync', 'multiplier', 'payoutTable', 'recordFromJson', 'recordToJson', 'roundSignature',
   'verify', 'verifyRound',
 ];
@@ -19,13 +19,14 @@ test('require("fairmines") exports the API', () => {
   for (const name of CLASSES) assert.equal(fm[name].name, name);
 });
 
-test('import from "fairmines" exports the same functions', async () => {
+test('import from "fairmines" exports the same functions (index.mjs is generated from index.js)', async () => {
   const esm = await import('fairmines');
   for (const name of [...API, ...CLASSES]) assert.equal(esm[name], fm[name], name);
   assert.equal(esm.default, fm);
   const named = Object.keys(esm).filter((k) => k !== 'default').sort();
   const cjs = Object.keys(fm).filter((k) => typeof fm[k] === 'function').sort();
   assert.deepEqual(named, cjs, 'index.mjs lists every function of index.js');
+  assert.match(fs.readFileSync(path.join(__dirname, '..', 'index.mjs'), 'utf8'), /^\/\* Generated .* do not edit/);
 });
 
 test('index.d.ts declares every export, with TSDoc', () => {
@@ -40,9 +41,11 @@ test('index.d.ts declares every export, with TSDoc', () => {
   for (const name of CLASSES) {
     assert.match(dts, new RegExp(`\\*/\\nexport declare class ${name} \\{`), `${name} has no doc comment`);
   }
-  for (const name of ['RoundRecord', 'RoundVerification', 'RevealResult', 'TableEntry', 'PublicSeedPair', 'RevealedSeedPair']) {
+  for (const name of ['RoundRecord', 'RoundVerification', 'Reveal', 'TableEntry', 'PublicSeedPair', 'RevealedSeedPair',
+    'Verification', 'PublishedRound', 'ErrorKind']) {
     assert.match(dts, new RegExp(`\\*/\\nexport interface ${name} \\{`), `${name} is not declared with a doc comment`);
   }
+  assert.doesNotMatch(dts, /RevealResult/, 'the reveal result is `Reveal` in every language');
   assert.match(dts, /^\/\* Generated .* do not edit/);
 });
 

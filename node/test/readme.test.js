@@ -1,6 +1,7 @@
 'use strict';
-// The documentation runs: the game example of README.md, and examples/play-round.mjs, whose output the
-// Python and C packages verify in the cross-language test.
+// The documentation runs: every code block of README.md (the js blocks as they are, the sh example of
+// play-round.mjs), its error table is errorKinds(), and examples/play-round.mjs, whose output the Python
+// and C packages verify in the cross-language test.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -15,30 +16,46 @@ function node(args, input) {
   return spawnSync(process.execPath, args, { cwd: PACKAGE, encoding: 'utf8', input, timeout: 60_000 });
 }
 
-/** The first ```js block of the README section that starts with `heading`. */
-function example(heading) {
-  const readme = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf(heading));
-  const start = section.indexOf('```js\n') + 6;
-  return section.slice(start, section.indexOf('\n```', start));
+const README = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+
+/** The code blocks of the README in the language `lang`. */
+function blocks(lang) {
+  return [...README.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]);
 }
 
-test('the usage example of README.md runs (an ES module: it awaits the async batch)', () => {
-  const code = example('## Usage');
-  assert.match(code, /fm\.verify\(/);
-  const result = node(['--input-type=module', '-e', code]);
-  assert.equal(result.status, 0, result.stderr);
+test('every js block of README.md runs (an ES module when it imports)', () => {
+  const js = blocks('js');
+  assert.ok(js.length >= 3, `${js.length} js blocks`);
+  for (const code of js) {
+    const result = node([`--input-type=${/^import /m.test(code) ? 'module' : 'commonjs'}`, '-e', code]);
+    assert.equal(result.status, 0, `${code.slice(0, 200)}…\n${result.stderr}`);
+  }
 });
 
-test('the game example of README.md runs (both when its first reveal is safe and when it is a mine)', () => {
-  const code = example('## The game');
-  assert.match(code, /new SeedPair\(/);
+test('the game example of README.md runs both when its first reveal is safe and when it is a mine', () => {
+  const code = blocks('js').find((block) => /new SeedPair\(/.test(block));
   assert.match(code, /voidOpenRounds\(\)/);
   for (let run = 0; run < 4; run++) {
     const result = node(['--input-type=commonjs', '-e', code]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /^SeedPair \{ commitment: "[0-9a-f]{64}", clientSeed: ".*", nonce: 0n, serverSeed: <hidden> \}$/m);
   }
+});
+
+test('the error table of README.md lists every kind of errorKinds(), with its errno, and no other', () => {
+  const rows = [...README.matchAll(/^\| [^|]+ \| .+ \| `(\w+)` \| (\d+|—) \|$/gm)].map((m) => [m[1], m[2]]);
+  const kinds = fm.errorKinds().map((kind) => [kind.code, String(kind.errno)]);
+  const own = [['ERR_INVALID_ARG_TYPE', '—'], ['FAIRMINES_PANIC', '—']];
+  assert.deepEqual(rows.filter(([code]) => !own.some(([c]) => c === code)), kinds);
+  assert.deepEqual(rows.filter(([code]) => own.some(([c]) => c === code)), own);
+});
+
+test('the sh example of examples/play-round.mjs in README.md runs and prints what it says', () => {
+  const [command, ...shown] = blocks('sh').find((block) => block.startsWith('node examples/play-round.mjs')).split('\n# ');
+  const result = spawnSync('sh', ['-c', command], { cwd: PACKAGE, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(result.status, 0, result.stderr);
+  const pattern = shown.join('').replace(/\s+/g, '').replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&').replace(/…/g, '[0-9a-f]*');
+  assert.match(result.stdout.trim(), new RegExp(`^${pattern}$`));
 });
 
 const PLAY = path.join('examples', 'play-round.mjs');

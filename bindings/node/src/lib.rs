@@ -1,55 +1,37 @@
-//! Node.js bindings of the `fairmines` core, built with napi-rs.
-//!
-//! This crate converts JavaScript values into the core's types and the core's errors into JavaScript
-//! errors; every computation is the core's. Conventions (see `node/README.md`):
-//!
-//! - strings are hashed as UTF-8; a string with a lone surrogate has no UTF-8 form and is rejected;
-//! - a nonce is a `number` that is a safe non-negative integer, or a `bigint` in 0..2^64;
-//! - `mines` is a `number` that is an integer in 1..=24 (3.9 is rejected, not truncated);
-//! - a value of the wrong JavaScript type throws a `TypeError` (`code: 'ERR_INVALID_ARG_TYPE'`), and so
-//!   does an object argument with a key the function does not read (a misspelt optional field would
-//!   otherwise be ignored without a word);
-//!   a value of the right type the core rejects throws a `RangeError` whose `code` is `FAIRMINES_` and
-//!   the core's [`fairmines::Error::name`] (`FAIRMINES_INVALID_MINES`, …), whose `errno` is the core's
-//!   stable numeric code and whose `argument` is the parameter at fault, spelled as in JavaScript
-//!   (`serverSeed`); a core error no argument is at fault for (`FAIRMINES_ROUND_FINISHED`,
-//!   `FAIRMINES_ROUNDS_IN_PLAY`, `FAIRMINES_RNG`, …) is a plain `Error` with the same `code` and `errno`;
-//! - every export runs inside a panic boundary: a Rust panic becomes an `Error` with
-//!   `code: 'FAIRMINES_PANIC'`, never an abort.
-//!
-//! The game (`SeedPair`, `Round`, `Ratio`, records, payouts) is in [`game`].
+//! Node.js bindings of the `fairmines` core (napi-rs): conversion of values and errors only; every rule,
+//! message and error kind is the core's. Strings are hashed as UTF-8 (a lone surrogate is the core's
+//! `InvalidUtf8`); a `number` goes to the core as [`Number::Float`], a `bigint` as [`Number::Int`] (or
+//! `Huge`), and the core's rules judge them. A wrong JavaScript type, or an object key that is no field, is
+//! a `TypeError`. A core error is a `RangeError` when an argument is at fault, else an `Error`, with `code`
+//! `FAIRMINES_<ErrorKind::name>`, `errno` the kind's number, `argument` as JavaScript spells it, and the
+//! message `label: ` + [`fairmines::Error::detail`] (`label`: the argument or its part, `nonces[3]`).
+//! A Rust panic is an `Error` with `code: 'FAIRMINES_PANIC'`. The game is in [`game`], records in [`record`].
 #![deny(unsafe_code)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use fairmines::{MineCount, Nonces, Published};
+use fairmines::{MineCount, Nonces, Number, Published};
 use napi::bindgen_prelude::{
-    Array, AsyncTask, BigInt, BigUint64Array, Either, Either3, Env, Function, FunctionRef, JsObjectValue, JsValue,
-    KeyCollectionMode, KeyConversion, KeyFilter, Null, Object, PropertyAttributes, Result, Status, Task, Uint8Array,
-    Unknown, ValueType,
+    Array, AsyncTask, BigInt, BigUint64Array, Either, Either3, Env, FromNapiValue, Function, FunctionRef,
+    JsObjectValue, JsValue, KeyCollectionMode, KeyConversion, KeyFilter, Null, Object, PropertyAttributes, Result,
+    Status, Task, TypeName, Uint8Array, Unknown, ValidateNapiValue,
 };
 use napi::{JsRangeError, JsString, JsTypeError, Property};
 use napi_derive::napi;
 
 pub mod game;
+pub mod record;
 
-// ---------------------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------------------
-
-/// Which JavaScript error class a failure becomes.
-#[derive(Clone, Copy, Debug)]
+/// The JavaScript class of a failure: `TypeError` (wrong type), `RangeError` (a core error an argument is
+/// at fault for) or `Error` (a core error with no argument at fault, a caught panic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Class {
-    /// A value of the wrong JavaScript type.
     Type,
-    /// A value of the right type outside what the core accepts.
     Range,
-    /// Anything else (OS random generator failure, allocation failure, caught panic).
     Plain,
 }
 
-/// A failure on its way to JavaScript. Built without touching the JS heap (it may be made on a
-/// libuv worker thread) and turned into an error object on the JS thread by [`Failure::into_napi`].
+/// A failure on its way to JavaScript, built off the JS heap (maybe on a libuv thread).
 #[derive(Debug)]
 struct Failure {
     class: Class,
@@ -59,124 +41,74 @@ struct Failure {
     message: String,
 }
 
-/// The `code` string of a core error: `FAIRMINES_` and the core's own stable name
-/// ([`fairmines::Error::name`]), in the style of Node's error codes.
-fn core_code(error: &fairmines::Error) -> String {
-    format!("FAIRMINES_{}", error.name())
+fn code(kind: fairmines::ErrorKind) -> String {
+    format!("FAIRMINES_{}", kind.name())
 }
 
 /// A core argument name as JavaScript spells it: `server_seed` → `serverSeed`.
 fn camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for (i, part) in name.split('_').enumerate() {
+    let mut parts = name.split('_');
+    let first = parts.next().unwrap_or_default().to_owned();
+    parts.fold(first, |mut out, part| {
         let mut chars = part.chars();
-        match chars.next() {
-            Some(first) if i > 0 => {
-                out.extend(first.to_uppercase());
-                out.push_str(chars.as_str());
-            }
-            _ => out.push_str(part),
-        }
-    }
-    out
+        out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+        out + chars.as_str()
+    })
 }
 
 impl Failure {
-    /// A core error, unchanged but for spelling: its message, its argument (in camelCase, as the
-    /// JavaScript parameter is named), its numeric code. An error no argument is at fault for (a move
-    /// on a finished round, the OS random generator) is a plain `Error`; the others are `RangeError`s.
+    fn new(class: Class, code: String, errno: Option<u32>, argument: Option<&str>, message: String) -> Self {
+        Failure { class, code, errno, argument: argument.map(str::to_owned), message }
+    }
+
+    /// A core error: a `RangeError` naming its argument as JavaScript spells it, or a plain `Error` when
+    /// no argument is at fault (a move on a finished round, the OS random generator).
     fn core(error: fairmines::Error) -> Self {
+        match error.argument().map(camel) {
+            Some(js) => Failure::at(error, &js, &js),
+            None => Failure::new(Class::Plain, code(error.kind()), Some(error.code()), None, error.to_string()),
+        }
+    }
+
+    /// A core error about `label`, the argument `argument` or a part of it (`nonces[3]`): `label: detail`.
+    fn at(error: fairmines::Error, argument: &str, label: &str) -> Self {
+        let message = format!("{label}: {}", error.detail());
+        Failure::new(Class::Range, code(error.kind()), Some(error.code()), Some(argument), message)
+    }
+
+    /// A core error about a field of the object argument `argument`, labelled `argument.field`.
+    fn field(error: fairmines::Error, argument: &str) -> Self {
         match error.argument() {
-            Some(argument) => {
-                let js = camel(argument);
-                Failure::core_in(error, js.clone(), &js)
-            }
-            None => Failure {
-                class: Class::Plain,
-                code: core_code(&error),
-                errno: Some(error.code()),
-                argument: None,
-                message: error.to_string(),
-            },
+            Some(field) => Failure::at(error, argument, &format!("{argument}.{}", camel(field))),
+            None => Failure::core(error),
         }
     }
 
-    /// A core error about a part of a JavaScript argument: `argument` is the parameter, `label` the part
-    /// (`record.rtp`), which replaces the core's argument name at the start of the message.
-    fn core_in(error: fairmines::Error, argument: impl Into<String>, label: &str) -> Self {
-        let message = error.to_string();
-        let detail = error
-            .argument()
-            .and_then(|core| message.strip_prefix(core))
-            .and_then(|rest| rest.strip_prefix(": "))
-            .unwrap_or(&message);
-        Failure {
-            class: Class::Range,
-            code: core_code(&error),
-            errno: Some(error.code()),
-            argument: Some(argument.into()),
-            message: format!("{label}: {detail}"),
-        }
-    }
-
-    /// A value the core would reject with an error of the kind of `kind`, detected while converting it
-    /// (e.g. `mines: 3.9`, which the core's integer types cannot even hold). `label` leads the message;
-    /// it is the argument or a part of it (`nonces[3]`, `record.nonce`).
-    fn range(kind: &fairmines::Error, argument: &str, label: &str, detail: &str) -> Self {
-        Failure {
-            class: Class::Range,
-            code: core_code(kind),
-            errno: Some(kind.code()),
-            argument: Some(argument.to_owned()),
-            message: format!("{label}: {detail}"),
-        }
-    }
-
-    /// A value of the wrong JavaScript type.
     fn wrong_type(argument: &str, label: &str, expected: &str, got: &str) -> Self {
-        Failure {
-            class: Class::Type,
-            code: "ERR_INVALID_ARG_TYPE".to_owned(),
-            errno: None,
-            argument: Some(argument.to_owned()),
-            message: format!("{label}: must be {expected}, got {got}"),
-        }
+        let message = format!("{label}: must be {expected}, got {got}");
+        Failure::new(Class::Type, "ERR_INVALID_ARG_TYPE".to_owned(), None, Some(argument), message)
     }
 
-    /// A key of an object argument that is none of its fields: a `TypeError` (the object is not of the
-    /// declared type), under the code of one, with the key in the message.
+    /// A key of an object argument that is none of its fields (the object is not of the declared type).
     fn unknown_field(argument: &str, key: &str, what: &str, known: &[&str]) -> Self {
-        Failure {
-            class: Class::Type,
-            code: "ERR_INVALID_ARG_TYPE".to_owned(),
-            errno: None,
-            argument: Some(argument.to_owned()),
-            message: format!("{argument}.{key}: unknown field: {what} has only {}", known.join(", ")),
-        }
+        let message = format!("{argument}.{key}: unknown field: {what} has only {}", known.join(", "));
+        Failure::new(Class::Type, "ERR_INVALID_ARG_TYPE".to_owned(), None, Some(argument), message)
     }
 
     fn plain(code: &str, message: String) -> Self {
-        Failure { class: Class::Plain, code: code.to_owned(), errno: None, argument: None, message }
+        Failure::new(Class::Plain, code.to_owned(), None, None, message)
     }
 
     fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic payload".to_owned());
+        let what = payload.downcast_ref::<&str>().copied().or(payload.downcast_ref::<String>().map(String::as_str));
+        let what = what.unwrap_or("unknown panic payload");
         Failure::plain("FAIRMINES_PANIC", format!("internal error in fairmines (a Rust panic was caught): {what}"))
     }
 
-    /// The JavaScript error object, carried in a `napi::Error` that napi-rs throws (or rejects
-    /// with) verbatim.
+    /// The JavaScript error object, in a `napi::Error` that napi-rs throws (or rejects with) verbatim; if it
+    /// cannot be built (the environment is shutting down), napi-rs's own error with the message.
     fn into_napi(self, env: &Env) -> napi::Error {
-        match self.build(env) {
-            Ok(error) => error,
-            // Building the error object failed (e.g. the environment is shutting down): fall back to
-            // napi-rs's own plain error, which still carries the code and the message.
-            Err(_) => napi::Error::new(Status::GenericFailure, self.message),
-        }
+        self.build(env).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, self.message))
     }
 
     fn build(&self, env: &Env) -> Result<napi::Error> {
@@ -197,178 +129,140 @@ impl Failure {
     }
 }
 
-// Kinds of core errors, as templates for [`Failure::range`]: only their code and name are used.
-const INVALID_MINES: fairmines::Error = fairmines::Error::InvalidMines { got: 0 };
-const INVALID_NONCE: fairmines::Error = fairmines::Error::InvalidNonce { detail: String::new() };
-const INVALID_TILE: fairmines::Error = fairmines::Error::InvalidTile { argument: "", detail: String::new() };
-const INVALID_PICKS: fairmines::Error = fairmines::Error::InvalidPicks { detail: String::new() };
-const INVALID_NUMBER: fairmines::Error = fairmines::Error::InvalidNumber { argument: "", detail: String::new() };
-const INVALID_STATE: fairmines::Error = fairmines::Error::InvalidState { argument: "", detail: String::new() };
-
-fn type_name(value: &Unknown<'_>) -> &'static str {
-    match value.get_type() {
-        Ok(ValueType::Undefined) => "undefined",
-        Ok(ValueType::Null) => "null",
-        Ok(ValueType::Boolean) => "boolean",
-        Ok(ValueType::Number) => "number",
-        Ok(ValueType::String) => "string",
-        Ok(ValueType::Symbol) => "symbol",
-        Ok(ValueType::Object) => "object",
-        Ok(ValueType::Function) => "function",
-        Ok(ValueType::BigInt) => "bigint",
-        _ => "a value of unknown type",
-    }
+fn internal(label: &str) -> impl Fn(napi::Error) -> Failure + '_ {
+    move |e| Failure::plain("FAIRMINES_INTERNAL", format!("{label}: {e}"))
 }
 
-/// Runs `body` inside a panic boundary: a panic becomes a `FAIRMINES_PANIC` failure.
+/// The `typeof` of a value, for messages (`undefined`, `bigint`, …).
+fn type_name(value: &Unknown<'_>) -> String {
+    value.get_type().map_or("a value of unknown type".to_owned(), |t| format!("{t:?}").to_lowercase())
+}
+
+/// Runs `body` inside a panic boundary.
 fn contain<T>(body: impl FnOnce() -> Converted<T>) -> Converted<T> {
     catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| Err(Failure::from_panic(payload.as_ref())))
 }
 
-/// Runs `body` inside a panic boundary and turns its failure into a JavaScript error.
 fn guard<T>(env: &Env, body: impl FnOnce() -> Converted<T>) -> Result<T> {
     contain(body).map_err(|failure| failure.into_napi(env))
 }
 
 type Converted<T> = std::result::Result<T, Failure>;
 
-// ---------------------------------------------------------------------------------------------------
-// Argument conversion
-// ---------------------------------------------------------------------------------------------------
-
-/// A JavaScript value typed as `string`, or anything else (reported as a `TypeError`).
-type StringArg<'env> = Either<JsString<'env>, Unknown<'env>>;
-/// A JavaScript value typed as `number` or `bigint`, or anything else.
-type NonceArg<'env> = Either3<f64, BigInt, Unknown<'env>>;
-/// A JavaScript value typed as `number`, or anything else.
-type NumberArg<'env> = Either<f64, Unknown<'env>>;
-
-/// JavaScript's spelling of a number in messages.
-fn js_number(x: f64) -> String {
-    if x.is_nan() {
-        "NaN".to_owned()
-    } else if x.is_infinite() {
-        if x > 0.0 { "Infinity".to_owned() } else { "-Infinity".to_owned() }
-    } else {
-        format!("{x}")
-    }
+/// One kind of error the core reports, as this package throws it.
+#[napi(object, object_from_js = false)]
+pub struct ErrorKind {
+    /// The error's `code`: `'FAIRMINES_'` and the core's name of the kind (`'FAIRMINES_INVALID_MINES'`).
+    pub code: String,
+    /// The error's `errno`: the core's stable number of the kind (1, 2, …).
+    pub errno: u32,
+    /// What the kind means, in one sentence.
+    pub summary: String,
 }
 
-/// The string's UTF-8 text, as js-sha3 (and every other binding) hashes it.
-///
-/// A JavaScript string is UTF-16 and may hold a lone surrogate, which has no UTF-8 form: V8 would
-/// silently replace it with U+FFFD (and js-sha3 hashes something else again), so the round could not
-/// be reproduced anywhere. Such strings are rejected with the core's `InvalidUtf8` error.
-fn text(value: StringArg<'_>, argument: &str) -> Converted<String> {
+/// Every kind of error the core reports, in `errno` order (the core's `ErrorKind::ALL`).
+#[napi(ts_return_type = "ErrorKind[]")]
+pub fn error_kinds() -> Vec<ErrorKind> {
+    fairmines::ErrorKind::ALL
+        .into_iter()
+        .map(|kind| ErrorKind { code: code(kind), errno: kind.code(), summary: kind.summary().to_owned() })
+        .collect()
+}
+
+/// A `string` argument, or anything else (a `TypeError`).
+type StringArg<'env> = Either<JsString<'env>, Unknown<'env>>;
+/// A `number` or `bigint` argument, or anything else (a `TypeError`).
+type NumberArg<'env> = Either3<f64, BigInt, Unknown<'env>>;
+/// An object argument, or anything else (a `TypeError`).
+type ObjectArg<'env> = Either<Object<'env>, Unknown<'env>>;
+/// The nonces of a batch: a `BigUint64Array`, an array, or anything else (a `TypeError`).
+type NoncesArg<'env> = Either3<BigUint64Array, Array<'env>, Unknown<'env>>;
+
+const NUMBER: &str = "a number or a bigint";
+
+/// The string's UTF-8 text; a lone surrogate (no UTF-8 form, V8 would put U+FFFD) is the core's `InvalidUtf8`.
+fn text(value: StringArg, argument: &'static str) -> Converted<String> {
     text_in(value, argument, argument)
 }
 
-/// [`text`] of a part of an argument (`record.clientSeed`): `label` leads the messages.
-fn text_in(value: StringArg<'_>, argument: &str, label: &str) -> Converted<String> {
+/// [`text`] of a part of an argument (`record.clientSeed`).
+fn text_in(value: StringArg, argument: &str, label: &'static str) -> Converted<String> {
     let string = match value {
         Either::A(string) => string,
-        Either::B(other) => return Err(Failure::wrong_type(argument, label, "a string", type_name(&other))),
+        Either::B(other) => return Err(Failure::wrong_type(argument, label, "a string", &type_name(&other))),
     };
-    let internal = |e: napi::Error| Failure::plain("FAIRMINES_INTERNAL", format!("{label}: {e}"));
-    let utf8 = string.into_utf8().map_err(internal)?.into_owned().map_err(internal)?;
+    let utf8 = string.into_utf8().map_err(internal(label))?.into_owned().map_err(internal(label))?;
     if !utf8.contains('\u{FFFD}') {
         return Ok(utf8);
     }
-    // A U+FFFD may be real or a replaced lone surrogate: only the UTF-16 form tells.
-    let units = string.into_utf16().map_err(internal)?;
-    // `as_str` drops the terminating NUL napi writes and fails only on unpaired surrogates.
-    units.as_str().map_err(|_| Failure::core_in(fairmines::Error::InvalidUtf8 { argument: "text" }, argument, label))
+    // A U+FFFD may be real or a replaced lone surrogate: the UTF-16 form tells (`as_str` drops napi's NUL).
+    let units = string.into_utf16().map_err(internal(label))?;
+    units.as_str().map_err(|_| Failure::at(fairmines::Error::InvalidUtf8 { argument: label }, argument, label))
 }
 
-const NONCE_RULE: &str =
-    "must be a safe integer in 0..=9007199254740991 (2^53 - 1) or a bigint in 0..=18446744073709551615 (2^64 - 1)";
-
-/// A nonce: a safe non-negative integer `number`, or a `bigint` in 0..2^64. `label` names it in
-/// messages (`nonce`, `nonces[7]`).
-fn nonce(value: NonceArg<'_>, argument: &str, label: &str) -> Converted<u64> {
-    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+/// A `number` or `bigint` as the core's [`Number`]; else a `TypeError` about `label` (made only then).
+fn number_in(value: Option<NumberArg>, argument: &str, label: impl Fn() -> String) -> Converted<Number> {
     match value {
-        Either3::A(x) => {
-            if x.is_finite() && x.fract() == 0.0 && (0.0..=MAX_SAFE).contains(&x) {
-                Ok(x as u64)
-            } else {
-                Err(Failure::range(&INVALID_NONCE, argument, label, &format!("{NONCE_RULE}, got {}", js_number(x))))
-            }
-        }
-        Either3::B(big) => {
-            let magnitude_fits = big.words.iter().skip(1).all(|&w| w == 0);
-            let low = big.words.first().copied().unwrap_or(0);
-            let negative = big.sign_bit && big.words.iter().any(|&w| w != 0);
-            if magnitude_fits && !negative {
-                Ok(low)
-            } else {
-                let shown = if negative { "a negative bigint" } else { "a bigint of 2^64 or more" };
-                Err(Failure::range(&INVALID_NONCE, argument, label, &format!("{NONCE_RULE}, got {shown}")))
-            }
-        }
-        Either3::C(other) => Err(Failure::wrong_type(argument, label, "a number or a bigint", type_name(&other))),
+        Some(Either3::A(x)) => Ok(Number::Float(x)),
+        Some(Either3::B(big)) => Ok(bigint(&big)),
+        Some(Either3::C(other)) => Err(Failure::wrong_type(argument, &label(), NUMBER, &type_name(&other))),
+        None => Err(Failure::wrong_type(argument, &label(), NUMBER, "undefined")),
     }
 }
 
-/// A mine count: a `number` that is an integer in 1..=24.
-fn mines(value: NumberArg<'_>) -> Converted<MineCount> {
+fn number(value: NumberArg, argument: &str, label: &str) -> Converted<Number> {
+    number_in(Some(value), argument, || label.to_owned())
+}
+
+/// A `bigint` as a [`Number`], from its sign and its 64-bit words.
+fn bigint(big: &BigInt) -> Number {
+    let low = |i: usize| u128::from(big.words.get(i).copied().unwrap_or(0));
+    let fits = big.words.iter().skip(2).all(|&w| w == 0);
+    Number::from_sign_magnitude(big.sign_bit, fits.then(|| low(0) | low(1) << 64))
+}
+
+/// The numbers of an array (tiles); at most 26, one more than a board has, are read for the core to judge.
+fn numbers(array: &Array<'_>, argument: &str, label: &str) -> Converted<Vec<Number>> {
+    (0..array.len().min(26))
+        .map(|i| {
+            let element = || format!("{label}[{i}]");
+            number_in(array.get::<NumberArg>(i).map_err(|e| internal(&element())(e))?, argument, element)
+        })
+        .collect()
+}
+
+fn object<'env>(value: ObjectArg<'env>, argument: &str) -> Converted<Object<'env>> {
     match value {
-        Either::A(x) if x.is_finite() && x.fract() == 0.0 => {
-            // Saturating: anything this large is out of range anyway, and the message shows it.
-            MineCount::try_from(x as i128).map_err(Failure::core)
-        }
-        Either::A(x) => Err(Failure::range(
-            &INVALID_MINES,
-            "mines",
-            "mines",
-            &format!("must be an integer in 1..=24, got {}", js_number(x)),
-        )),
-        Either::B(other) => Err(Failure::wrong_type("mines", "mines", "a number", type_name(&other))),
+        Either::A(object) => Ok(object),
+        Either::B(other) => Err(Failure::wrong_type(argument, argument, "an object", &type_name(&other))),
     }
 }
 
-/// Owned nonces of a batch.
-fn nonce_list(value: Either3<BigUint64Array, Array<'_>, Unknown<'_>>) -> Converted<Vec<u64>> {
-    match value {
-        Either3::A(typed) => Ok(typed.to_vec()),
-        Either3::B(array) => {
-            let len = array.len();
-            let mut out = Vec::new();
-            out.try_reserve_exact(len as usize).map_err(|_| out_of_memory())?;
-            for i in 0..len {
-                let label = || format!("nonces[{i}]");
-                let element = array
-                    .get::<NonceArg<'_>>(i)
-                    .map_err(|e| Failure::plain("FAIRMINES_INTERNAL", format!("{}: {e}", label())))?;
-                let element = match element {
-                    Some(element) => element,
-                    None => return Err(Failure::range(&INVALID_NONCE, "nonces", &label(), "is missing")),
-                };
-                out.push(nonce(element, "nonces", &label())?);
-            }
-            Ok(out)
-        }
-        Either3::C(other) => Err(Failure::wrong_type(
-            "nonces",
-            "nonces",
-            "a BigUint64Array or an array of numbers and bigints",
-            type_name(&other),
-        )),
-    }
+/// A required field `name` of the object `argument` (or of `verify`'s round: then `name` is the argument).
+fn member<T: FromNapiValue>(object: &Object<'_>, argument: &str, name: &str, expected: &str) -> Converted<T> {
+    let label = || if argument == name { name.to_owned() } else { format!("{argument}.{name}") };
+    let value = object.get::<T>(name).map_err(|e| internal(&label())(e))?;
+    value.ok_or_else(|| Failure::wrong_type(argument, &label(), expected, "undefined"))
 }
 
-/// Refuses an own enumerable string key of `object` that is not in `known`: a misspelt optional field
-/// (`commitmnet`) would otherwise be ignored, and the check it meant to ask for silently not made.
-/// `argument` is the parameter; the message names the key (`round.commitmnet: …`).
+/// An optional field `name` of `object`: `null` and `undefined` both mean "not given".
+fn optional<T: FromNapiValue + ValidateNapiValue + TypeName>(object: &Object<'_>, name: &str) -> Converted<Option<T>> {
+    Ok(match object.get::<Either<Null, T>>(name).map_err(internal(name))? {
+        None | Some(Either::A(Null)) => None,
+        Some(Either::B(value)) => Some(value),
+    })
+}
+
+/// Refuses an own enumerable key not in `known`: a misspelt optional field would skip its check silently.
 fn known_keys(object: &Object<'_>, argument: &str, what: &str, known: &[&str]) -> Converted<()> {
-    let fail = |e: napi::Error| Failure::plain("FAIRMINES_INTERNAL", format!("{argument}: {e}"));
+    let fail = internal(argument);
     let keys = object
         .get_all_property_names(KeyCollectionMode::OwnOnly, KeyFilter::Enumerable, KeyConversion::NumbersToStrings)
-        .map_err(fail)?;
-    for i in 0..keys.get_array_length().map_err(fail)? {
-        // Symbol keys come back as symbols: not fields, skipped (as `Object.keys` skips them).
-        let Either::A(key) = keys.get_element::<Either<JsString<'_>, Unknown<'_>>>(i).map_err(fail)? else { continue };
-        let key = key.into_utf8().and_then(|k| k.into_owned()).map_err(fail)?;
+        .map_err(&fail)?;
+    for i in 0..keys.get_array_length().map_err(&fail)? {
+        // Symbol keys are not fields (`Object.keys` skips them too).
+        let Either::A(key) = keys.get_element::<Either<JsString<'_>, Unknown<'_>>>(i).map_err(&fail)? else { continue };
+        let key = key.into_utf8().and_then(|k| k.into_owned()).map_err(&fail)?;
         if !known.contains(&key.as_str()) {
             return Err(Failure::unknown_field(argument, &key, what, known));
         }
@@ -376,11 +270,39 @@ fn known_keys(object: &Object<'_>, argument: &str, what: &str, known: &[&str]) -
     Ok(())
 }
 
+fn nonce(value: NumberArg) -> Converted<u64> {
+    fairmines::input::nonce(number(value, "nonce", "nonce")?).map_err(Failure::core)
+}
+
+fn mines(value: NumberArg) -> Converted<MineCount> {
+    MineCount::try_from(number(value, "mines", "mines")?).map_err(Failure::core)
+}
+
+/// The nonces of a batch, each judged by the core's rule (`nonces[i]` names a bad one).
+fn nonce_list(value: NoncesArg) -> Converted<Vec<u64>> {
+    let array = match value {
+        Either3::A(typed) => return Ok(typed.to_vec()),
+        Either3::B(array) => array,
+        Either3::C(other) => {
+            let expected = "a BigUint64Array or an array of numbers and bigints";
+            return Err(Failure::wrong_type("nonces", "nonces", expected, &type_name(&other)));
+        }
+    };
+    let len = array.len();
+    let mut out = Vec::new();
+    out.try_reserve_exact(len as usize).map_err(|_| out_of_memory())?;
+    for i in 0..len {
+        let label = || format!("nonces[{i}]");
+        let element = number_in(array.get::<NumberArg>(i).map_err(|e| internal(&label())(e))?, "nonces", label)?;
+        out.push(fairmines::input::nonce(element).map_err(|e| Failure::at(e, "nonces", &label()))?);
+    }
+    Ok(out)
+}
+
 fn out_of_memory() -> Failure {
     Failure::plain("ERR_MEMORY_ALLOCATION_FAILED", "out: not enough memory for the result".to_owned())
 }
 
-/// The rows of a batch: `nonces.len() × mines` bytes of sorted 1-based positions.
 fn run_batch(server_seed: &str, client_seed: &str, nonces: &[u64], mines: MineCount) -> Converted<Vec<u8>> {
     let size = nonces.len().checked_mul(usize::from(mines.get())).ok_or_else(out_of_memory)?;
     let mut out = Vec::new();
@@ -391,35 +313,26 @@ fn run_batch(server_seed: &str, client_seed: &str, nonces: &[u64], mines: MineCo
     Ok(out)
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Exports
-// ---------------------------------------------------------------------------------------------------
-
-/// Runs when the module is loaded, once per environment (the main thread, each worker). napi-rs keeps
-/// a single `module_exports` hook per addon (a second one silently replaces the first), so every
-/// setup step is called from here.
+/// Runs when the module is loaded, once per environment (main thread, each worker); napi-rs keeps one
+/// `module_exports` hook per addon, so every setup step is called from here.
 #[napi(module_exports)]
 pub fn init(exports: Object<'_>, env: Env) -> Result<()> {
     game::install_inspect(&exports, &env)?;
     install_tile_list(&env)
 }
 
-/// The commitment to a server seed: SHA3-256 of its UTF-8 text, as 64 lowercase hex characters.
-///
-/// This is what the operator shows before play; once the seed is revealed, anyone can recompute it.
-///
-/// @param serverSeed - the server seed (any string; generated seeds are 64 hex characters)
+/// The commitment to a server seed (any string): SHA3-256 of its UTF-8 text, as 64 lowercase hex
+/// characters. The operator shows it before play; once the seed is revealed, anyone can recompute it.
 /// @throws {TypeError} `serverSeed` is not a string
 /// @throws {RangeError} `serverSeed` holds a lone surrogate (`code: 'FAIRMINES_INVALID_UTF8'`)
 #[napi(catch_unwind, ts_args_type = "serverSeed: string", ts_return_type = "string")]
-pub fn commitment(env: Env, server_seed: StringArg<'_>) -> Result<String> {
+pub fn commitment(env: Env, server_seed: StringArg) -> Result<String> {
     guard(&env, || Ok(fairmines::commitment(&text(server_seed, "serverSeed")?).to_string()))
 }
 
 /// The round signature: SHA3-256 of `serverSeed + ":" + clientSeed + ":" + nonce`, as 64 lowercase
 /// hex characters.
-///
-/// @param nonce - a safe non-negative integer `number` (≤ 2^53 − 1), or a `bigint` in 0..2^64 − 1
+/// @param nonce - an integer in 0..=2^64 − 1: a `number` (exact up to 2^53 − 1) or a `bigint`
 /// @throws {TypeError} a seed is not a string, or `nonce` is neither a number nor a bigint
 /// @throws {RangeError} `nonce` is out of range or not an integer (`code: 'FAIRMINES_INVALID_NONCE'`)
 #[napi(
@@ -427,37 +340,30 @@ pub fn commitment(env: Env, server_seed: StringArg<'_>) -> Result<String> {
     ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint",
     ts_return_type = "string"
 )]
-pub fn round_signature(
-    env: Env,
-    server_seed: StringArg<'_>,
-    client_seed: StringArg<'_>,
-    nonce: NonceArg<'_>,
-) -> Result<String> {
+pub fn round_signature(env: Env, server_seed: StringArg, client_seed: StringArg, nonce: NumberArg) -> Result<String> {
     guard(&env, || {
         let server = text(server_seed, "serverSeed")?;
         let client = text(client_seed, "clientSeed")?;
-        let nonce = self::nonce(nonce, "nonce", "nonce")?;
-        Ok(fairmines::round_signature(&server, &client, nonce).to_string())
+        Ok(fairmines::round_signature(&server, &client, self::nonce(nonce)?).to_string())
     })
 }
 
 /// The mine positions of a round: sorted, 1-based (1 = top-left, 5 = top-right, 25 = bottom-right).
-///
 /// @param mines - an integer in 1..=24
 /// @throws {TypeError} an argument has the wrong type
-/// @throws {RangeError} `nonce` or `mines` is out of range (`code: 'FAIRMINES_INVALID_NONCE'` /
-/// `'FAIRMINES_INVALID_MINES'`)
+/// @throws {RangeError} `nonce` or `mines` is out of range or not an integer
+/// (`code: 'FAIRMINES_INVALID_NONCE'` / `'FAIRMINES_INVALID_MINES'`)
 #[napi(
     catch_unwind,
-    ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number",
+    ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number | bigint",
     ts_return_type = "number[]"
 )]
 pub fn mine_positions<'env>(
     env: &'env Env,
-    server_seed: StringArg<'_>,
-    client_seed: StringArg<'_>,
-    nonce: NonceArg<'_>,
-    mines: NumberArg<'_>,
+    server_seed: StringArg,
+    client_seed: StringArg,
+    nonce: NumberArg,
+    mines: NumberArg,
 ) -> Result<Unknown<'env>> {
     let tiles = guard(env, || {
         let (server, client, nonce, mines) = round_args(server_seed, client_seed, nonce, mines)?;
@@ -467,20 +373,19 @@ pub fn mine_positions<'env>(
 }
 
 /// The tile indices of a round in the order they were drawn: 0-based, unsorted.
-///
 /// @throws {TypeError} an argument has the wrong type
-/// @throws {RangeError} `nonce` or `mines` is out of range
+/// @throws {RangeError} `nonce` or `mines` is out of range or not an integer
 #[napi(
     catch_unwind,
-    ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number",
+    ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint, mines: number | bigint",
     ts_return_type = "number[]"
 )]
 pub fn draw_order(
     env: Env,
-    server_seed: StringArg<'_>,
-    client_seed: StringArg<'_>,
-    nonce: NonceArg<'_>,
-    mines: NumberArg<'_>,
+    server_seed: StringArg,
+    client_seed: StringArg,
+    nonce: NumberArg,
+    mines: NumberArg,
 ) -> Result<Vec<u8>> {
     guard(&env, || {
         let (server, client, nonce, mines) = round_args(server_seed, client_seed, nonce, mines)?;
@@ -488,16 +393,18 @@ pub fn draw_order(
     })
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Tile lists
-// ---------------------------------------------------------------------------------------------------
+fn round_args(
+    server_seed: StringArg,
+    client_seed: StringArg,
+    nonce: NumberArg,
+    mines: NumberArg,
+) -> Converted<(String, String, u64, MineCount)> {
+    Ok((text(server_seed, "serverSeed")?, text(client_seed, "clientSeed")?, self::nonce(nonce)?, self::mines(mines)?))
+}
 
-/// Builds a `number[]` of sorted 1-based tiles from a 25-bit mask (bit `t - 1` set: tile `t`).
-///
-/// Returning a `Vec` makes napi-rs fill the array with two Node-API calls per element (about 100 ns
-/// an element, 2.4 µs of a 24-mine call); one call into this function costs about what three
-/// elements did. Plain indexed stores, as `napi_set_element` did: no dependence on
-/// `Array.prototype.push`, which user code may replace.
+/// Builds a `number[]` of sorted 1-based tiles from a 25-bit mask (bit `t - 1`: tile `t`). A `Vec` costs
+/// two Node-API calls per element (about 100 ns each); one call into this costs about three. Indexed
+/// stores, not `Array.prototype.push`, which user code may replace.
 const TILE_LIST_JS: &str = "(function tileList(mask) {
   'use strict';
   const tiles = [];
@@ -506,20 +413,17 @@ const TILE_LIST_JS: &str = "(function tileList(mask) {
   return tiles;
 })";
 
-/// The compiled [`TILE_LIST_JS`] of one environment (main thread or worker), kept in its instance
-/// data. The return type says `'static` only because a `FunctionRef`'s type cannot name the scope of
-/// a later call; [`tile_list_array`] hands the value straight back to JavaScript.
+/// The compiled [`TILE_LIST_JS`] of one environment, in its instance data (`'static` only because a
+/// `FunctionRef` cannot name a later call's scope; the value goes straight back to JavaScript).
 struct TileList(FunctionRef<u32, Unknown<'static>>);
 
-/// Compiles [`TILE_LIST_JS`] for this environment (called by [`init`]).
 fn install_tile_list(env: &Env) -> Result<()> {
     let function: Function<'_, u32, Unknown<'static>> = env.run_script(TILE_LIST_JS)?;
     env.set_instance_data(TileList(function.create_ref()?), (), |_| {})
 }
 
-/// Sorted 1-based `tiles` as a JavaScript `number[]`, built in one call (see [`TILE_LIST_JS`]).
+/// Sorted 1-based `tiles` as a JavaScript `number[]` (see [`TILE_LIST_JS`]).
 fn tile_list_array<'env>(env: &'env Env, tiles: &[u8]) -> Result<Unknown<'env>> {
-    // Type conversion only: the tiles (1..=25) as the bits of a mask.
     let mask = tiles.iter().fold(0u32, |mask, &tile| mask | 1 << (tile - 1));
     let builder = env
         .get_instance_data::<TileList>()?
@@ -527,49 +431,28 @@ fn tile_list_array<'env>(env: &'env Env, tiles: &[u8]) -> Result<Unknown<'env>> 
     builder.0.borrow_back(env)?.call(mask)
 }
 
-fn round_args(
-    server_seed: StringArg<'_>,
-    client_seed: StringArg<'_>,
-    nonce: NonceArg<'_>,
-    mines: NumberArg<'_>,
-) -> Converted<(String, String, u64, MineCount)> {
-    Ok((
-        text(server_seed, "serverSeed")?,
-        text(client_seed, "clientSeed")?,
-        self::nonce(nonce, "nonce", "nonce")?,
-        self::mines(mines)?,
-    ))
-}
-
-/// What the operator published about a finished round: the input of {@link verify}. Any other key is
-/// refused (a `TypeError` naming it), so a misspelt `commitment` cannot silently skip its check.
+/// What the operator published about a finished round: the input of {@link verify} (no other key).
 #[napi(object, object_from_js = false)]
 pub struct PublishedRound {
-    /// The revealed server seed.
     pub server_seed: String,
-    /// The player's client seed.
     pub client_seed: String,
-    /// The round's nonce: a safe non-negative integer or a bigint.
+    /// The round's nonce, 0..=2^64 − 1.
     #[napi(ts_type = "number | bigint")]
     pub nonce: f64,
     /// The round's mine count, 1..=24.
-    pub mines: u32,
-    /// The declared mine positions (1-based); checked when given.
-    pub positions: Option<Vec<u32>>,
+    #[napi(ts_type = "number | bigint")]
+    pub mines: f64,
     /// The commitment shown before play (64 hex characters, either case); checked when given.
+    #[napi(ts_type = "string | null")]
     pub commitment: Option<String>,
+    /// The declared mine positions (1-based, in any order); checked when given.
+    #[napi(ts_type = "Array<number | bigint> | null")]
+    pub positions: Option<Vec<u32>>,
 }
 
 /// The verdict on a round: everything recomputed from the seeds, and each check that was asked for.
 #[napi(object, object_to_js = true)]
 pub struct Verification {
-    /// `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`). With
-    /// neither `commitment` nor `positions` given nothing was checked, and `ok` is `false`.
-    pub ok: bool,
-    /// `'ok'` (every check asked for holds), `'mismatch'` (one fails) or `'unchecked'` (no check was
-    /// asked for: the round was only recomputed, nothing published was compared with it).
-    #[napi(ts_type = "'ok' | 'mismatch' | 'unchecked'")]
-    pub verdict: String,
     /// SHA3-256 of the revealed server seed (lowercase hex).
     pub commitment: String,
     /// The recomputed round signature (lowercase hex).
@@ -578,123 +461,68 @@ pub struct Verification {
     pub positions: Vec<u8>,
     /// The recomputed draw order: 0-based, unsorted.
     pub draw_order: Vec<u8>,
+    /// The 32-bit words of the SHAKE256 stream the placement read (more than `mines` after a rejection).
+    pub words_used: u32,
     /// Whether the given commitment matches; `null` when no commitment was given.
     pub commitment_ok: Either<bool, Null>,
     /// Whether the declared positions match (in any order); `null` when no positions were given.
     pub positions_ok: Either<bool, Null>,
+    /// `'ok'` (every check asked for holds), `'mismatch'` (one fails) or `'unchecked'` (none was asked for).
+    #[napi(ts_type = "'ok' | 'mismatch' | 'unchecked'")]
+    pub verdict: String,
+    /// `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`).
+    pub ok: bool,
 }
 
-/// The fields of a [`PublishedRound`]: `verify` refuses any other key.
+/// The fields of a [`PublishedRound`], in the order of every binding's `verify`.
 const PUBLISHED_FIELDS: [&str; 6] = ["serverSeed", "clientSeed", "nonce", "mines", "commitment", "positions"];
 
-/// Recomputes a finished round from its seeds and checks it against what was published.
-///
-/// `commitment` and `positions` are optional: only what is given is checked, and with neither the
-/// verdict is `'unchecked'` and `ok` is `false`. Declared positions may be in any order; duplicates
-/// make the check fail.
-///
-/// @throws {TypeError} `round` is not an object, a field has the wrong type, or `round` has a key
-/// that is not a field (`code: 'ERR_INVALID_ARG_TYPE'`, `argument: 'round'`, the message names the key:
-/// `round.commitmnet: unknown field: …`)
+/// Recomputes a finished round from its seeds and checks it against what was published. `commitment`
+/// and `positions` are optional (`null` or absent: not checked; with neither, `verdict` is `'unchecked'`
+/// and `ok` is `false`); positions may be in any order, a duplicate fails the check.
+/// @throws {TypeError} `round` is not an object, a field has the wrong type, or `round` has a key that
+/// is not a field (`argument: 'round'`, the message names the key: `round.commitmnet: unknown field: …`)
 /// @throws {RangeError} `nonce`/`mines` out of range, `commitment` not 64 hex characters
-/// (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 of them
-/// (`'FAIRMINES_INVALID_TILE'`)
+/// (`'FAIRMINES_INVALID_HEX'`), a position outside 1..=25 or more than 25 (`'FAIRMINES_INVALID_TILE'`)
 #[napi(catch_unwind, ts_args_type = "round: PublishedRound", ts_return_type = "Verification")]
-pub fn verify(env: Env, round: Either<Object<'_>, Unknown<'_>>) -> Result<Verification> {
+pub fn verify(env: Env, round: ObjectArg) -> Result<Verification> {
     guard(&env, || {
-        let round = match round {
-            Either::A(object) => object,
-            Either::B(other) => return Err(Failure::wrong_type("round", "round", "an object", type_name(&other))),
-        };
+        let round = object(round, "round")?;
         known_keys(&round, "round", "a published round", &PUBLISHED_FIELDS)?;
-        let server = text(required(&round, "serverSeed", "a string")?, "serverSeed")?;
-        let client = text(required(&round, "clientSeed", "a string")?, "clientSeed")?;
-        let nonce = nonce(required(&round, "nonce", "a number or a bigint")?, "nonce", "nonce")?;
-        let mines = mines(required(&round, "mines", "a number")?)?.get();
-        let commitment = match round.get::<StringArg<'_>>("commitment").map_err(internal("commitment"))? {
+        let server = text(member(&round, "serverSeed", "serverSeed", "a string")?, "serverSeed")?;
+        let client = text(member(&round, "clientSeed", "clientSeed", "a string")?, "clientSeed")?;
+        let nonce = number(member(&round, "nonce", "nonce", NUMBER)?, "nonce", "nonce")?;
+        let mines = number(member(&round, "mines", "mines", NUMBER)?, "mines", "mines")?;
+        let commitment = optional::<StringArg>(&round, "commitment")?.map(|c| text(c, "commitment")).transpose()?;
+        let positions = match optional::<Either<Array<'_>, Unknown<'_>>>(&round, "positions")? {
             None => None,
-            Some(Either::B(other)) if other.get_type().ok() == Some(ValueType::Null) => None,
-            Some(value) => Some(text(value, "commitment")?),
-        };
-        let positions = match round
-            .get::<Either3<Array<'_>, Null, Unknown<'_>>>("positions")
-            .map_err(internal("positions"))?
-        {
-            None | Some(Either3::B(_)) => None,
-            Some(Either3::A(array)) => Some(tile_list(&array)?),
-            Some(Either3::C(other)) => {
-                return Err(Failure::wrong_type("positions", "positions", "an array of numbers", type_name(&other)));
+            Some(Either::A(array)) => Some(numbers(&array, "positions", "positions")?),
+            Some(Either::B(other)) => {
+                return Err(Failure::wrong_type("positions", "positions", "an array of numbers", &type_name(&other)));
             }
         };
-        let published =
-            Published::parse(&server, &client, nonce, i128::from(mines), commitment.as_deref(), positions.as_deref())
-                .map_err(Failure::core)?;
+        let published = Published::parse(&server, &client, nonce, mines, commitment.as_deref(), positions.as_deref())
+            .map_err(Failure::core)?;
         let checked = fairmines::verify(&published);
-        let flag = |check: Option<bool>| match check {
-            Some(ok) => Either::A(ok),
-            None => Either::B(Null),
-        };
+        let flag = |check: Option<bool>| check.map_or(Either::B(Null), Either::A);
         Ok(Verification {
-            ok: checked.is_ok(),
-            verdict: checked.verdict().as_str().to_owned(),
             commitment: checked.commitment.to_string(),
             signature: checked.signature.to_string(),
             positions: checked.placement.positions().to_vec(),
             draw_order: checked.placement.draw_order().to_vec(),
+            words_used: checked.placement.words_used(),
             commitment_ok: flag(checked.commitment_ok()),
             positions_ok: flag(checked.positions_ok()),
+            verdict: checked.verdict().as_str().to_owned(),
+            ok: checked.is_ok(),
         })
     })
 }
 
-fn internal(argument: &'static str) -> impl Fn(napi::Error) -> Failure {
-    move |e| Failure::plain("FAIRMINES_INTERNAL", format!("{argument}: {e}"))
-}
-
-/// A required field of `round`; a missing (`undefined`) one is a `TypeError`.
-fn required<T>(round: &Object<'_>, name: &'static str, expected: &str) -> Converted<T>
-where
-    T: napi::bindgen_prelude::FromNapiValue,
-{
-    round.get::<T>(name).map_err(internal(name))?.ok_or_else(|| Failure::wrong_type(name, name, expected, "undefined"))
-}
-
-/// Declared positions: an array whose elements are integer numbers (range is the core's check).
-fn tile_list(array: &Array<'_>) -> Converted<Vec<i128>> {
-    let len = array.len();
-    let mut out = Vec::with_capacity(len.min(26) as usize);
-    for i in 0..len {
-        let label = format!("positions[{i}]");
-        match array.get::<NumberArg<'_>>(i).map_err(internal("positions"))? {
-            Some(Either::A(x)) if x.is_finite() && x.fract() == 0.0 => out.push(x as i128),
-            Some(Either::A(x)) => {
-                return Err(Failure::range(
-                    &INVALID_TILE,
-                    "positions",
-                    &label,
-                    &format!("must be an integer in 1..=25, got {}", js_number(x)),
-                ));
-            }
-            Some(Either::B(other)) => {
-                return Err(Failure::wrong_type("positions", &label, "a number", type_name(&other)));
-            }
-            None => return Err(Failure::range(&INVALID_TILE, "positions", &label, "is missing")),
-        }
-        if out.len() > 25 {
-            // The core rejects more than 25 tiles; stop reading a huge array early.
-            break;
-        }
-    }
-    Ok(out)
-}
-
-/// A fresh server seed from the operating system's CSPRNG (32 bytes as 64 lowercase hex
-/// characters), with its commitment.
-///
-/// Publish `commitment` before play and `serverSeed` only once the seed pair is rotated out.
-/// `console.log`/`util.inspect` of the result show the commitment only.
-///
-/// @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG'`)
+/// A fresh server seed from the operating system's CSPRNG (64 lowercase hex characters) with its
+/// commitment: publish `commitment` before play, `serverSeed` once the pair is rotated out.
+/// `console.log`/`util.inspect` show the commitment only.
+/// @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG_FAILED'`)
 #[napi(catch_unwind, ts_return_type = "{ serverSeed: string, commitment: string }")]
 pub fn generate_server_seed(env: &Env) -> Result<Object<'_>> {
     let seed = guard(env, || fairmines::ServerSeed::generate().map_err(Failure::core))?;
@@ -713,55 +541,51 @@ pub fn generate_server_seed(env: &Env) -> Result<Object<'_>> {
     Ok(object)
 }
 
-/// The mine positions of many rounds of one seed pair, computed on every core (this call blocks the
-/// event loop until they are done; see {@link minePositionsBatchAsync}).
-///
-/// Returns `nonces.length × mines` bytes, row-major: row `i` holds the sorted 1-based positions of
-/// the round with `nonces[i]`.
-///
-/// @param nonces - a `BigUint64Array`, or an array of nonces (safe integers or bigints)
+/// The mine positions of many rounds of one seed pair, on every core (blocking the event loop; see
+/// {@link minePositionsBatchAsync}): `nonces.length × mines` bytes, row `i` the sorted 1-based positions
+/// of the round with `nonces[i]`.
+/// @param nonces - a `BigUint64Array`, or an array of nonces (numbers or bigints)
 /// @throws {TypeError} an argument has the wrong type
 /// @throws {RangeError} a nonce or `mines` is out of range (`argument: 'nonces'` names the array,
-/// the message names the element)
+/// the message names the element: `nonces[3]: …`)
 #[napi(
     catch_unwind,
-    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number",
+    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number | bigint",
     ts_return_type = "Uint8Array"
 )]
 pub fn mine_positions_batch(
     env: Env,
-    server_seed: StringArg<'_>,
-    client_seed: StringArg<'_>,
-    nonces: Either3<BigUint64Array, Array<'_>, Unknown<'_>>,
-    mines: NumberArg<'_>,
+    server_seed: StringArg,
+    client_seed: StringArg,
+    nonces: NoncesArg,
+    mines: NumberArg,
 ) -> Result<Uint8Array> {
     let rows = guard(&env, || {
-        let server = text(server_seed, "serverSeed")?;
-        let client = text(client_seed, "clientSeed")?;
-        let nonces = nonce_list(nonces)?;
-        let mines = self::mines(mines)?;
+        let (server, client, nonces, mines) = batch_args(server_seed, client_seed, nonces, mines)?;
         run_batch(&server, &client, &nonces, mines)
     })?;
     Ok(Uint8Array::new(rows))
 }
 
-/// The work of {@link minePositionsBatchAsync}: runs on the libuv thread pool.
-pub struct BatchTask {
-    input: Option<(String, String, Vec<u64>, MineCount)>,
-    failure: Option<Failure>,
+type BatchInput = (String, String, Vec<u64>, MineCount);
+
+fn batch_args(server: StringArg, client: StringArg, nonces: NoncesArg, mines: NumberArg) -> Converted<BatchInput> {
+    Ok((text(server, "serverSeed")?, text(client, "clientSeed")?, nonce_list(nonces)?, self::mines(mines)?))
 }
+
+/// The work of {@link minePositionsBatchAsync}: its input, then (if it fails) the failure to reject with.
+pub struct BatchTask(Option<Converted<BatchInput>>);
 
 impl Task for BatchTask {
     type Output = Vec<u8>;
     type JsValue = Uint8Array;
 
     fn compute(&mut self) -> Result<Vec<u8>> {
-        let outcome = match &self.input {
-            Some((server, client, nonces, mines)) => contain(|| run_batch(server, client, nonces, *mines)),
-            None => return Err(napi::Error::from_reason("rejected before it started")),
+        let Some(Ok((server, client, nonces, mines))) = &self.0 else {
+            return Err(napi::Error::from_reason("refused"));
         };
-        outcome.map_err(|failure| {
-            self.failure = Some(failure);
+        contain(|| run_batch(server, client, nonces, *mines)).map_err(|failure| {
+            self.0 = Some(Err(failure));
             napi::Error::from_reason("failed")
         })
     }
@@ -771,42 +595,28 @@ impl Task for BatchTask {
     }
 
     fn reject(&mut self, env: Env, error: napi::Error) -> Result<Uint8Array> {
-        match self.failure.take() {
-            Some(failure) => Err(failure.into_napi(&env)),
-            None => Err(error),
+        match self.0.take() {
+            Some(Err(failure)) => Err(failure.into_napi(&env)),
+            _ => Err(error),
         }
     }
 }
 
-/// {@link minePositionsBatch} as a Promise: the rounds are computed on the libuv thread pool (and
-/// from there on every core), so the event loop keeps running meanwhile. The nonces are copied when
-/// the call is made.
-///
-/// Bad arguments reject the Promise (with the same `TypeError`/`RangeError` as the sync form); the
-/// call itself never throws.
+/// {@link minePositionsBatch} as a Promise, computed on the libuv thread pool (and from there on every
+/// core) while the event loop runs on. The nonces are copied when the call is made. Bad arguments reject
+/// the Promise with the errors of the sync form; the call itself never throws.
 #[napi(
     catch_unwind,
-    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number",
+    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number | bigint",
     ts_return_type = "Promise<Uint8Array>"
 )]
 pub fn mine_positions_batch_async(
-    server_seed: StringArg<'_>,
-    client_seed: StringArg<'_>,
-    nonces: Either3<BigUint64Array, Array<'_>, Unknown<'_>>,
-    mines: NumberArg<'_>,
+    server_seed: StringArg,
+    client_seed: StringArg,
+    nonces: NoncesArg,
+    mines: NumberArg,
 ) -> AsyncTask<BatchTask> {
-    let input = contain(|| {
-        Ok((
-            text(server_seed, "serverSeed")?,
-            text(client_seed, "clientSeed")?,
-            nonce_list(nonces)?,
-            self::mines(mines)?,
-        ))
-    });
-    AsyncTask::new(match input {
-        Ok(input) => BatchTask { input: Some(input), failure: None },
-        Err(failure) => BatchTask { input: None, failure: Some(failure) },
-    })
+    AsyncTask::new(BatchTask(Some(contain(|| batch_args(server_seed, client_seed, nonces, mines)))))
 }
 
 #[cfg(test)]
@@ -816,80 +626,19 @@ mod tests {
     #[test]
     fn a_panic_becomes_a_failure_not_an_abort() {
         let failure = contain::<()>(|| panic!("boom {}", 7)).unwrap_err();
-        assert_eq!(failure.code, "FAIRMINES_PANIC");
+        assert_eq!((failure.code.as_str(), failure.class), ("FAIRMINES_PANIC", Class::Plain));
         assert!(failure.message.contains("boom 7"), "{}", failure.message);
-        let failure = contain::<()>(|| std::panic::panic_any(42_u8)).unwrap_err();
-        assert_eq!(failure.code, "FAIRMINES_PANIC");
+        assert_eq!(contain::<()>(|| std::panic::panic_any(42_u8)).unwrap_err().code, "FAIRMINES_PANIC");
     }
 
     #[test]
-    fn core_errors_keep_their_code_argument_and_message() {
-        let error = fairmines::MineCount::new(25).unwrap_err();
-        let failure = Failure::core(error.clone());
-        assert!(matches!(failure.class, Class::Range));
-        assert_eq!(failure.errno, Some(error.code()));
-        assert_eq!(failure.code, "FAIRMINES_INVALID_MINES");
-        assert_eq!(failure.argument.as_deref(), Some("mines"));
-        assert_eq!(failure.message, error.to_string());
-    }
-
-    #[test]
-    fn core_argument_names_are_spelled_as_in_javascript() {
-        assert_eq!(camel("server_seed"), "serverSeed");
-        assert_eq!(camel("safe_picks"), "safePicks");
-        assert_eq!(camel("mines"), "mines");
+    fn core_errors_are_composed_never_rewritten() {
         let error = fairmines::ServerSeed::from_hex("xyz").unwrap_err();
-        let failure = Failure::core(error);
-        assert_eq!(failure.argument.as_deref(), Some("serverSeed"));
-        assert!(failure.message.starts_with("serverSeed: must be 64"), "{}", failure.message);
-        let failure = Failure::core_in(
-            fairmines::Error::InvalidTile { argument: "picks", detail: "x".into() },
-            "record",
-            "record.picks",
-        );
-        assert_eq!((failure.argument.as_deref(), failure.message.as_str()), (Some("record"), "record.picks: x"));
-    }
-
-    #[test]
-    fn codes_come_from_the_core_names_and_errors_without_an_argument_are_plain() {
-        let plain = [
-            fairmines::Error::RoundFinished,
-            fairmines::Error::NothingToCashOut,
-            fairmines::Error::Rng { detail: "x".into() },
-            fairmines::Error::RoundsInPlay { nonces: vec![5, 7] },
-            fairmines::Error::RoundVoided,
-        ];
-        for error in plain {
-            let failure = Failure::core(error.clone());
-            assert!(matches!(failure.class, Class::Plain), "{error:?}");
-            assert_eq!(failure.code, format!("FAIRMINES_{}", error.name()));
-            assert_eq!(failure.errno, Some(error.code()));
-            assert_eq!(failure.message, error.to_string(), "the core's message, unchanged");
-        }
-        assert_eq!(Failure::core(fairmines::Error::RoundFinished).code, "FAIRMINES_ROUND_FINISHED");
-        let in_play = Failure::core(fairmines::Error::RoundsInPlay { nonces: vec![5] });
-        assert_eq!((in_play.code.as_str(), in_play.errno), ("FAIRMINES_ROUNDS_IN_PLAY", Some(16)));
-        let voided = Failure::core(fairmines::Error::RoundVoided);
-        assert_eq!((voided.code.as_str(), voided.errno), ("FAIRMINES_ROUND_VOIDED", Some(17)));
-        for (kind, code) in [
-            (INVALID_MINES, 1),
-            (INVALID_NONCE, 2),
-            (INVALID_TILE, 3),
-            (INVALID_PICKS, 13),
-            (INVALID_NUMBER, 14),
-            (INVALID_STATE, 15),
-        ] {
-            let failure = Failure::range(&kind, "a", "a", "b");
-            assert_eq!((failure.errno, failure.code), (Some(code), format!("FAIRMINES_{}", kind.name())));
-        }
-    }
-
-    #[test]
-    fn batches_match_single_rounds() {
-        let mines = MineCount::new(4).unwrap();
-        let rows = run_batch("s", "c", &[0, 5, u64::MAX], mines).unwrap();
-        for (row, nonce) in rows.chunks(4).zip([0, 5, u64::MAX]) {
-            assert_eq!(row, &*fairmines::mine_positions("s", "c", nonce, 4).unwrap());
-        }
+        let failure = Failure::core(error.clone());
+        assert_eq!((failure.class, failure.argument.as_deref()), (Class::Range, Some("serverSeed")));
+        assert_eq!(failure.message, format!("serverSeed: {}", error.detail()));
+        let error = fairmines::Error::RoundsInPlay { nonces: vec![5, 7] };
+        let failure = Failure::core(error.clone());
+        assert_eq!((failure.class, failure.errno, failure.message), (Class::Plain, Some(16), error.to_string()));
     }
 }

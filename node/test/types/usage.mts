@@ -2,10 +2,10 @@
 // the game API are the documented ones. Never run.
 import {
   SeedPair, Round, Ratio, verifyRound, recordToJson, recordFromJson, multiplier, payoutTable, maxSafePicks,
-  minePositions, verify,
+  minePositions, verify, errorKinds,
 } from 'fairmines'
 import type {
-  RoundRecord, RoundVerification, RevealResult, TableEntry, PublicSeedPair, RevealedSeedPair, Verification,
+  RoundRecord, RoundVerification, Reveal, TableEntry, PublicSeedPair, RevealedSeedPair, Verification, ErrorKind,
 } from 'fairmines'
 
 const pair: SeedPair = new SeedPair('client')
@@ -19,12 +19,17 @@ const round: Round = pair.startRound(3, '0.99')
 replay.startRound(3, new Ratio(99n, 100n))
 // @ts-expect-error an RTP is never a number: binary floats are not exact
 pair.startRound(3, 0.99)
-// @ts-expect-error mines is a number
+// @ts-expect-error mines is a number or a bigint, never a string
 pair.startRound('3', '0.99')
+pair.startRound(3n, '0.99')
 
-const result: RevealResult = round.reveal(13)
+const result: Reveal = round.reveal(13)
+const tile: number = result.tile
 const safe: boolean = result.safe
+const revealedPicks: number = result.safePicks
 const reached: Ratio | null = result.multiplier
+const over: boolean = result.finished
+round.reveal(14n)
 const paid: Ratio = round.cashOut()
 const grid: number[] | null = round.minePositions
 const outcome: 'lost' | 'cashed_out' | 'voided' | null = round.outcome
@@ -58,6 +63,10 @@ const voided: bigint[] = pair.voidOpenRounds()
 const checked: Verification = verify({ serverSeed: 's', clientSeed: 'c', nonce: 1, mines: 3, commitment: 'f5ec' })
 const verdictText: 'ok' | 'mismatch' | 'unchecked' = checked.verdict
 const checkedOk: boolean = checked.ok
+const wordsUsed: number = checked.wordsUsed
+verify({ serverSeed: 's', clientSeed: 'c', nonce: 1n, mines: 3n, commitment: null, positions: [7, 10n, 19] })
+const kinds: ErrorKind[] = errorKinds()
+const kind: [string, number, string] = [kinds[0].code, kinds[0].errno, kinds[0].summary]
 // @ts-expect-error a misspelt field is not a field of PublishedRound (and the call throws at run time)
 verify({ serverSeed: 's', clientSeed: 'c', nonce: 1, mines: 3, commitmnet: 'f5ec' })
 
@@ -78,4 +87,5 @@ const most: number = maxSafePicks(3)
 const mines: number[] = minePositions('s', 'c', 1n, 3)
 
 void [nonce, commitment, safe, reached, paid, grid, outcome, rtp, roundNonce, finished, picks, safePicks, current,
-  roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines, open, voided, verdictText, checkedOk]
+  roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines, open, voided, verdictText, checkedOk,
+  tile, revealedPicks, over, wordsUsed, kind]
