@@ -18,7 +18,7 @@ export CARGO_TARGET_DIR="$target"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "Rust unit tests of fairmines-uniffi"
+step "Rust tests of fairmines-uniffi: the error mapping against ErrorKind::ALL, conversions, README examples"
 # The two packages together, as in generate.sh, so UniFFI is built once with one feature set.
 cargo test --quiet -p fairmines-uniffi -p fairmines-uniffi-bindgen
 

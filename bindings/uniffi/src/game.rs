@@ -1,18 +1,19 @@
 //! The game: seed pairs, rounds, reveals, cash-outs, round records and their replay, exact payouts.
 //!
 //! Objects (`SeedPair`, `Round`) are shared by `Arc` with the foreign side, which may call them from any
-//! thread: each holds its core value in a [`Mutex`]. A poisoned lock (only possible if a call panicked
-//! while holding it; the core has no panics) is reported as `InvalidState` naming the object, never a panic.
+//! thread: each holds its core value in a [`Mutex`], so a second move on one round (or pair) waits for the
+//! first, as in every binding that can share a round across threads.
 //!
 //! Exact ratios ([`Ratio`]) cross the boundary as decimal strings of the numerator and denominator, so
 //! every value of the core's `u128` fractions is exact in every language, with no overflow case.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use fairmines::{Digest, Error, MineCount, Rtp, ServerSeed, Tiles};
+use fairmines::input::ratio_part_text;
+use fairmines::{Digest, Exact, MineCount, Number, Places, RecordInput, Rtp, ServerSeed};
 
-use crate::{Result, tiles};
+use crate::{FairminesError, Result, tiles};
 
 /// An exact, non-negative fraction in lowest terms (a multiplier or an RTP factor).
 ///
@@ -37,32 +38,30 @@ impl From<fairmines::Ratio> for Ratio {
         Ratio {
             numerator: ratio.numer().to_string(),
             denominator: ratio.denom().to_string(),
-            decimal: ratio.to_decimal(fairmines::Places::TWO),
+            decimal: ratio.to_decimal(Places::TWO),
         }
     }
 }
 
 impl Ratio {
-    /// The core's ratio, reduced to lowest terms; `InvalidNumber` naming `argument` when it is not a fraction.
-    fn to_core(&self, argument: &'static str) -> Result<fairmines::Ratio, Error> {
-        let bad = |detail: String| Error::InvalidNumber { argument, detail };
-        let part = |digits: &str, which: &str| {
-            digits.parse::<u128>().map_err(|_| bad(format!("the {which} {digits:?} is not an integer in 0..2^128")))
-        };
+    /// The core's ratio in lowest terms, each part judged by the core's rules; an error names the part as
+    /// `field.numerator` or `field.denominator`.
+    fn to_core(&self, field: &str) -> Result<fairmines::Ratio> {
+        let part = |digits: &str, part| ratio_part_text(digits, part).map_err(|e| FairminesError::in_field(field, e));
         let (num, den) = (part(&self.numerator, "numerator")?, part(&self.denominator, "denominator")?);
-        fairmines::Ratio::new(num, den).ok_or_else(|| bad("the denominator is 0".to_owned()))
+        fairmines::Ratio::try_new(num, den).map_err(|e| FairminesError::in_field(field, e))
     }
 }
 
 /// `ratio`'s value rounded **down** to `places` decimal places, e.g. `"1.125"` for 9/8 with 3; more than 18
 /// places is refused with `InvalidNumber` (argument `places`), not clamped.
 ///
-/// Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
-/// (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take
-/// arguments without their parameter list.)
+/// Fails with `InvalidNumber` (argument `ratio.numerator` or `ratio.denominator`) for a hand-made ratio whose
+/// parts are not a fraction. (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby
+/// record methods that take arguments without their parameter list.)
 #[uniffi::export]
 pub fn ratio_to_decimal(ratio: Ratio, places: u32) -> Result<String> {
-    Ok(ratio.to_core("ratio")?.to_decimal(fairmines::Places::new(places)?))
+    Ok(ratio.to_core("ratio")?.to_decimal(Places::new(places)?))
 }
 
 impl fmt::Display for Ratio {
@@ -72,14 +71,6 @@ impl fmt::Display for Ratio {
             Err(_) => write!(f, "{}/{}", self.numerator, self.denominator),
         }
     }
-}
-
-fn ratio(ratio: fairmines::Ratio) -> Ratio {
-    ratio.into()
-}
-
-fn rtp(text: &str) -> Result<Rtp, Error> {
-    Rtp::parse(text)
 }
 
 /// How a round ended.
@@ -199,14 +190,10 @@ pub fn revealed_seed_pair_from_json(json: &str) -> Result<RevealedSeedPair> {
     Ok(fairmines::RevealedSeedPair::from_json(json)?.into())
 }
 
-fn lock<'a, T>(mutex: &'a Mutex<T>, object: &'static str) -> Result<MutexGuard<'a, T>> {
-    mutex.lock().map_err(|_| {
-        Error::InvalidState {
-            argument: object,
-            detail: "a call panicked while holding this object's lock; it can no longer be used".to_owned(),
-        }
-        .into()
-    })
+/// The value behind `mutex`, once no other call holds it. Poisoning is ignored, as in the core and the Python
+/// binding: the core does not panic, and every core method leaves its value consistent.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment, the
@@ -224,10 +211,6 @@ fn lock<'a, T>(mutex: &'a Mutex<T>, object: &'static str) -> Result<MutexGuard<'
 pub struct SeedPair(Mutex<fairmines::SeedPair>);
 
 impl SeedPair {
-    fn lock(&self) -> Result<MutexGuard<'_, fairmines::SeedPair>> {
-        lock(&self.0, "seed_pair")
-    }
-
     fn wrap(pair: fairmines::SeedPair) -> Arc<Self> {
         Arc::new(SeedPair(Mutex::new(pair)))
     }
@@ -236,7 +219,7 @@ impl SeedPair {
 #[uniffi::export]
 impl SeedPair {
     /// A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
-    /// Fails with `Rng` only if the OS generator fails.
+    /// Fails with `RngFailed` only if the OS generator fails.
     #[uniffi::constructor]
     pub fn new(client_seed: &str) -> Result<Arc<Self>> {
         Ok(Self::wrap(fairmines::SeedPair::new(client_seed)?))
@@ -260,8 +243,8 @@ impl SeedPair {
     }
 
     /// What the player may see now: the commitment, the client seed and the next nonce.
-    pub fn public(&self) -> Result<PublicSeedPair> {
-        Ok(self.lock()?.public().into())
+    pub fn public(&self) -> PublicSeedPair {
+        lock(&self.0).public().into()
     }
 
     /// Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
@@ -270,22 +253,22 @@ impl SeedPair {
     /// (0, 1] (`InvalidRtp`). `InvalidNonce` when the pair has used every nonce (rotate it).
     pub fn start_round(&self, mines: i32, rtp: &str) -> Result<Arc<Round>> {
         let mines = MineCount::try_from(mines)?;
-        let rtp = self::rtp(rtp)?;
-        let round = self.lock()?.start_round(mines, rtp)?;
-        Ok(Arc::new(Round::new(round)))
+        let rtp = Rtp::parse(rtp)?;
+        let round = lock(&self.0).start_round(mines, rtp)?;
+        Ok(Arc::new(Round(Mutex::new(round))))
     }
 
     /// The nonces of the rounds in play, ascending: started and neither finished nor voided (including
     /// those listed in the state the pair was restored from).
-    pub fn open_rounds(&self) -> Result<Vec<u64>> {
-        Ok(self.lock()?.open_rounds())
+    pub fn open_rounds(&self) -> Vec<u64> {
+        lock(&self.0).open_rounds()
     }
 
     /// Voids every round in play and returns their nonces, ascending. A voided round refuses every later
     /// move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
     /// returned). Afterwards the pair can rotate.
-    pub fn void_open_rounds(&self) -> Result<Vec<u64>> {
-        Ok(self.lock()?.void_open_rounds())
+    pub fn void_open_rounds(&self) -> Vec<u64> {
+        lock(&self.0).void_open_rounds()
     }
 
     /// Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
@@ -294,182 +277,152 @@ impl SeedPair {
     /// `RoundsInPlay` while a round of the pair is in play (finish it or `voidOpenRounds()` first); a
     /// refused rotation changes nothing.
     pub fn rotate(&self, client_seed: Option<String>) -> Result<RevealedSeedPair> {
-        Ok(self.lock()?.rotate(client_seed.as_deref())?.into())
+        Ok(lock(&self.0).rotate(client_seed.as_deref())?.into())
     }
 
     /// A new client seed always starts a new pair, revealing the old server seed: the same as
     /// `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
     pub fn set_client_seed(&self, client_seed: &str) -> Result<RevealedSeedPair> {
-        Ok(self.lock()?.set_client_seed(client_seed)?.into())
+        Ok(lock(&self.0).set_client_seed(client_seed)?.into())
     }
 
     /// The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
     /// "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
-    pub fn to_state_json(&self) -> Result<String> {
-        Ok(self.lock()?.to_state_json())
+    pub fn to_state_json(&self) -> String {
+        lock(&self.0).to_state_json()
     }
 }
 
 impl fmt::Debug for SeedPair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.lock() {
-            Ok(pair) => fmt::Debug::fmt(&*pair, f),
-            Err(_) => f.write_str("SeedPair(<lock poisoned>)"),
-        }
+        fmt::Debug::fmt(&*lock(&self.0), f)
     }
 }
 
 impl fmt::Display for SeedPair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.lock() {
-            Ok(pair) => {
-                let public = pair.public();
-                write!(
-                    f,
-                    "SeedPair(commitment={}, client_seed={:?}, nonce={}, server_seed=<hidden>)",
-                    public.commitment, public.client_seed, public.nonce
-                )
-            }
-            Err(_) => f.write_str("SeedPair(<lock poisoned>)"),
-        }
+        let public = lock(&self.0).public();
+        let (commitment, client_seed, nonce) = (public.commitment, public.client_seed, public.nonce);
+        write!(f, "SeedPair(commitment={commitment}, client_seed={client_seed:?}, nonce={nonce}, server_seed=<hidden>)")
     }
 }
 
-/// What a reveal found.
+/// What a reveal found, with everything a player is shown after it: the core's `Reveal`, field for field.
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct Reveal {
+    /// The tile revealed, 1-based.
+    pub tile: i32,
     /// True for a safe tile, false for a mine (the round is then lost).
     pub safe: bool,
-    /// Safe picks so far (after a mine: the safe picks before it).
+    /// Safe tiles revealed so far in the round (after a mine: the safe picks before it).
     pub safe_picks: i32,
-    /// The multiplier a cash-out would now pay; null/nil after a mine.
+    /// What a cash-out pays now (paid, when the last safe tile finished the round); null/nil after a mine.
     pub multiplier: Option<Ratio>,
+    /// Whether the round has now ended: a mine, or the last safe tile (which pays out).
+    pub finished: bool,
+}
+
+impl From<fairmines::Reveal> for Reveal {
+    fn from(reveal: fairmines::Reveal) -> Self {
+        Reveal {
+            tile: i32::from(reveal.tile),
+            safe: reveal.safe,
+            safe_picks: i32::from(reveal.safe_picks),
+            multiplier: reveal.multiplier.map(Ratio::from),
+            finished: reveal.finished,
+        }
+    }
 }
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
 /// positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+/// Calls from several threads are applied one at a time: a second move waits for the first.
 #[derive(uniffi::Object)]
 #[uniffi::export(Debug)]
-pub struct Round {
-    round: Mutex<fairmines::Round>,
-    // What never changes after the start, read once from the core so that these need no lock.
-    commitment: String,
-    client_seed: String,
-    nonce: u64,
-    mines: i32,
-    rtp: Ratio,
-}
-
-impl Round {
-    fn new(round: fairmines::Round) -> Self {
-        Round {
-            commitment: round.commitment().to_string(),
-            client_seed: round.client_seed().to_owned(),
-            nonce: round.nonce(),
-            mines: i32::from(round.mines().get()),
-            rtp: ratio(round.rtp().factor()),
-            round: Mutex::new(round),
-        }
-    }
-
-    fn lock(&self) -> Result<MutexGuard<'_, fairmines::Round>> {
-        lock(&self.round, "round")
-    }
-}
+pub struct Round(Mutex<fairmines::Round>);
 
 #[uniffi::export]
 impl Round {
-    /// Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+    /// Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost), as a
+    /// `Reveal` (tile, safe, safe picks, multiplier, finished).
     ///
     /// Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
     /// `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
     /// last safe tile ends the round, cashed out.
     pub fn reveal(&self, tile: i32) -> Result<Reveal> {
-        let mut round = self.lock()?;
-        Ok(match round.reveal(i64::from(tile))? {
-            fairmines::Reveal::Safe { safe_picks, multiplier } => {
-                Reveal { safe: true, safe_picks: i32::from(safe_picks), multiplier: Some(ratio(multiplier)) }
-            }
-            fairmines::Reveal::Mine => {
-                Reveal { safe: false, safe_picks: i32::from(round.safe_picks()), multiplier: None }
-            }
-        })
+        Ok(lock(&self.0).reveal(tile)?.into())
     }
 
     /// Ends the round and returns the multiplier to pay. `NothingToCashOut` before any safe pick,
     /// `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it.
     pub fn cash_out(&self) -> Result<Ratio> {
-        Ok(ratio(self.lock()?.cash_out()?))
+        Ok(lock(&self.0).cash_out()?.into())
     }
 
     /// The public record, once the round has finished (or was voided); null/nil while it is in play.
-    pub fn record(&self) -> Result<Option<RoundRecord>> {
-        Ok(self.lock()?.record().map(RoundRecord::from))
+    pub fn record(&self) -> Option<RoundRecord> {
+        lock(&self.0).record().map(RoundRecord::from)
     }
 
     /// The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
-    pub fn mine_positions(&self) -> Result<Option<Vec<i32>>> {
-        Ok(self.lock()?.mine_positions().map(|positions| tiles(&positions)))
+    pub fn mine_positions(&self) -> Option<Vec<i32>> {
+        lock(&self.0).mine_positions().map(|positions| tiles(&positions))
     }
 
     /// The tiles picked so far, in order (1-based).
-    pub fn picks(&self) -> Result<Vec<i32>> {
-        Ok(tiles(self.lock()?.picks()))
+    pub fn picks(&self) -> Vec<i32> {
+        tiles(lock(&self.0).picks())
     }
 
     /// Whether the round has ended (a mine, a cash-out, or voided).
-    pub fn is_finished(&self) -> Result<bool> {
-        Ok(self.lock()?.is_finished())
+    pub fn is_finished(&self) -> bool {
+        lock(&self.0).is_finished()
     }
 
     /// How the round ended; null/nil while it is in play.
-    pub fn outcome(&self) -> Result<Option<Outcome>> {
-        Ok(self.lock()?.outcome().map(Outcome::from))
+    pub fn outcome(&self) -> Option<Outcome> {
+        lock(&self.0).outcome().map(Outcome::from)
     }
 
     /// Safe tiles revealed so far.
-    pub fn safe_picks(&self) -> Result<i32> {
-        Ok(i32::from(self.lock()?.safe_picks()))
+    pub fn safe_picks(&self) -> i32 {
+        i32::from(lock(&self.0).safe_picks())
     }
 
     /// What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
-    pub fn multiplier(&self) -> Result<Option<Ratio>> {
-        Ok(self.lock()?.multiplier().map(ratio))
+    pub fn multiplier(&self) -> Option<Ratio> {
+        lock(&self.0).multiplier().map(Ratio::from)
     }
 
     /// The nonce this round used.
     pub fn nonce(&self) -> u64 {
-        self.nonce
+        lock(&self.0).nonce()
     }
 
     /// The mine count.
     pub fn mines(&self) -> i32 {
-        self.mines
+        i32::from(lock(&self.0).mines().get())
     }
 
     /// The commitment of the seed pair the round was played with (lowercase hex).
     pub fn commitment(&self) -> String {
-        self.commitment.clone()
+        lock(&self.0).commitment().to_string()
     }
 
     /// The client seed.
     pub fn client_seed(&self) -> String {
-        self.client_seed.clone()
+        lock(&self.0).client_seed().to_owned()
     }
 
     /// The return-to-player factor of the multipliers.
     pub fn rtp(&self) -> Ratio {
-        self.rtp.clone()
+        lock(&self.0).rtp().factor().into()
     }
 }
 
 impl fmt::Debug for Round {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The core's Debug, which hides the grid.
-        match self.round.lock() {
-            Ok(round) => fmt::Debug::fmt(&*round, f),
-            Err(_) => f.write_str("Round(<lock poisoned>)"),
-        }
+        fmt::Debug::fmt(&*lock(&self.0), f) // the core's Debug, which hides the grid
     }
 }
 
@@ -502,33 +455,31 @@ impl From<fairmines::RoundRecord> for RoundRecord {
             client_seed: record.client_seed,
             nonce: record.nonce,
             mines: i32::from(record.mines),
-            rtp: ratio(record.rtp.factor()),
+            rtp: record.rtp.factor().into(),
             picks: tiles(&record.picks),
             outcome: record.outcome.into(),
-            multiplier: record.multiplier.map(ratio),
+            multiplier: record.multiplier.map(Ratio::from),
         }
     }
 }
 
 impl RoundRecord {
-    /// The core's record. Fields that do not fit its types are errors naming the field: `InvalidHex`
-    /// (`commitment`), `InvalidMines`, `InvalidTile` (`picks`), `InvalidNumber` (`rtp`, `multiplier`),
-    /// `InvalidRtp`.
-    fn to_core(&self) -> Result<fairmines::RoundRecord, Error> {
-        let mines = MineCount::try_from(self.mines)?.get();
-        Tiles::declared(self.picks.iter().copied(), "picks")?;
-        // Every pick is now in 1..=25.
-        let picks = self.picks.iter().filter_map(|&tile| u8::try_from(tile).ok()).collect();
-        Ok(fairmines::RoundRecord {
-            commitment: Digest::parse_hex(&self.commitment, "commitment")?,
-            client_seed: self.client_seed.clone(),
-            nonce: self.nonce,
-            mines,
-            rtp: Rtp::new(self.rtp.to_core("rtp")?)?,
-            picks,
-            outcome: self.outcome.into(),
-            multiplier: self.multiplier.as_ref().map(|m| m.to_core("multiplier")).transpose()?,
-        })
+    /// The core's record, by the core's one record parser (`RoundRecord::from_input`): errors name the field
+    /// (`commitment`, `mines`, `picks`, `rtp`, `multiplier`; `rtp.denominator` for a part of a ratio).
+    fn to_core(&self) -> Result<fairmines::RoundRecord> {
+        let rtp = self.rtp.to_core("rtp")?;
+        let multiplier = self.multiplier.as_ref().map(|m| m.to_core("multiplier")).transpose()?;
+        let picks: Vec<Number> = self.picks.iter().map(|&tile| Number::from(tile)).collect();
+        Ok(fairmines::RoundRecord::from_input(RecordInput {
+            commitment: &self.commitment,
+            client_seed: &self.client_seed,
+            nonce: self.nonce.into(),
+            mines: self.mines.into(),
+            rtp: Exact::Ratio(rtp),
+            picks: &picks,
+            outcome: fairmines::Outcome::from(self.outcome).as_str(),
+            multiplier: multiplier.map(Exact::Ratio),
+        })?)
     }
 }
 
@@ -577,19 +528,8 @@ pub fn verify_round(record: RoundRecord, server_seed: &str) -> Result<RoundVerif
         commitment_ok: verdict.commitment_ok,
         mine_positions: tiles(&verdict.mine_positions),
         expected_outcome: verdict.expected_outcome.into(),
-        expected_multiplier: verdict.expected_multiplier.map(ratio),
+        expected_multiplier: verdict.expected_multiplier.map(Ratio::from),
         differences: verdict.differences,
-    })
-}
-
-/// The core's number of safe picks, or `InvalidPicks` worded as the core words it.
-fn safe_picks(safe_picks: i32, mines: MineCount) -> Result<u8, Error> {
-    u8::try_from(safe_picks).map_err(|_| Error::InvalidPicks {
-        detail: format!(
-            "must be in 1..={} with {} mines, got {safe_picks}",
-            fairmines::max_safe_picks(mines),
-            mines.get()
-        ),
     })
 }
 
@@ -599,8 +539,7 @@ fn safe_picks(safe_picks: i32, mines: MineCount) -> Result<u8, Error> {
 #[uniffi::export]
 pub fn multiplier(mines: i32, safe_picks: i32, rtp: &str) -> Result<Ratio> {
     let mines = MineCount::try_from(mines)?;
-    let rtp = self::rtp(rtp)?;
-    Ok(ratio(fairmines::multiplier(mines, self::safe_picks(safe_picks, mines)?, rtp)?))
+    Ok(fairmines::multiplier(mines, safe_picks, Rtp::parse(rtp)?)?.into())
 }
 
 /// One entry of the payout table.
@@ -618,13 +557,13 @@ pub struct TableEntry {
 /// 1..=25 − mines (300 entries), by mines then safe picks. `InvalidRtp` for a factor outside (0, 1].
 #[uniffi::export]
 pub fn payout_table(rtp: &str) -> Result<Vec<TableEntry>> {
-    let table = fairmines::payout_table(self::rtp(rtp)?);
+    let table = fairmines::payout_table(Rtp::parse(rtp)?);
     Ok(table
         .into_iter()
         .map(|entry| TableEntry {
             mines: i32::from(entry.mines),
             safe_picks: i32::from(entry.safe_picks),
-            multiplier: ratio(entry.multiplier),
+            multiplier: entry.multiplier.into(),
         })
         .collect())
 }
@@ -633,142 +572,4 @@ pub fn payout_table(rtp: &str) -> Result<Vec<TableEntry>> {
 #[uniffi::export]
 pub fn max_safe_picks(mines: i32) -> Result<i32> {
     Ok(i32::from(fairmines::max_safe_picks(MineCount::try_from(mines)?)))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::FairminesError;
-
-    const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
-    const CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
-
-    fn worked_example_round() -> (Arc<SeedPair>, Arc<Round>) {
-        let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();
-        let round = pair.start_round(3, "0.99").unwrap();
-        (pair, round)
-    }
-
-    #[test]
-    fn a_round_of_the_worked_example() {
-        // Mines at 7, 10 and 19 (SPEC.md's worked example, nonce 1).
-        let (pair, round) = worked_example_round();
-        assert_eq!(pair.public().unwrap().nonce, 2);
-        assert_eq!((round.nonce(), round.mines(), round.commitment()), (1, 3, crate::commitment(SERVER)));
-        assert_eq!(round.mine_positions().unwrap(), None);
-        let first = round.reveal(1).unwrap();
-        assert_eq!(
-            first,
-            Reveal { safe: true, safe_picks: 1, multiplier: Some(ratio(fairmines::Ratio::new(9, 8).unwrap())) }
-        );
-        assert_eq!(first.multiplier.as_ref().unwrap().decimal, "1.12");
-        assert_eq!(first.multiplier.as_ref().unwrap().to_string(), "9/8");
-        let mine = round.reveal(10).unwrap();
-        assert_eq!(mine, Reveal { safe: false, safe_picks: 1, multiplier: None });
-        assert_eq!(round.mine_positions().unwrap(), Some(vec![7, 10, 19]));
-        assert_eq!(round.outcome().unwrap(), Some(Outcome::Lost));
-        let record = round.record().unwrap().unwrap();
-        assert_eq!(record.picks, [1, 10]);
-        let verdict = verify_round(record.clone(), SERVER).unwrap();
-        assert!(verdict.ok && verdict.commitment_ok, "{verdict:?}");
-        assert_eq!(round_record_from_json(&record.to_json().unwrap()).unwrap(), record);
-        let err = round.reveal(2).unwrap_err();
-        assert!(matches!(err, FairminesError::RoundFinished { code: 10, argument: None, .. }), "{err:?}");
-    }
-
-    #[test]
-    fn no_rotation_while_a_round_is_in_play() {
-        let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();
-        let round = pair.start_round(5, "99/100").unwrap();
-        let before = pair.public().unwrap();
-        for err in [pair.rotate(None).unwrap_err(), pair.set_client_seed("other").unwrap_err()] {
-            assert!(matches!(err, FairminesError::RoundsInPlay { code: 16, argument: None, .. }), "{err:?}");
-            assert_eq!(err.parts().1, "ROUNDS_IN_PLAY");
-            assert!(err.to_string().contains("(nonce 1)"), "{err}");
-        }
-        assert_eq!(pair.public().unwrap(), before);
-        assert_eq!(pair.open_rounds().unwrap(), [1]);
-
-        // The state keeps the round open: the restored pair refuses too, until it voids it.
-        let restored = SeedPair::from_state_json(&pair.to_state_json().unwrap()).unwrap();
-        assert_eq!(restored.open_rounds().unwrap(), [1]);
-        assert!(matches!(restored.rotate(None), Err(FairminesError::RoundsInPlay { .. })));
-        assert_eq!(restored.void_open_rounds().unwrap(), [1]);
-        assert_eq!(restored.rotate(None).unwrap().server_seed, SERVER);
-
-        assert_eq!(pair.void_open_rounds().unwrap(), [1]);
-        assert_eq!(pair.open_rounds().unwrap(), Vec::<u64>::new());
-        let revealed = pair.rotate(None).unwrap();
-        for err in [round.reveal(1).unwrap_err(), round.cash_out().unwrap_err()] {
-            assert!(matches!(err, FairminesError::RoundVoided { code: 17, argument: None, .. }), "{err:?}");
-        }
-        assert!(round.is_finished().unwrap());
-        assert_eq!(round.outcome().unwrap(), Some(Outcome::Voided));
-        let record = round.record().unwrap().unwrap();
-        assert_eq!((record.outcome, record.multiplier.as_ref()), (Outcome::Voided, None));
-        assert!(record.to_json().unwrap().contains(r#""outcome":"voided""#));
-        assert_eq!(round_record_from_json(&record.to_json().unwrap()).unwrap(), record);
-        let verdict = verify_round(record, &revealed.server_seed).unwrap();
-        assert!(verdict.ok, "{verdict:?}");
-        assert_eq!(verdict.expected_outcome, Outcome::Voided);
-    }
-
-    #[test]
-    fn a_poisoned_lock_is_an_error_not_a_panic() {
-        let (pair, round) = worked_example_round();
-        let (p, r) = (Arc::clone(&pair), Arc::clone(&round));
-        let poison = std::thread::spawn(move || {
-            let _pair = p.0.lock().unwrap();
-            let _round = r.round.lock().unwrap();
-            panic!("poisoning both locks on purpose");
-        });
-        assert!(poison.join().is_err());
-        let err = pair.public().unwrap_err();
-        assert!(matches!(err, FairminesError::InvalidState { code: 15, .. }), "{err:?}");
-        assert_eq!(err.parts().2, Some("seed_pair"));
-        let err = round.reveal(1).unwrap_err();
-        assert_eq!(err.parts().2, Some("round"));
-        assert!(format!("{pair} {pair:?} {round:?}").contains("poisoned"));
-        // What needs no lock still works.
-        assert_eq!(round.nonce(), 1);
-    }
-
-    #[test]
-    fn hand_made_records_are_checked_field_by_field() {
-        let (_, round) = worked_example_round();
-        round.reveal(1).unwrap();
-        round.cash_out().unwrap();
-        let record = round.record().unwrap().unwrap();
-        let argument = |record: RoundRecord| verify_round(record, SERVER).unwrap_err().parts().2.map(str::to_owned);
-        let zero = Ratio { denominator: "0".into(), ..record.rtp.clone() };
-        assert_eq!(argument(RoundRecord { rtp: zero.clone(), ..record.clone() }).as_deref(), Some("rtp"));
-        assert_eq!(argument(RoundRecord { multiplier: Some(zero), ..record.clone() }).as_deref(), Some("multiplier"));
-        assert_eq!(argument(RoundRecord { picks: vec![1, 300], ..record.clone() }).as_deref(), Some("picks"));
-        assert_eq!(argument(RoundRecord { mines: 25, ..record.clone() }).as_deref(), Some("mines"));
-        assert_eq!(argument(RoundRecord { commitment: "ab".into(), ..record.clone() }).as_deref(), Some("commitment"));
-        let two = Ratio { numerator: "2".into(), denominator: "1".into(), decimal: String::new() };
-        assert_eq!(argument(RoundRecord { rtp: two, ..record.clone() }).as_deref(), Some("rtp"));
-    }
-
-    #[test]
-    fn seed_pairs_never_show_the_server_seed() {
-        let pair = SeedPair::from_parts(SERVER, CLIENT, 0).unwrap();
-        let shown = format!("{pair} {pair:?}");
-        assert!(!shown.contains(SERVER), "{shown}");
-        assert!(shown.contains(&crate::commitment(SERVER)), "{shown}");
-        assert!(pair.to_state_json().unwrap().contains(SERVER));
-    }
-
-    #[test]
-    fn payouts() {
-        assert_eq!(payout_table("0.99").unwrap().len(), 300);
-        assert_eq!(max_safe_picks(3).unwrap(), 22);
-        let m = multiplier(3, 22, "1").unwrap();
-        assert_eq!((m.numerator.as_str(), m.denominator.as_str(), m.decimal.as_str()), ("2300", "1", "2300.00"));
-        for picks in [0, 23, -1, 256, i32::MAX] {
-            let err = multiplier(3, picks, "1").unwrap_err();
-            assert!(matches!(err, FairminesError::InvalidPicks { code: 13, .. }), "{err:?}");
-            assert_eq!(err.to_string(), format!("safe_picks: must be in 1..=22 with 3 mines, got {picks}"));
-        }
-    }
 }

@@ -202,7 +202,9 @@ end
   def self.check_lower_TypeReveal(v)
     
     
+    
     RustBuffer.check_lower_OptionalTypeRatio(v.multiplier)
+    
   end
 
   def self.alloc_from_TypeReveal(v)
@@ -722,9 +724,11 @@ class RustBufferStream
 
   def read_TypeReveal
     Reveal.new(
+      tile: read_i32,
       safe: read_bool,
       safe_picks: read_i32,
-      multiplier: read_OptionalTypeRatio
+      multiplier: read_OptionalTypeRatio,
+      finished: read_bool
     )
   end
 
@@ -851,7 +855,7 @@ class RustBufferStream
         )
     end
     if variant == 7
-        return FairminesError::Rng.new(
+        return FairminesError::RngFailed.new(
             code: read_u32(),
             name: read_string(),
             argument: read_Optionalstring(),
@@ -859,7 +863,7 @@ class RustBufferStream
         )
     end
     if variant == 8
-        return FairminesError::BufferSize.new(
+        return FairminesError::BufferTooSmall.new(
             code: read_u32(),
             name: read_string(),
             argument: read_Optionalstring(),
@@ -1260,9 +1264,11 @@ class RustBufferBuilder
   # The Record type Reveal.
 
   def write_TypeReveal(v)
+    self.write_i32(v.tile)
     self.write_bool(v.safe)
     self.write_i32(v.safe_picks)
     self.write_OptionalTypeRatio(v.multiplier)
+    self.write_bool(v.finished)
   end
 
   # The Record type RevealedSeedPair.
@@ -1371,7 +1377,7 @@ class RustBufferBuilder
         self.write_string(v.message)
       return
     end
-    if v.is_a?(FairminesError::Rng)
+    if v.is_a?(FairminesError::RngFailed)
       pack_into 4, 'l>', 7
         self.write_u32(v.code)
         self.write_string(v.name)
@@ -1379,7 +1385,7 @@ class RustBufferBuilder
         self.write_string(v.message)
       return
     end
-    if v.is_a?(FairminesError::BufferSize)
+    if v.is_a?(FairminesError::BufferTooSmall)
       pack_into 4, 'l>', 8
         self.write_u32(v.code)
         self.write_string(v.name)
@@ -1653,6 +1659,7 @@ CALL_ERROR = 1
 CALL_PANIC = 2
 
 
+
 module FairminesError
   class InvalidMines < StandardError
     def initialize(code:, name:, argument:, message:)
@@ -1792,7 +1799,7 @@ module FairminesError
 
     end
   end
-  class Rng < StandardError
+  class RngFailed < StandardError
     def initialize(code:, name:, argument:, message:)
         
         @code = code
@@ -1815,7 +1822,7 @@ module FairminesError
 
     end
   end
-  class BufferSize < StandardError
+  class BufferTooSmall < StandardError
     def initialize(code:, name:, argument:, message:)
         
         @code = code
@@ -2070,7 +2077,6 @@ module FairminesError
   end
 
 end
-
 
 
 
@@ -2904,7 +2910,6 @@ end
   
   
   
-  
 
 class Verdict
   OK = 0
@@ -2914,6 +2919,7 @@ class Verdict
 end
 
 
+  
   
   
   
@@ -3044,15 +3050,20 @@ end
   
   # Record type Reveal
 class Reveal
-  attr_reader :safe, :safe_picks, :multiplier
+  attr_reader :tile, :safe, :safe_picks, :multiplier, :finished
 
-  def initialize(safe:, safe_picks:, multiplier:)
+  def initialize(tile:, safe:, safe_picks:, multiplier:, finished:)
+    @tile = tile
     @safe = safe
     @safe_picks = safe_picks
     @multiplier = multiplier
+    @finished = finished
   end
 
   def ==(other)
+    if @tile != other.tile
+      return false
+    end
     if @safe != other.safe
       return false
     end
@@ -3060,6 +3071,9 @@ class Reveal
       return false
     end
     if @multiplier != other.multiplier
+      return false
+    end
+    if @finished != other.finished
       return false
     end
 
@@ -3574,11 +3588,11 @@ end
     return result.consume_into_string
   end
   def is_finished()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_is_finished,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_is_finished,uniffi_clone_handle(),)
     return 1 == result
   end
   def mine_positions()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_mine_positions,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_mine_positions,uniffi_clone_handle(),)
     return result.consume_into_OptionalSequencei32
   end
   def mines()
@@ -3586,7 +3600,7 @@ end
     return result.to_i
   end
   def multiplier()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_multiplier,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_multiplier,uniffi_clone_handle(),)
     return result.consume_into_OptionalTypeRatio
   end
   def nonce()
@@ -3594,15 +3608,15 @@ end
     return result.to_i
   end
   def outcome()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_outcome,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_outcome,uniffi_clone_handle(),)
     return result.consume_into_OptionalTypeOutcome
   end
   def picks()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_picks,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_picks,uniffi_clone_handle(),)
     return result.consume_into_Sequencei32
   end
   def record()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_record,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_record,uniffi_clone_handle(),)
     return result.consume_into_OptionalTypeRoundRecord
   end
   def reveal(tile)
@@ -3616,7 +3630,7 @@ end
     return result.consume_into_TypeRatio
   end
   def safe_picks()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_round_safe_picks,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_round_safe_picks,uniffi_clone_handle(),)
     return result.to_i
   end
   
@@ -3708,11 +3722,11 @@ end
   
 
   def open_rounds()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds,uniffi_clone_handle(),)
     return result.consume_into_Sequenceu64
   end
   def public()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_public,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_seedpair_public,uniffi_clone_handle(),)
     return result.consume_into_TypePublicSeedPair
   end
   def rotate(client_seed)
@@ -3736,11 +3750,11 @@ end
     return Round.uniffi_lift(result)
   end
   def to_state_json()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json,uniffi_clone_handle(),)
     return result.consume_into_string
   end
   def void_open_rounds()
-    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds,uniffi_clone_handle(),)
+    result = ::Fairmines.rust_call(:uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds,uniffi_clone_handle(),)
     return result.consume_into_Sequenceu64
   end
   

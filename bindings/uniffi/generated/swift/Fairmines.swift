@@ -587,6 +587,7 @@ fileprivate struct FfiConverterString: FfiConverter {
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ * Calls from several threads are applied one at a time: a second move waits for the first.
  */
 public protocol RoundProtocol: AnyObject, Sendable {
     
@@ -609,12 +610,12 @@ public protocol RoundProtocol: AnyObject, Sendable {
     /**
      * Whether the round has ended (a mine, a cash-out, or voided).
      */
-    func isFinished() throws  -> Bool
+    func isFinished()  -> Bool
     
     /**
      * The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
      */
-    func minePositions() throws  -> [Int32]?
+    func minePositions()  -> [Int32]?
     
     /**
      * The mine count.
@@ -624,7 +625,7 @@ public protocol RoundProtocol: AnyObject, Sendable {
     /**
      * What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
      */
-    func multiplier() throws  -> Ratio?
+    func multiplier()  -> Ratio?
     
     /**
      * The nonce this round used.
@@ -634,20 +635,21 @@ public protocol RoundProtocol: AnyObject, Sendable {
     /**
      * How the round ended; null/nil while it is in play.
      */
-    func outcome() throws  -> Outcome?
+    func outcome()  -> Outcome?
     
     /**
      * The tiles picked so far, in order (1-based).
      */
-    func picks() throws  -> [Int32]
+    func picks()  -> [Int32]
     
     /**
      * The public record, once the round has finished (or was voided); null/nil while it is in play.
      */
-    func record() throws  -> RoundRecord?
+    func record()  -> RoundRecord?
     
     /**
-     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost), as a
+     * `Reveal` (tile, safe, safe picks, multiplier, finished).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
      * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
@@ -663,12 +665,13 @@ public protocol RoundProtocol: AnyObject, Sendable {
     /**
      * Safe tiles revealed so far.
      */
-    func safePicks() throws  -> Int32
+    func safePicks()  -> Int32
     
 }
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ * Calls from several threads are applied one at a time: a second move waits for the first.
  */
 open class Round: RoundProtocol, @unchecked Sendable, CustomDebugStringConvertible {
     fileprivate let handle: UInt64
@@ -763,8 +766,8 @@ open func commitment() -> String  {
     /**
      * Whether the round has ended (a mine, a cash-out, or voided).
      */
-open func isFinished()throws  -> Bool  {
-    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func isFinished() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_round_is_finished(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -775,8 +778,8 @@ open func isFinished()throws  -> Bool  {
     /**
      * The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
      */
-open func minePositions()throws  -> [Int32]?  {
-    return try  FfiConverterOptionSequenceInt32.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func minePositions() -> [Int32]?  {
+    return try!  FfiConverterOptionSequenceInt32.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_round_mine_positions(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -799,8 +802,8 @@ open func mines() -> Int32  {
     /**
      * What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
      */
-open func multiplier()throws  -> Ratio?  {
-    return try  FfiConverterOptionTypeRatio.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func multiplier() -> Ratio?  {
+    return try!  FfiConverterOptionTypeRatio.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_round_multiplier(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -823,8 +826,8 @@ open func nonce() -> UInt64  {
     /**
      * How the round ended; null/nil while it is in play.
      */
-open func outcome()throws  -> Outcome?  {
-    return try  FfiConverterOptionTypeOutcome.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func outcome() -> Outcome?  {
+    return try!  FfiConverterOptionTypeOutcome.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_round_outcome(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -835,8 +838,8 @@ open func outcome()throws  -> Outcome?  {
     /**
      * The tiles picked so far, in order (1-based).
      */
-open func picks()throws  -> [Int32]  {
-    return try  FfiConverterSequenceInt32.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func picks() -> [Int32]  {
+    return try!  FfiConverterSequenceInt32.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_round_picks(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -847,8 +850,8 @@ open func picks()throws  -> [Int32]  {
     /**
      * The public record, once the round has finished (or was voided); null/nil while it is in play.
      */
-open func record()throws  -> RoundRecord?  {
-    return try  FfiConverterOptionTypeRoundRecord.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func record() -> RoundRecord?  {
+    return try!  FfiConverterOptionTypeRoundRecord.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_round_record(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -857,7 +860,8 @@ open func record()throws  -> RoundRecord?  {
 }
     
     /**
-     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost), as a
+     * `Reveal` (tile, safe, safe picks, multiplier, finished).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
      * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
@@ -888,8 +892,8 @@ open func rtp() -> Ratio  {
     /**
      * Safe tiles revealed so far.
      */
-open func safePicks()throws  -> Int32  {
-    return try  FfiConverterInt32.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func safePicks() -> Int32  {
+    return try!  FfiConverterInt32.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_round_safe_picks(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -976,12 +980,12 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
      * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
      * those listed in the state the pair was restored from).
      */
-    func openRounds() throws  -> [UInt64]
+    func openRounds()  -> [UInt64]
     
     /**
      * What the player may see now: the commitment, the client seed and the next nonce.
      */
-    func `public`() throws  -> PublicSeedPair
+    func `public`()  -> PublicSeedPair
     
     /**
      * Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
@@ -1010,14 +1014,14 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
      * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
      * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
      */
-    func toStateJson() throws  -> String
+    func toStateJson()  -> String
     
     /**
      * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
      * move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
      * returned). Afterwards the pair can rotate.
      */
-    func voidOpenRounds() throws  -> [UInt64]
+    func voidOpenRounds()  -> [UInt64]
     
 }
 /**
@@ -1073,7 +1077,7 @@ open class SeedPair: SeedPairProtocol, @unchecked Sendable, CustomDebugStringCon
     }
     /**
      * A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
-     * Fails with `Rng` only if the OS generator fails.
+     * Fails with `RngFailed` only if the OS generator fails.
      */
 public convenience init(clientSeed: String)throws  {
     let handle =
@@ -1132,8 +1136,8 @@ public static func fromStateJson(json: String)throws  -> SeedPair  {
      * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
      * those listed in the state the pair was restored from).
      */
-open func openRounds()throws  -> [UInt64]  {
-    return try  FfiConverterSequenceUInt64.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func openRounds() -> [UInt64]  {
+    return try!  FfiConverterSequenceUInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1144,8 +1148,8 @@ open func openRounds()throws  -> [UInt64]  {
     /**
      * What the player may see now: the commitment, the client seed and the next nonce.
      */
-open func `public`()throws  -> PublicSeedPair  {
-    return try  FfiConverterTypePublicSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func `public`() -> PublicSeedPair  {
+    return try!  FfiConverterTypePublicSeedPair_lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_seedpair_public(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1205,8 +1209,8 @@ open func startRound(mines: Int32, rtp: String)throws  -> Round  {
      * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
      * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
      */
-open func toStateJson()throws  -> String  {
-    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func toStateJson() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1219,8 +1223,8 @@ open func toStateJson()throws  -> String  {
      * move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
      * returned). Afterwards the pair can rotate.
      */
-open func voidOpenRounds()throws  -> [UInt64]  {
-    return try  FfiConverterSequenceUInt64.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+open func voidOpenRounds() -> [UInt64]  {
+    return try!  FfiConverterSequenceUInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1661,37 +1665,53 @@ public func FfiConverterTypeRatio_lower(_ value: Ratio) -> RustBuffer {
 
 
 /**
- * What a reveal found.
+ * What a reveal found, with everything a player is shown after it: the core's `Reveal`, field for field.
  */
 public struct Reveal: Equatable, Hashable {
+    /**
+     * The tile revealed, 1-based.
+     */
+    public let tile: Int32
     /**
      * True for a safe tile, false for a mine (the round is then lost).
      */
     public let safe: Bool
     /**
-     * Safe picks so far (after a mine: the safe picks before it).
+     * Safe tiles revealed so far in the round (after a mine: the safe picks before it).
      */
     public let safePicks: Int32
     /**
-     * The multiplier a cash-out would now pay; null/nil after a mine.
+     * What a cash-out pays now (paid, when the last safe tile finished the round); null/nil after a mine.
      */
     public let multiplier: Ratio?
+    /**
+     * Whether the round has now ended: a mine, or the last safe tile (which pays out).
+     */
+    public let finished: Bool
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
+         * The tile revealed, 1-based.
+         */tile: Int32, 
+        /**
          * True for a safe tile, false for a mine (the round is then lost).
          */safe: Bool, 
         /**
-         * Safe picks so far (after a mine: the safe picks before it).
+         * Safe tiles revealed so far in the round (after a mine: the safe picks before it).
          */safePicks: Int32, 
         /**
-         * The multiplier a cash-out would now pay; null/nil after a mine.
-         */multiplier: Ratio?) {
+         * What a cash-out pays now (paid, when the last safe tile finished the round); null/nil after a mine.
+         */multiplier: Ratio?, 
+        /**
+         * Whether the round has now ended: a mine, or the last safe tile (which pays out).
+         */finished: Bool) {
+        self.tile = tile
         self.safe = safe
         self.safePicks = safePicks
         self.multiplier = multiplier
+        self.finished = finished
     }
 
     
@@ -1710,16 +1730,20 @@ public struct FfiConverterTypeReveal: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Reveal {
         return
             try Reveal(
+                tile: FfiConverterInt32.read(from: &buf), 
                 safe: FfiConverterBool.read(from: &buf), 
                 safePicks: FfiConverterInt32.read(from: &buf), 
-                multiplier: FfiConverterOptionTypeRatio.read(from: &buf)
+                multiplier: FfiConverterOptionTypeRatio.read(from: &buf), 
+                finished: FfiConverterBool.read(from: &buf)
         )
     }
 
     public static func write(_ value: Reveal, into buf: inout [UInt8]) {
+        FfiConverterInt32.write(value.tile, into: &buf)
         FfiConverterBool.write(value.safe, into: &buf)
         FfiConverterInt32.write(value.safePicks, into: &buf)
         FfiConverterOptionTypeRatio.write(value.multiplier, into: &buf)
+        FfiConverterBool.write(value.finished, into: &buf)
     }
 }
 
@@ -2314,321 +2338,266 @@ public func FfiConverterTypeVerification_lower(_ value: Verification) -> RustBuf
 
 
 /**
- * Everything that can go wrong: one variant per error of the core (same names, in the order of its
- * stable codes 1..=17), plus `Other` for a variant a newer core may add. Every variant carries the
- * core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
+ * Everything that can go wrong: the variant of each of the core's error kinds (`fairmines::ErrorKind`:
+ * same names, in the order of their stable codes 1, 2, …), plus `Other` for a kind a newer core may
+ * add. Every variant carries the core's `code`, `name` and `argument` and its message, which starts
+ * with the argument at fault when there is one.
  */
 public 
 enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
 
     
     
-    /**
-     * The mine count is outside 1..=24 (code 1, argument `mines`).
-     */
     case InvalidMines(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A nonce that is not an integer in 0..2^64 (code 2, argument `nonce`).
-     */
     case InvalidNonce(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3, e.g. `tile`, `positions`).
-     */
     case InvalidTile(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A digest or server seed that is not 64 hexadecimal characters (code 4, e.g. `commitment`, `server_seed`).
-     */
     case InvalidHex(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A string that is not valid UTF-8 (code 5).
-     */
     case InvalidUtf8(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A finite word source ran out before every mine was placed (code 6).
-     */
     case StreamExhausted(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * The operating system's random number generator failed (code 7).
-     */
-    case Rng(
+    case RngFailed(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * An output buffer of the wrong size (code 8).
-     */
-    case BufferSize(
+    case BufferTooSmall(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A tile of the round was revealed before (code 9, argument `tile`).
-     */
     case TileAlreadyRevealed(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A reveal or cash-out on a round that has ended (code 10).
-     */
     case RoundFinished(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A cash-out before any safe pick (code 11).
-     */
     case NothingToCashOut(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A return-to-player factor that is not a fraction in (0, 1] (code 12, argument `rtp`).
-     */
     case InvalidRtp(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A number of safe picks the round cannot have (code 13, argument `safe_picks`).
-     */
     case InvalidPicks(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A number that does not parse (code 14, e.g. `numerator`).
-     */
     case InvalidNumber(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * Saved state or a record that does not parse or does not hold together, or has a field it should not
-     * (code 15, e.g. `state`, `record`).
-     */
     case InvalidState(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * `rotate`/`setClientSeed` while a round of the seed pair is in play: finish the rounds or
-     * `voidOpenRounds()` first (code 16; the message lists their nonces, `openRounds()` returns them).
-     */
     case RoundsInPlay(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * A reveal or cash-out on a round its seed pair voided (code 17).
-     */
     case RoundVoided(
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
          * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
-    /**
-     * An error of a newer core that this binding does not know by name yet (code and name are the core's).
-     */
     case Other(
         /**
-         * The core's stable numeric code.
+         * The core's stable numeric code, the same in every binding.
          */code: UInt32, 
         /**
-         * The core's stable name in SCREAMING_SNAKE_CASE.
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */name: String, 
         /**
-         * The argument at fault; null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */argument: String?, 
         /**
-         * The core's message.
+         * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
 
@@ -2696,13 +2665,13 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
             argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .Rng(
+        case 7: return .RngFailed(
             code: try FfiConverterUInt32.read(from: &buf), 
             name: try FfiConverterString.read(from: &buf), 
             argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
             )
-        case 8: return .BufferSize(
+        case 8: return .BufferTooSmall(
             code: try FfiConverterUInt32.read(from: &buf), 
             name: try FfiConverterString.read(from: &buf), 
             argument: try FfiConverterOptionString.read(from: &buf), 
@@ -2828,7 +2797,7 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
             FfiConverterString.write(message, into: &buf)
             
         
-        case let .Rng(code,name,argument,message):
+        case let .RngFailed(code,name,argument,message):
             writeInt(&buf, Int32(7))
             FfiConverterUInt32.write(code, into: &buf)
             FfiConverterString.write(name, into: &buf)
@@ -2836,7 +2805,7 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
             FfiConverterString.write(message, into: &buf)
             
         
-        case let .BufferSize(code,name,argument,message):
+        case let .BufferTooSmall(code,name,argument,message):
             writeInt(&buf, Int32(8))
             FfiConverterUInt32.write(code, into: &buf)
             FfiConverterString.write(name, into: &buf)
@@ -3386,7 +3355,7 @@ public func drawOrder(serverSeed: String, clientSeed: String, nonce: UInt64, min
 /**
  * A new server seed from the operating system's cryptographically secure generator.
  *
- * Fails with `Rng` only if the OS generator fails.
+ * Fails with `RngFailed` only if the OS generator fails.
  */
 public func generateServerSeed()throws  -> ServerSeed  {
     return try  FfiConverterTypeServerSeed_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3427,10 +3396,11 @@ public func roundSignature(serverSeed: String, clientSeed: String, nonce: UInt64
 /**
  * Recomputes a finished round from its seeds and checks it against what the operator published.
  *
- * `commitment` (64 hex characters, either case) and `positions` (1-based, any order) are optional:
- * a check is made only for what is given, and with neither the verdict is `Unchecked` (not ok). Fails
- * with `InvalidMines`, `InvalidHex` (argument `commitment`) or `InvalidTile` (argument `positions`) on
- * malformed input; a mismatch is not an error but a `false` check.
+ * The arguments are in the order of every binding's `verify`: server seed, client seed, nonce, mines,
+ * commitment, positions. `commitment` (64 hex characters, either case) and `positions` (1-based, any order)
+ * are optional: a check is made only for what is given, and with neither the verdict is `Unchecked` (not
+ * ok). Fails with `InvalidMines`, `InvalidHex` (argument `commitment`) or `InvalidTile` (argument
+ * `positions`) on malformed input; a mismatch is not an error but a `false` check.
  */
 public func verify(serverSeed: String, clientSeed: String, nonce: UInt64, mines: Int32, commitment: String? = nil, positions: [Int32]? = nil)throws  -> Verification  {
     return try  FfiConverterTypeVerification_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3499,9 +3469,9 @@ public func publicSeedPairFromJson(json: String)throws  -> PublicSeedPair  {
  * `ratio`'s value rounded **down** to `places` decimal places, e.g. `"1.125"` for 9/8 with 3; more than 18
  * places is refused with `InvalidNumber` (argument `places`), not clamped.
  *
- * Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
- * (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take
- * arguments without their parameter list.)
+ * Fails with `InvalidNumber` (argument `ratio.numerator` or `ratio.denominator`) for a hand-made ratio whose
+ * parts are not a fraction. (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby
+ * record methods that take arguments without their parameter list.)
  */
 public func ratioToDecimal(ratio: Ratio, places: UInt32)throws  -> String  {
     return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -3570,43 +3540,43 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_func_commitment() != 3928) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_draw_order() != 41854) {
+    if (uniffi_fairmines_uniffi_checksum_func_draw_order() != 62512) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_generate_server_seed() != 38578) {
+    if (uniffi_fairmines_uniffi_checksum_func_generate_server_seed() != 41433) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_mine_positions() != 55967) {
+    if (uniffi_fairmines_uniffi_checksum_func_mine_positions() != 43780) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_func_round_signature() != 14674) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_verify() != 54515) {
+    if (uniffi_fairmines_uniffi_checksum_func_verify() != 26268) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_max_safe_picks() != 17261) {
+    if (uniffi_fairmines_uniffi_checksum_func_max_safe_picks() != 22267) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_multiplier() != 63772) {
+    if (uniffi_fairmines_uniffi_checksum_func_multiplier() != 54736) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_payout_table() != 7981) {
+    if (uniffi_fairmines_uniffi_checksum_func_payout_table() != 21848) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() != 34751) {
+    if (uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() != 38102) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() != 50487) {
+    if (uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() != 4309) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() != 64984) {
+    if (uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() != 28416) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_round_record_from_json() != 19164) {
+    if (uniffi_fairmines_uniffi_checksum_func_round_record_from_json() != 52808) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_func_verify_round() != 53765) {
+    if (uniffi_fairmines_uniffi_checksum_func_verify_round() != 64320) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_serverseed_commitment() != 27191) {
@@ -3615,7 +3585,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_serverseed_reveal() != 44040) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_cash_out() != 47246) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_cash_out() != 13433) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_client_seed() != 61437) {
@@ -3624,67 +3594,67 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_round_commitment() != 54126) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_is_finished() != 64522) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_is_finished() != 56722) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_mine_positions() != 13626) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_mine_positions() != 21890) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_mines() != 3380) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_multiplier() != 4433) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_multiplier() != 1638) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_nonce() != 10936) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_outcome() != 22635) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_outcome() != 12964) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_picks() != 19266) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_picks() != 57977) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_record() != 973) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_record() != 53173) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_reveal() != 3100) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_reveal() != 12933) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_round_rtp() != 60696) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_round_safe_picks() != 52827) {
+    if (uniffi_fairmines_uniffi_checksum_method_round_safe_picks() != 40534) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() != 49966) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() != 30612) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_public() != 5150) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_public() != 26530) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() != 11927) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() != 26319) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() != 20002) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() != 52115) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() != 5805) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() != 16513) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() != 58665) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() != 36688) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() != 27671) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() != 56710) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() != 35348) {
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() != 57466) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() != 37927) {
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() != 32168) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() != 61110) {
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() != 61692) {
         return InitializationResult.apiChecksumMismatch
     }
 

@@ -159,22 +159,24 @@ int main(void) {
         uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), 3, string_buffer("0.99"), &status);
     CHECK(status.code == 0 && round != 0, "SeedPair.startRound: status %d", status.code);
 
-    /* Reveal: bool (i8), safePicks (i32), multiplier (optional Ratio: numerator, denominator, decimal). */
+    /* Reveal: tile (i32), safe (i8), safePicks (i32), multiplier (optional Ratio: numerator, denominator,
+       decimal), finished (i8). */
     RustBuffer safe = uniffi_fairmines_uniffi_fn_method_round_reveal(
         uniffi_fairmines_uniffi_fn_clone_round(round, &status), 1, &status);
     CHECK(status.code == 0, "Round.reveal(1): status %d", status.code);
     reader r = {safe.data, safe.len, 0, 0};
-    CHECK(take_i8(&r) == 1 && take_i32(&r) == 1 && take_i8(&r) == 1 && take_string(&r, "9") &&
-              take_string(&r, "8") && take_string(&r, "1.12") && r.at == r.len,
-          "Round.reveal(1): expected a safe tile with multiplier 9/8 (1.12)");
+    CHECK(take_i32(&r) == 1 && take_i8(&r) == 1 && take_i32(&r) == 1 && take_i8(&r) == 1 && take_string(&r, "9") &&
+              take_string(&r, "8") && take_string(&r, "1.12") && take_i8(&r) == 0 && r.at == r.len,
+          "Round.reveal(1): expected tile 1, safe, with multiplier 9/8 (1.12), not finished");
     free_buffer(safe);
 
     RustBuffer mine = uniffi_fairmines_uniffi_fn_method_round_reveal(
         uniffi_fairmines_uniffi_fn_clone_round(round, &status), 10, &status);
     CHECK(status.code == 0, "Round.reveal(10): status %d", status.code);
     r = (reader){mine.data, mine.len, 0, 0};
-    CHECK(take_i8(&r) == 0 && take_i32(&r) == 1 && take_i8(&r) == 0 && r.at == r.len,
-          "Round.reveal(10): expected the mine, after 1 safe pick, no multiplier");
+    CHECK(take_i32(&r) == 10 && take_i8(&r) == 0 && take_i32(&r) == 1 && take_i8(&r) == 0 && take_i8(&r) == 1 &&
+              r.at == r.len,
+          "Round.reveal(10): expected tile 10, the mine, after 1 safe pick, no multiplier, finished");
     free_buffer(mine);
 
     RustBuffer after = uniffi_fairmines_uniffi_fn_method_round_reveal(

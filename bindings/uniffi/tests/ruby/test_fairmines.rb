@@ -1,24 +1,13 @@
 # frozen_string_literal: true
 
-# Ruby tests of the UniFFI bindings of fairmines, on Debian's ruby and ruby-ffi.
-#
-# Run by scripts/test-uniffi.sh, which puts the generated fairmines.rb next to libfairmines_uniffi
-# in a staging directory and passes it as FAIRMINES_RUBY_DIR. FAIRMINES_VECTORS may name another
-# vector file of the same format; the default is vectors/vectors.json at the repository root.
+# Ruby tests of the UniFFI bindings of fairmines, on Debian's ruby and ruby-ffi: the shared vectors, the
+# verification API and its errors. Run by scripts/test-uniffi.sh (see helper.rb). FAIRMINES_VECTORS may name
+# another vector file of the same format; the default is vectors/vectors.json at the repository root.
 
-require 'json'
-require 'minitest/autorun'
-
-ruby_dir = ENV.fetch('FAIRMINES_RUBY_DIR') do
-  abort 'FAIRMINES_RUBY_DIR is not set: run scripts/test-uniffi.sh'
-end
-require File.join(ruby_dir, 'fairmines')
+require_relative 'helper'
 
 VECTORS_PATH = ENV.fetch('FAIRMINES_VECTORS', File.expand_path('../../../../vectors/vectors.json', __dir__))
 VECTORS = JSON.parse(File.read(VECTORS_PATH, encoding: 'UTF-8'))
-
-SERVER = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a'
-CLIENT = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817'
 
 # One test per case of the vector file.
 class TestVectors < Minitest::Test
@@ -62,6 +51,15 @@ class TestApi < Minitest::Test
     assert_equal 'f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42', Fairmines.commitment(SERVER)
     assert_equal '90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac',
                  Fairmines.round_signature(SERVER, CLIENT, 1)
+  end
+
+  # verify's arguments are (server seed, client seed, nonce, mines, commitment, positions), as in every binding.
+  def test_verify_takes_its_arguments_in_order_and_maps_every_field
+    v = Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.commitment(SERVER), [19, 7, 10])
+    assert_equal [Fairmines.commitment(SERVER), Fairmines.round_signature(SERVER, CLIENT, 1), [7, 10, 19], [9, 6, 18], 3,
+                  true, true, Fairmines::Verdict::OK, true],
+                 [v.commitment, v.signature, v.positions, v.draw_order, v.words_used, v.commitment_ok, v.positions_ok,
+                  v.verdict, v.ok]
   end
 
   def test_verify_reports_each_check

@@ -1008,43 +1008,43 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_func_commitment() and 0xFFFF) != 3928) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_draw_order() and 0xFFFF) != 41854) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_draw_order() and 0xFFFF) != 62512) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_generate_server_seed() and 0xFFFF) != 38578) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_generate_server_seed() and 0xFFFF) != 41433) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_mine_positions() and 0xFFFF) != 55967) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_mine_positions() and 0xFFFF) != 43780) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_func_round_signature() and 0xFFFF) != 14674) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify() and 0xFFFF) != 54515) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify() and 0xFFFF) != 26268) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_max_safe_picks() and 0xFFFF) != 17261) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_max_safe_picks() and 0xFFFF) != 22267) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_multiplier() and 0xFFFF) != 63772) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_multiplier() and 0xFFFF) != 54736) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_payout_table() and 0xFFFF) != 7981) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_payout_table() and 0xFFFF) != 21848) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() and 0xFFFF) != 34751) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_public_seed_pair_from_json() and 0xFFFF) != 38102) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() and 0xFFFF) != 50487) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_ratio_to_decimal() and 0xFFFF) != 4309) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() and 0xFFFF) != 64984) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_revealed_seed_pair_from_json() and 0xFFFF) != 28416) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_round_record_from_json() and 0xFFFF) != 19164) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_round_record_from_json() and 0xFFFF) != 52808) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify_round() and 0xFFFF) != 53765) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_func_verify_round() and 0xFFFF) != 64320) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_serverseed_commitment() and 0xFFFF) != 27191) {
@@ -1053,7 +1053,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_serverseed_reveal() and 0xFFFF) != 44040) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_cash_out() and 0xFFFF) != 47246) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_cash_out() and 0xFFFF) != 13433) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_client_seed() and 0xFFFF) != 61437) {
@@ -1062,67 +1062,67 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_commitment() and 0xFFFF) != 54126) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_is_finished() and 0xFFFF) != 64522) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_is_finished() and 0xFFFF) != 56722) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_mine_positions() and 0xFFFF) != 13626) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_mine_positions() and 0xFFFF) != 21890) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_mines() and 0xFFFF) != 3380) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_multiplier() and 0xFFFF) != 4433) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_multiplier() and 0xFFFF) != 1638) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_nonce() and 0xFFFF) != 10936) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_outcome() and 0xFFFF) != 22635) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_outcome() and 0xFFFF) != 12964) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_picks() and 0xFFFF) != 19266) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_picks() and 0xFFFF) != 57977) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_record() and 0xFFFF) != 973) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_record() and 0xFFFF) != 53173) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_reveal() and 0xFFFF) != 3100) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_reveal() and 0xFFFF) != 12933) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_rtp() and 0xFFFF) != 60696) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_safe_picks() and 0xFFFF) != 52827) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_round_safe_picks() and 0xFFFF) != 40534) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() and 0xFFFF) != 49966) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() and 0xFFFF) != 30612) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_public() and 0xFFFF) != 5150) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_public() and 0xFFFF) != 26530) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() and 0xFFFF) != 11927) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() and 0xFFFF) != 26319) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() and 0xFFFF) != 20002) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() and 0xFFFF) != 52115) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() and 0xFFFF) != 5805) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() and 0xFFFF) != 16513) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() and 0xFFFF) != 58665) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() and 0xFFFF) != 36688) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() and 0xFFFF) != 27671) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() and 0xFFFF) != 56710) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() and 0xFFFF) != 35348) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() and 0xFFFF) != 57466) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() and 0xFFFF) != 37927) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() and 0xFFFF) != 32168) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() and 0xFFFF) != 61110) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() and 0xFFFF) != 61692) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -1530,6 +1530,7 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ * Calls from several threads are applied one at a time: a second move waits for the first.
  */
 public interface RoundInterface {
     
@@ -1590,7 +1591,8 @@ public interface RoundInterface {
     fun `record`(): RoundRecord?
     
     /**
-     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost), as a
+     * `Reveal` (tile, safe, safe picks, multiplier, finished).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
      * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
@@ -1614,6 +1616,7 @@ public interface RoundInterface {
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
+ * Calls from several threads are applied one at a time: a second move waits for the first.
  */
 open class Round: Disposable, AutoCloseable, RoundInterface
 {
@@ -1769,11 +1772,10 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * Whether the round has ended (a mine, a cash-out, or voided).
-     */
-    @Throws(FairminesException::class)override fun `isFinished`(): kotlin.Boolean {
+     */override fun `isFinished`(): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_round_is_finished(
         it,
         _status)
@@ -1786,11 +1788,10 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * The mine positions (sorted, 1-based) once the round has finished; null/nil while it is in play.
-     */
-    @Throws(FairminesException::class)override fun `minePositions`(): List<kotlin.Int>? {
+     */override fun `minePositions`(): List<kotlin.Int>? {
             return FfiConverterOptionalSequenceInt.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_round_mine_positions(
         it,
         _status)
@@ -1819,11 +1820,10 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * What a cash-out pays now (or paid): null/nil before the first safe pick, after a mine, and once voided.
-     */
-    @Throws(FairminesException::class)override fun `multiplier`(): Ratio? {
+     */override fun `multiplier`(): Ratio? {
             return FfiConverterOptionalTypeRatio.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_round_multiplier(
         it,
         _status)
@@ -1852,11 +1852,10 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * How the round ended; null/nil while it is in play.
-     */
-    @Throws(FairminesException::class)override fun `outcome`(): Outcome? {
+     */override fun `outcome`(): Outcome? {
             return FfiConverterOptionalTypeOutcome.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_round_outcome(
         it,
         _status)
@@ -1869,11 +1868,10 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * The tiles picked so far, in order (1-based).
-     */
-    @Throws(FairminesException::class)override fun `picks`(): List<kotlin.Int> {
+     */override fun `picks`(): List<kotlin.Int> {
             return FfiConverterSequenceInt.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_round_picks(
         it,
         _status)
@@ -1886,11 +1884,10 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * The public record, once the round has finished (or was voided); null/nil while it is in play.
-     */
-    @Throws(FairminesException::class)override fun `record`(): RoundRecord? {
+     */override fun `record`(): RoundRecord? {
             return FfiConverterOptionalTypeRoundRecord.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_round_record(
         it,
         _status)
@@ -1902,7 +1899,8 @@ open class Round: Disposable, AutoCloseable, RoundInterface
 
     
     /**
-     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost).
+     * Reveals 1-based `tile`: safe (with the multiplier now reached) or a mine (the round is lost), as a
+     * `Reveal` (tile, safe, safe picks, multiplier, finished).
      *
      * Errors: `InvalidTile` (argument `tile`) outside 1..=25, `TileAlreadyRevealed` (argument `tile`),
      * `RoundFinished` once the round has ended, `RoundVoided` once its seed pair voided it. Revealing the
@@ -1941,11 +1939,10 @@ open class Round: Disposable, AutoCloseable, RoundInterface
     
     /**
      * Safe tiles revealed so far.
-     */
-    @Throws(FairminesException::class)override fun `safePicks`(): kotlin.Int {
+     */override fun `safePicks`(): kotlin.Int {
             return FfiConverterInt.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_round_safe_picks(
         it,
         _status)
@@ -2203,7 +2200,7 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
     }
     /**
      * A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
-     * Fails with `Rng` only if the OS generator fails.
+     * Fails with `RngFailed` only if the OS generator fails.
      */
     constructor(`clientSeed`: kotlin.String) :
         this(UniffiWithHandle, 
@@ -2295,11 +2292,10 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
     /**
      * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
      * those listed in the state the pair was restored from).
-     */
-    @Throws(FairminesException::class)override fun `openRounds`(): List<kotlin.ULong> {
+     */override fun `openRounds`(): List<kotlin.ULong> {
             return FfiConverterSequenceULong.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_open_rounds(
         it,
         _status)
@@ -2312,11 +2308,10 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
     
     /**
      * What the player may see now: the commitment, the client seed and the next nonce.
-     */
-    @Throws(FairminesException::class)override fun `public`(): PublicSeedPair {
+     */override fun `public`(): PublicSeedPair {
             return FfiConverterTypePublicSeedPair.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_public(
         it,
         _status)
@@ -2393,11 +2388,10 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
     /**
      * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
      * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
-     */
-    @Throws(FairminesException::class)override fun `toStateJson`(): kotlin.String {
+     */override fun `toStateJson`(): kotlin.String {
             return FfiConverterString.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(
         it,
         _status)
@@ -2412,11 +2406,10 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
      * Voids every round in play and returns their nonces, ascending. A voided round refuses every later
      * move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
      * returned). Afterwards the pair can rotate.
-     */
-    @Throws(FairminesException::class)override fun `voidOpenRounds`(): List<kotlin.ULong> {
+     */override fun `voidOpenRounds`(): List<kotlin.ULong> {
             return FfiConverterSequenceULong.lift(
     callWithHandle {
-    uniffiRustCallWithError(FairminesException) { _status ->
+    uniffiRustCall() { _status ->
     UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_void_open_rounds(
         it,
         _status)
@@ -2961,23 +2954,33 @@ public object FfiConverterTypeRatio: FfiConverterRustBuffer<Ratio> {
 
 
 /**
- * What a reveal found.
+ * What a reveal found, with everything a player is shown after it: the core's `Reveal`, field for field.
  */
 data class Reveal (
+    /**
+     * The tile revealed, 1-based.
+     */
+    val `tile`: kotlin.Int
+    , 
     /**
      * True for a safe tile, false for a mine (the round is then lost).
      */
     val `safe`: kotlin.Boolean
     , 
     /**
-     * Safe picks so far (after a mine: the safe picks before it).
+     * Safe tiles revealed so far in the round (after a mine: the safe picks before it).
      */
     val `safePicks`: kotlin.Int
     , 
     /**
-     * The multiplier a cash-out would now pay; null/nil after a mine.
+     * What a cash-out pays now (paid, when the last safe tile finished the round); null/nil after a mine.
      */
     val `multiplier`: Ratio?
+    , 
+    /**
+     * Whether the round has now ended: a mine, or the last safe tile (which pays out).
+     */
+    val `finished`: kotlin.Boolean
     
 ){
     
@@ -2994,22 +2997,28 @@ data class Reveal (
 public object FfiConverterTypeReveal: FfiConverterRustBuffer<Reveal> {
     override fun read(buf: ByteBuffer): Reveal {
         return Reveal(
+            FfiConverterInt.read(buf),
             FfiConverterBoolean.read(buf),
             FfiConverterInt.read(buf),
             FfiConverterOptionalTypeRatio.read(buf),
+            FfiConverterBoolean.read(buf),
         )
     }
 
     override fun allocationSize(value: Reveal) = (
+            FfiConverterInt.allocationSize(value.`tile`) +
             FfiConverterBoolean.allocationSize(value.`safe`) +
             FfiConverterInt.allocationSize(value.`safePicks`) +
-            FfiConverterOptionalTypeRatio.allocationSize(value.`multiplier`)
+            FfiConverterOptionalTypeRatio.allocationSize(value.`multiplier`) +
+            FfiConverterBoolean.allocationSize(value.`finished`)
     )
 
     override fun write(value: Reveal, buf: ByteBuffer) {
+            FfiConverterInt.write(value.`tile`, buf)
             FfiConverterBoolean.write(value.`safe`, buf)
             FfiConverterInt.write(value.`safePicks`, buf)
             FfiConverterOptionalTypeRatio.write(value.`multiplier`, buf)
+            FfiConverterBoolean.write(value.`finished`, buf)
     }
 }
 
@@ -3445,19 +3454,17 @@ public object FfiConverterTypeVerification: FfiConverterRustBuffer<Verification>
 
 
 /**
- * Everything that can go wrong: one variant per error of the core (same names, in the order of its
- * stable codes 1..=17), plus `Other` for a variant a newer core may add. Every variant carries the
- * core's `code`, `name` and `argument` and its message, which starts with the argument at fault.
+ * Everything that can go wrong: the variant of each of the core's error kinds (`fairmines::ErrorKind`:
+ * same names, in the order of their stable codes 1, 2, …), plus `Other` for a kind a newer core may
+ * add. Every variant carries the core's `code`, `name` and `argument` and its message, which starts
+ * with the argument at fault when there is one.
  */
 sealed class FairminesException: kotlin.Exception() {
     
-    /**
-     * The mine count is outside 1..=24 (code 1, argument `mines`).
-     */
     class InvalidMines(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3467,7 +3474,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3480,13 +3487,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A nonce that is not an integer in 0..2^64 (code 2, argument `nonce`).
-     */
     class InvalidNonce(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3496,7 +3500,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3509,13 +3513,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A tile number outside 1..=25, or a list of tiles that cannot be a board (code 3, e.g. `tile`, `positions`).
-     */
     class InvalidTile(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3525,7 +3526,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3538,13 +3539,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A digest or server seed that is not 64 hexadecimal characters (code 4, e.g. `commitment`, `server_seed`).
-     */
     class InvalidHex(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3554,7 +3552,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3567,13 +3565,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A string that is not valid UTF-8 (code 5).
-     */
     class InvalidUtf8(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3583,7 +3578,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3596,13 +3591,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A finite word source ran out before every mine was placed (code 6).
-     */
     class StreamExhausted(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3612,7 +3604,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3625,13 +3617,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * The operating system's random number generator failed (code 7).
-     */
-    class Rng(
+    class RngFailed(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3641,7 +3630,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3654,13 +3643,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * An output buffer of the wrong size (code 8).
-     */
-    class BufferSize(
+    class BufferTooSmall(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3670,7 +3656,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3683,13 +3669,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A tile of the round was revealed before (code 9, argument `tile`).
-     */
     class TileAlreadyRevealed(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3699,7 +3682,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3712,13 +3695,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A reveal or cash-out on a round that has ended (code 10).
-     */
     class RoundFinished(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3728,7 +3708,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3741,13 +3721,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A cash-out before any safe pick (code 11).
-     */
     class NothingToCashOut(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3757,7 +3734,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3770,13 +3747,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A return-to-player factor that is not a fraction in (0, 1] (code 12, argument `rtp`).
-     */
     class InvalidRtp(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3786,7 +3760,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3799,13 +3773,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A number of safe picks the round cannot have (code 13, argument `safe_picks`).
-     */
     class InvalidPicks(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3815,7 +3786,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3828,13 +3799,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A number that does not parse (code 14, e.g. `numerator`).
-     */
     class InvalidNumber(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3844,7 +3812,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3857,14 +3825,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * Saved state or a record that does not parse or does not hold together, or has a field it should not
-     * (code 15, e.g. `state`, `record`).
-     */
     class InvalidState(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3874,7 +3838,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3887,14 +3851,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * `rotate`/`setClientSeed` while a round of the seed pair is in play: finish the rounds or
-     * `voidOpenRounds()` first (code 16; the message lists their nonces, `openRounds()` returns them).
-     */
     class RoundsInPlay(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3904,7 +3864,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3917,13 +3877,10 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * A reveal or cash-out on a round its seed pair voided (code 17).
-     */
     class RoundVoided(
         
         /**
-         * The core's stable numeric code (1..=17), the same in every binding.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
@@ -3933,7 +3890,7 @@ sealed class FairminesException: kotlin.Exception() {
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault (`mines`, `tile`, `rtp`, …); null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
@@ -3946,28 +3903,25 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
-    /**
-     * An error of a newer core that this binding does not know by name yet (code and name are the core's).
-     */
     class Other(
         
         /**
-         * The core's stable numeric code.
+         * The core's stable numeric code, the same in every binding.
          */
         val `code`: kotlin.UInt, 
         
         /**
-         * The core's stable name in SCREAMING_SNAKE_CASE.
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
          */
         val `name`: kotlin.String, 
         
         /**
-         * The argument at fault; null/nil when there is none.
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
          */
         val `argument`: kotlin.String?, 
         
         /**
-         * The core's message.
+         * The core's message, which starts with the argument at fault when there is one.
          */
         val `reason`: kotlin.String
         ) : FairminesException() {
@@ -4030,13 +3984,13 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            7 -> FairminesException.Rng(
+            7 -> FairminesException.RngFailed(
                 FfiConverterUInt.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            8 -> FairminesException.BufferSize(
+            8 -> FairminesException.BufferTooSmall(
                 FfiConverterUInt.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
@@ -4156,7 +4110,7 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 + FfiConverterOptionalString.allocationSize(value.`argument`)
                 + FfiConverterString.allocationSize(value.`reason`)
             )
-            is FairminesException.Rng -> (
+            is FairminesException.RngFailed -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterUInt.allocationSize(value.`code`)
@@ -4164,7 +4118,7 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 + FfiConverterOptionalString.allocationSize(value.`argument`)
                 + FfiConverterString.allocationSize(value.`reason`)
             )
-            is FairminesException.BufferSize -> (
+            is FairminesException.BufferTooSmall -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterUInt.allocationSize(value.`code`)
@@ -4305,7 +4259,7 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
-            is FairminesException.Rng -> {
+            is FairminesException.RngFailed -> {
                 buf.putInt(7)
                 FfiConverterUInt.write(value.`code`, buf)
                 FfiConverterString.write(value.`name`, buf)
@@ -4313,7 +4267,7 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
-            is FairminesException.BufferSize -> {
+            is FairminesException.BufferTooSmall -> {
                 buf.putInt(8)
                 FfiConverterUInt.write(value.`code`, buf)
                 FfiConverterString.write(value.`name`, buf)
@@ -4845,7 +4799,7 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
         /**
          * A new server seed from the operating system's cryptographically secure generator.
          *
-         * Fails with `Rng` only if the OS generator fails.
+         * Fails with `RngFailed` only if the OS generator fails.
          */
     @Throws(FairminesException::class) fun `generateServerSeed`(): ServerSeed {
             return FfiConverterTypeServerSeed.lift(
@@ -4897,10 +4851,11 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
         /**
          * Recomputes a finished round from its seeds and checks it against what the operator published.
          *
-         * `commitment` (64 hex characters, either case) and `positions` (1-based, any order) are optional:
-         * a check is made only for what is given, and with neither the verdict is `Unchecked` (not ok). Fails
-         * with `InvalidMines`, `InvalidHex` (argument `commitment`) or `InvalidTile` (argument `positions`) on
-         * malformed input; a mismatch is not an error but a `false` check.
+         * The arguments are in the order of every binding's `verify`: server seed, client seed, nonce, mines,
+         * commitment, positions. `commitment` (64 hex characters, either case) and `positions` (1-based, any order)
+         * are optional: a check is made only for what is given, and with neither the verdict is `Unchecked` (not
+         * ok). Fails with `InvalidMines`, `InvalidHex` (argument `commitment`) or `InvalidTile` (argument
+         * `positions`) on malformed input; a mismatch is not an error but a `false` check.
          */
     @Throws(FairminesException::class) fun `verify`(`serverSeed`: kotlin.String, `clientSeed`: kotlin.String, `nonce`: kotlin.ULong, `mines`: kotlin.Int, `commitment`: kotlin.String? = null, `positions`: List<kotlin.Int>? = null): Verification {
             return FfiConverterTypeVerification.lift(
@@ -4989,9 +4944,9 @@ public object FfiConverterSequenceTypeTableEntry: FfiConverterRustBuffer<List<Ta
          * `ratio`'s value rounded **down** to `places` decimal places, e.g. `"1.125"` for 9/8 with 3; more than 18
          * places is refused with `InvalidNumber` (argument `places`), not clamped.
          *
-         * Fails with `InvalidNumber` (argument `ratio`) for a hand-made ratio whose parts are not a fraction.
-         * (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby record methods that take
-         * arguments without their parameter list.)
+         * Fails with `InvalidNumber` (argument `ratio.numerator` or `ratio.denominator`) for a hand-made ratio whose
+         * parts are not a fraction. (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby
+         * record methods that take arguments without their parameter list.)
          */
     @Throws(FairminesException::class) fun `ratioToDecimal`(`ratio`: Ratio, `places`: kotlin.UInt): kotlin.String {
             return FfiConverterString.lift(

@@ -80,13 +80,17 @@ class VectorTest {
 class ApiTest {
     @Test
     fun `readme example`() {
-        // The Kotlin example of bindings/uniffi/README.md, as it stands there.
+        // The Kotlin example of bindings/uniffi/README.md, as it stands there (tests/conversion.rs checks that every
+        // line of it is here or in GameTest's), then more checks.
         val server = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a"
         val client = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817"
         check(minePositions(server, client, 1uL, 3) == listOf(7, 10, 19))
         val verdict = verify(server, client, 1uL, 3,
             commitment = "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42", positions = listOf(7, 10, 19))
-        check(verdict.ok && verdict.verdict == Verdict.OK && verdict.commitmentOk == true && verdict.positionsOk == true)
+        check(verdict.ok && verdict.commitmentOk == true && verdict.positionsOk == true)
+        try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { println(e.reason) }
+        // mines: must be an integer in 1..=24, got 25
+        check(verdict.verdict == Verdict.OK)
         check(verify(server, client, 1uL, 3).verdict == Verdict.UNCHECKED)   // nothing checked: ok is false
         var message: String? = null
         try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { message = e.reason }
@@ -101,6 +105,15 @@ class ApiTest {
         assertEquals(
             "90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac",
             roundSignature(SERVER, CLIENT, 1uL),
+        )
+    }
+
+    @Test
+    fun `verify takes server seed, client seed, nonce, mines, commitment, positions and maps every field`() {
+        val verdict = verify(SERVER, CLIENT, 1uL, 3, commitment(SERVER), listOf(19, 7, 10))
+        assertEquals(
+            Verification(commitment(SERVER), roundSignature(SERVER, CLIENT, 1uL), listOf(7, 10, 19), listOf(9, 6, 18), 3u, true, true, Verdict.OK, true),
+            verdict,
         )
     }
 
