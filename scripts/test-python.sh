@@ -3,9 +3,10 @@
 #
 # Installs what it needs (Debian python3-venv if missing; pinned pip packages into python/.venv),
 # builds and installs the package with `pip install ./python`, checks the stubs (stubtest, mypy
-# --strict), runs pytest (every case of vectors/vectors.json, errors, a differential test against a
-# pure-Python implementation of SPEC.md, the game with a Hypothesis state machine, many threads at
-# once), then builds the sdist and installs it into a fresh venv.
+# --strict), runs pytest (every case of vectors/vectors.json, a differential test against a pure-Python
+# implementation of ALGORITHM.md, the stub against the module, conversion and the error mapping, a short
+# smoke of the game, many threads at once, whole histories), then builds the sdist and installs it into a
+# fresh venv.
 #
 #   scripts/test-python.sh               everything
 #   scripts/test-python.sh --setup-only  venv + build + install only (used by scripts/bench-python.sh)
@@ -50,14 +51,20 @@ export PATH="$VENV/bin:$PATH"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # --- build and install: the PEP 517 path users take (release profile) -------------------------
-step "pip install ./python"
+# The tests' build adds the cargo feature `testing` (Round._hold_for_testing, which lets a test see a
+# second move wait for the first); the benchmark's build (--setup-only) and the sdist are what ships.
+features=testing
+((SETUP_ONLY)) && features=
+step "pip install ./python${features:+ (cargo features: $features)}"
 start=$SECONDS
-pip install --quiet --no-build-isolation --no-deps --force-reinstall ./python
+MATURIN_PEP517_ARGS=${features:+--features $features} \
+  pip install --quiet --no-build-isolation --no-deps --force-reinstall ./python
 echo "built and installed in $((SECONDS - start))s"
 ((SETUP_ONLY)) && exit 0
 
 # --- stubs ------------------------------------------------------------------------------------
 # Run from the repo root, so that the installed package is found, not python/fairmines (no .so).
+# (pytest's test_stub.py compares every docstring and signature of the module with the stub.)
 step "stubtest"
 python -m mypy.stubtest fairmines
 step "mypy --strict"
@@ -84,14 +91,19 @@ trap 'rm -rf "$dist"' EXIT
 (cd python && maturin sdist --out "$dist" 2>&1 | tail -n 1)
 python3 -m venv "$dist/venv"
 # A fixed target dir keeps the compiled dependencies between runs (the sdist unpacks elsewhere each time).
+# The sdist's files carry one fixed old mtime, so cargo would take the cached builds of the project's own
+# crates for fresh even after they changed: forget those (the dependencies stay cached).
+rm -rf "$ROOT"/target/python-sdist/*/.fingerprint/fairmines-*
 CARGO_TARGET_DIR=$ROOT/target/python-sdist "$dist/venv/bin/pip" install --quiet "$dist"/fairmines-*.tar.gz
 (cd "$dist" && "$dist/venv/bin/python" - <<'EOF'
 import pathlib, fairmines
 package = pathlib.Path(fairmines.__file__).parent
 assert (package / "py.typed").is_file() and (package / "_native.pyi").is_file()
+assert not hasattr(fairmines.Round, "_hold_for_testing"), "a test-only hook in the shipped build"
 assert fairmines.mine_positions(
     "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a",
     "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817", 1, 3) == [7, 10, 19]
+assert fairmines.verify_history([]).ok and fairmines.HistoryReport.__module__ == "fairmines"  # _reports.py
 print("sdist", fairmines.__version__, "installs and runs from", package)
 EOF
 )

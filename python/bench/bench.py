@@ -1,4 +1,4 @@
-"""Rounds per second: fairmines (Rust) against a pure-Python hashlib implementation of SPEC.md.
+"""Rounds per second: fairmines (Rust) against a pure-Python hashlib implementation of ALGORITHM.md.
 
 Run by scripts/bench-python.sh. Every variant computes the same rounds (one seed pair, consecutive
 nonces from 0) in the same run, and the results are compared before anything is timed.
@@ -28,7 +28,7 @@ BATCH_TARGET = 15.0
 
 
 def python_positions(server_seed: str, client_seed: str, nonce: int, mines: int) -> List[int]:
-    """SPEC.md in plain Python: the hashing is hashlib's (C), the sampling is Python."""
+    """ALGORITHM.md in plain Python: the hashing is hashlib's (C), the sampling is Python."""
     signature = hashlib.sha3_256(f"{server_seed}:{client_seed}:{nonce}".encode()).hexdigest()
     # 48 words, as the operator's verifier pre-draws; enough unless 24 rejections happen.
     stream = hashlib.shake_256(signature.encode()).digest(192)

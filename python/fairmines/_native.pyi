@@ -1,27 +1,22 @@
-# Type stubs of the extension module fairmines._native (bindings/python/src). Written by hand and
-# checked against the built module by `mypy.stubtest` in scripts/test-python.sh.
+# Type stubs of the extension module fairmines._native (bindings/python/src), written by hand: the types
+# are the stub's own; every docstring and signature is the module's, and python/tests/test_stub.py fails
+# when one differs (mypy.stubtest, in scripts/test-python.sh, checks the names and signatures too).
 from collections.abc import Callable, Iterable, Mapping
-from os import PathLike
-
-from _typeshed import SupportsRead
 from decimal import Decimal
 from fractions import Fraction
+from os import PathLike
 from typing import Any, ClassVar, Literal, NoReturn, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
+from _typeshed import SupportsRead
+
+from ._reports import AuditReport, HistoryReport
 
 __version__: str
 __all__ = [
-    "AuditReport",
-    "BufferSizeError",
-    "ChiSquare",
-    "ConcurrentUseError",
-    "Failure",
+    "BufferTooSmallError",
     "FairminesError",
-    "HistoryReport",
-    "HistorySummary",
     "InvalidHexError",
     "InvalidMinesError",
     "InvalidNonceError",
@@ -31,12 +26,11 @@ __all__ = [
     "InvalidStateError",
     "InvalidTileError",
     "InvalidUtf8Error",
-    "MineAudit",
     "NothingToCashOutError",
     "PublicSeedPair",
-    "RevealedSeedPair",
     "Reveal",
-    "RngError",
+    "RevealedSeedPair",
+    "RngFailedError",
     "Round",
     "RoundFinishedError",
     "RoundRecord",
@@ -65,106 +59,144 @@ __all__ = [
     "verify_round",
 ]
 
+# A number for the core's rules: an int (or __index__ object, such as a numpy integer) of any size, or a
+# float, which counts only when it is an integer exactly.
+_Number = SupportsIndex | float
+
+# --- errors: one class per kind of the core (fairmines::ErrorKind::ALL), in code order ----------
+
 class FairminesError(ValueError):
-    """Base class of every error raised by fairmines for a bad value (a ValueError)."""
+    """Base class of every error raised by fairmines for a bad value (a ValueError).
+
+    `code` is the core's stable error number (0 on this base class), `argument` the name of the argument
+    at fault, if any.
+    """
 
     code: int
-    """The core's stable error number (0 for an error raised outside the core)."""
     argument: str | None
-    """The name of the argument at fault, if any."""
 
 class InvalidMinesError(FairminesError):
-    """The mine count is not an integer in 1..24. Code 1."""
+    """The mine count is not an integer in 1..=24."""
 
 class InvalidNonceError(FairminesError, OverflowError):
-    """A nonce is not an integer in 0..2**64 (also an OverflowError). Code 2."""
+    """A nonce is not an integer in 0..=2^64 - 1."""
 
 class InvalidTileError(FairminesError):
-    """A tile is outside 1..25, or a list of tiles cannot be a board. Code 3."""
+    """A tile is outside 1..=25, or a list of tiles cannot be a board."""
 
 class InvalidHexError(FairminesError):
-    """A digest (commitment) or server seed is not 64 hexadecimal characters. Code 4."""
+    """A digest or server seed is not 64 hexadecimal characters."""
 
 class InvalidUtf8Error(FairminesError, UnicodeError):
-    """A string cannot be encoded as UTF-8 (it holds a lone surrogate). Code 5."""
+    """A string is not valid UTF-8 (or, from UTF-16, holds a lone surrogate)."""
 
 class StreamExhaustedError(FairminesError):
-    """A finite word source ran out (never raised by this module's functions). Code 6."""
+    """A finite word source ran out before every mine was placed."""
 
-class RngError(FairminesError):
-    """The operating system's random number generator failed. Code 7."""
+class RngFailedError(FairminesError):
+    """The operating system's random number generator failed."""
 
-class BufferSizeError(FairminesError):
-    """An output buffer of the wrong size (never raised by this module's functions). Code 8."""
+class BufferTooSmallError(FairminesError):
+    """An output buffer is too small for the result."""
 
 class TileAlreadyRevealedError(FairminesError):
-    """The tile was already revealed in this round. Code 9."""
+    """The tile was already revealed in this round."""
 
 class RoundFinishedError(FairminesError):
-    """The round has finished (a mine was hit or it was cashed out): no more moves. Code 10."""
+    """The round has finished (a mine, or a cash-out): no more moves."""
 
 class NothingToCashOutError(FairminesError):
-    """A cash-out before the first safe pick. Code 11."""
+    """A cash-out before the first safe pick."""
 
 class InvalidRtpError(FairminesError):
-    """A return-to-player factor that is not a fraction in (0, 1]. Code 12."""
+    """A return-to-player factor that is not a fraction in (0, 1]."""
 
 class InvalidPicksError(FairminesError):
-    """A number of safe picks that a round cannot have. Code 13."""
+    """A number of safe picks that the round cannot have."""
 
 class InvalidNumberError(FairminesError):
-    """A number (an exact ratio) that does not parse. Code 14."""
+    """A number that does not parse or is out of range (a ratio, decimal places)."""
 
 class InvalidStateError(FairminesError):
-    """Saved state or a round record that does not parse or does not hold together. Code 15."""
+    """Saved state or a round record that does not parse or does not hold together."""
 
 class RoundsInPlayError(FairminesError):
-    """A seed pair with rounds in play cannot reveal its server seed (rotate, set_client_seed). Code 16."""
+    """The seed pair has rounds in play, so its server seed cannot be revealed."""
 
 class RoundVoidedError(FairminesError):
-    """The round was voided (SeedPair.void_open_rounds): no more moves. Code 17."""
+    """The round was voided so its server seed could be revealed: no more moves."""
 
-class ConcurrentUseError(FairminesError, RuntimeError):
-    """A move on a Round that another thread is using at that moment (also a RuntimeError). Code 0."""
+# --- rounds from their seeds ------------------------------------------------------------------
 
 def commitment(server_seed: str) -> str:
-    """Lowercase hex of SHA3-256 of the server seed's UTF-8 text."""
+    """The commitment shown before play: lowercase hex of SHA3-256 of the server seed's UTF-8 text.
 
-def round_signature(server_seed: str, client_seed: str, nonce: SupportsIndex) -> str:
-    """Lowercase hex of SHA3-256(``server_seed:client_seed:nonce``); nonce in 0..2**64."""
+    The seed's text is hashed (for a generated seed, its 64 hex characters), not the bytes it encodes.
+    """
 
-def mine_positions(server_seed: str, client_seed: str, nonce: SupportsIndex, mines: SupportsIndex) -> list[int]:
-    """The mine positions of a round: sorted, 1-based (1 = top-left, 25 = bottom-right); mines in 1..24."""
+def round_signature(server_seed: str, client_seed: str, nonce: _Number) -> str:
+    """The round signature: lowercase hex of SHA3-256(``server_seed:client_seed:nonce``).
 
-def draw_order(server_seed: str, client_seed: str, nonce: SupportsIndex, mines: SupportsIndex) -> list[int]:
+    ``nonce`` is an integer in 0..2**64; it is written in decimal.
+    """
+
+def mine_positions(server_seed: str, client_seed: str, nonce: _Number, mines: _Number) -> list[int]:
+    """The mine positions of a round: sorted, 1-based (1 = top-left, 5 = top-right, 25 = bottom-right).
+
+    ``mines`` is 1..24. Raises ``InvalidMinesError``/``InvalidNonceError`` (both ``ValueError``) for
+    values out of range (a float counts only when it is an integer) and ``TypeError`` for arguments of
+    the wrong type.
+    """
+
+def draw_order(server_seed: str, client_seed: str, nonce: _Number, mines: _Number) -> list[int]:
     """The tile indices of a round in the order they were drawn: 0-based, unsorted."""
 
 def verify(
     server_seed: str,
     client_seed: str,
-    nonce: SupportsIndex,
-    mines: SupportsIndex,
-    positions: Iterable[SupportsIndex] | None = None,
+    nonce: _Number,
+    mines: _Number,
     commitment: str | None = None,
+    positions: Iterable[_Number] | None = None,
 ) -> Verification:
-    """Recomputes a finished round and checks the declared positions and commitment, if given."""
+    """Recomputes a finished round from its seeds and checks what the operator published.
+
+    ``commitment`` (64 hex characters, either case) and ``positions`` (the declared mine positions,
+    1-based, any order) are optional: only what is given is checked. The result's ``verdict``
+    is ``"ok"`` when at least one check was asked for and every one holds, ``"mismatch"`` when one
+    fails, ``"unchecked"`` when nothing was given to check; it is true only when ``"ok"``. Its repr
+    says what differs. An unknown keyword (a misspelt ``commitment``) is a ``TypeError``.
+    """
 
 def generate_server_seed() -> ServerSeed:
-    """A fresh server seed from the operating system's CSPRNG (64 lowercase hex characters)."""
+    """A fresh server seed: 32 bytes from the operating system's CSPRNG as 64 lowercase hex characters.
+
+    Publish ``seed.commitment`` before play; ``seed.reveal()`` only once the seed pair is rotated out.
+    """
 
 def mine_positions_batch(
     server_seed: str,
     client_seed: str,
-    nonces: range | Iterable[SupportsIndex] | npt.NDArray[np.integer[Any]],
-    mines: SupportsIndex,
+    nonces: range | Iterable[_Number] | npt.NDArray[np.integer[Any]],
+    mines: _Number,
 ) -> npt.NDArray[np.uint8]:
-    """The mine positions of many rounds, shape ``(len(nonces), mines)``; needs numpy."""
+    """The sorted 1-based mine positions of many rounds of one seed pair, as a numpy array.
+
+    ``nonces`` is a ``range``, a sequence of ints or a one-dimensional numpy integer array. Returns a
+    ``uint8`` array of shape ``(len(nonces), mines)``: row ``i`` is ``mine_positions(..., nonces[i],
+    mines)``. Runs on every core with the GIL released. Needs numpy (``ImportError`` without it).
+    """
 
 _Verdict = Literal["ok", "mismatch", "unchecked"]
 
 @final
 class Verification:
-    """The result of ``verify``: everything recomputed from the seeds, and each requested check."""
+    """The result of ``verify``: everything recomputed from the seeds, and each requested check.
+
+    ``verdict`` is ``"ok"``, ``"mismatch"`` or ``"unchecked"`` (nothing was given to check: the round
+    was only recomputed). True (``bool(v)``, ``v.ok``) only when ``"ok"``. A check that was not asked
+    for (no ``positions`` or no ``commitment`` given) is ``None``.
+    """
 
     @property
     def commitment(self) -> str:
@@ -201,10 +233,14 @@ class Verification:
         """Whether the declared positions are the recomputed ones; None if none were given."""
     @property
     def verdict(self) -> _Verdict:
-        """The verdict: "ok" (every check asked for holds), "mismatch" (one fails) or "unchecked" (none asked for)."""
+        """``"ok"`` (at least one check was asked for, and every one holds), ``"mismatch"`` (one
+        fails) or ``"unchecked"`` (nothing was given to check).
+        """
     @property
     def ok(self) -> bool:
-        """True when at least one check was asked for and every one holds (verdict "ok")."""
+        """True when at least one check was asked for and every one holds (``verdict == "ok"``);
+        False when nothing was checked.
+        """
     def __bool__(self) -> bool: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
@@ -212,18 +248,23 @@ class Verification:
 
 @final
 class ServerSeed:
-    """A server seed from ``generate_server_seed()``; its repr and str show the commitment only."""
+    """A server seed from ``generate_server_seed()``. Its repr and str show the commitment only.
+
+    ``reveal()`` (or ``.hex``) gives the 64 hex characters; publish them only once the seed pair
+    has been rotated out. The seed cannot be pickled or copied (that would write it out).
+    """
 
     def reveal(self) -> str:
-        """The seed's 64 lowercase hex characters."""
+        """The seed's 64 lowercase hex characters: the text players verify rounds with."""
     @property
     def hex(self) -> str:
         """The seed's 64 lowercase hex characters (same as ``reveal()``)."""
     @property
     def commitment(self) -> str:
-        """The commitment to publish before play (lowercase hex)."""
-    def __reduce__(self) -> NoReturn:
-        """Always raises TypeError: pickling or copying would write out the secret seed."""
+        """The commitment to publish before play: SHA3-256 of the seed's text (lowercase hex)."""
+    def __reduce__(self) -> NoReturn: ...
+
+# --- the game ---------------------------------------------------------------------------------
 
 # An exact number: "0.99", "99/100", Fraction(99, 100), Decimal("0.99") or 1 (never a float).
 _ExactNumber = str | Fraction | Decimal | int
@@ -231,49 +272,93 @@ _Outcome = Literal["lost", "cashed_out", "voided"]
 
 @final
 class SeedPair:
-    """The operator's state of one player's seed pair; its repr never shows the server seed."""
+    """The operator's state of one player's seed pair: a secret server seed with its public commitment,
+    the player's client seed, the nonce of the next round and the rounds still in play.
 
-    def __new__(cls, client_seed: str) -> SeedPair:
-        """A new pair: a fresh server seed from the OS CSPRNG, the client seed, nonce 0."""
+    ``SeedPair(client_seed)`` draws a fresh server seed from the OS CSPRNG; ``SeedPair.from_parts``
+    restores one from its parts. The repr never shows the server seed; ``to_state_json()`` (for the
+    operator's storage) does. Safe to share between threads: methods take turns, and rounds started
+    from several threads at once get distinct nonces.
+
+    The server seed is revealed only when no round can move: ``rotate`` and ``set_client_seed`` raise
+    ``RoundsInPlayError`` while a round started from the pair is in play (``open_rounds()``). Finish
+    those rounds, or end them with ``void_open_rounds()``: a voided round refuses every later move
+    (``RoundVoidedError``) and its record's outcome is ``"voided"``.
+    """
+
+    def __new__(cls, client_seed: str) -> SeedPair: ...
     @staticmethod
-    def from_parts(server_seed: str | ServerSeed, client_seed: str, nonce: SupportsIndex | None = None) -> SeedPair:
-        """A pair from its parts (server seed: 64 lowercase hex characters); nonce 0 by default."""
+    def from_parts(server_seed: str | ServerSeed, client_seed: str, nonce: _Number | None = None) -> SeedPair:
+        """A pair from parts the operator already has: the server seed (a ``ServerSeed`` or its 64
+        lowercase hex characters), the client seed and the nonce of the next round.
+        """
     @staticmethod
     def from_state_json(state: str) -> SeedPair:
-        """Restores a pair from ``to_state_json()``."""
+        """Restores a pair from ``to_state_json()``; ``InvalidStateError`` (argument ``state``) when the
+        text does not parse or does not hold together (the commitment is not the seed's, an unknown
+        field, ``open_rounds`` not distinct nonces below ``nonce``).
+
+        The rounds the state lists as open stay open: the restored pair refuses to rotate until
+        ``void_open_rounds()``. It does not reach the rounds of the pair the state was saved from, so
+        keep one live copy of a seed pair (restore after a restart, not beside the original).
+        """
     @property
     def public(self) -> PublicSeedPair:
-        """What the player may see now."""
-    def start_round(self, mines: SupportsIndex, rtp: _ExactNumber) -> Round:
-        """Starts a round with the current nonce, then increments the nonce."""
-    def open_rounds(self) -> list[int]:
-        """The nonces of the rounds in play, ascending."""
-    def void_open_rounds(self) -> list[int]:
-        """Voids every round in play (they refuse every later move) and returns their nonces."""
-    def rotate(self, client_seed: str | None = None) -> RevealedSeedPair:
-        """Ends this pair and starts a new one; returns the old pair with its server seed.
+        """What the player may see now: the commitment, the client seed and the nonce of the next round."""
+    def start_round(self, mines: _Number, rtp: _ExactNumber) -> Round:
+        """Starts a round with the current nonce, then increments the nonce. The grid is fixed now.
 
-        Raises ``RoundsInPlayError`` while a round of the pair is in play."""
+        ``mines`` is 1..24; ``rtp`` the return-to-player factor in (0, 1] as ``str`` (``"0.99"``,
+        ``"99/100"``), ``Fraction``, ``Decimal`` or ``int`` — not ``float``.
+        """
+    def open_rounds(self) -> list[int]:
+        """The nonces of the rounds in play, ascending: started from this pair and neither finished nor
+        voided (including those listed in the state the pair was restored from).
+        """
+    def void_open_rounds(self) -> list[int]:
+        """Voids every round in play and returns their nonces, ascending. A voided round refuses every
+        later move (``RoundVoidedError``) and its record's outcome is ``"voided"``, with no multiplier
+        (the stake is returned). Afterwards the pair can rotate.
+        """
+    def rotate(self, client_seed: str | None = None) -> RevealedSeedPair:
+        """Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new
+        client seed if one is given. Returns the old pair, whose server seed may now be published.
+
+        Raises ``RoundsInPlayError`` (and changes nothing) while a round of the pair is in play: finish
+        the rounds, or ``void_open_rounds()`` first.
+        """
     def set_client_seed(self, client_seed: str) -> RevealedSeedPair:
-        """The same as ``rotate(client_seed)``."""
+        """A new client seed always starts a new pair, revealing the old server seed: the same as
+        ``rotate(client_seed)``, and refused the same way (``RoundsInPlayError``) while a round is in play.
+        """
     def to_state_json(self) -> str:
-        """The full state as JSON, for the operator's storage (contains the secret server seed)."""
-    def __reduce__(self) -> NoReturn:
-        """Always raises TypeError: pickling or copying would write out the secret server seed."""
+        """The full state as JSON, for the operator's own storage. It contains the secret server seed."""
+    def __reduce__(self) -> NoReturn: ...
 
 @final
 class Round:
-    """One round in play; the grid is fixed when it starts."""
+    """One round in play. The grid is fixed when the round starts; each pick is checked against it.
 
-    def reveal(self, tile: SupportsIndex) -> Reveal:
-        """Reveals ``tile`` (1..25): safe, with the multiplier reached, or a mine."""
+    Made by ``SeedPair.start_round``. ``mine_positions`` is None until the round has finished (or was
+    voided by its seed pair, ``SeedPair.void_open_rounds``). Safe to share between threads: a move
+    (``reveal``, ``cash_out``) made while another thread is moving waits for it, as reading does.
+    """
+
+    def reveal(self, tile: _Number) -> Reveal:
+        """Reveals ``tile`` (1..25). Returns a ``Reveal``: safe (with the multiplier now reached) or a
+        mine (the round is lost). Raises ``InvalidTileError``, ``TileAlreadyRevealedError``,
+        ``RoundFinishedError`` or ``RoundVoidedError``.
+        """
     def cash_out(self) -> Fraction:
-        """Ends the round and returns the multiplier to pay (exact)."""
+        """Ends the round and returns the multiplier to pay (exact). Needs at least one safe pick
+        (``NothingToCashOutError``); ``RoundFinishedError`` once the round has ended, ``RoundVoidedError``
+        once its seed pair voided it.
+        """
     def record(self) -> RoundRecord | None:
-        """The public record once the round has finished (or was voided); None while it is in play."""
+        """The public record, once the round has finished (or was voided); None while it is in play."""
     @property
     def mine_positions(self) -> tuple[int, ...] | None:
-        """The mine positions once the round has finished (or was voided); None while it is in play."""
+        """The mine positions (sorted, 1-based) once the round has finished; None while it is in play."""
     @property
     def picks(self) -> tuple[int, ...]:
         """The tiles picked so far, in order."""
@@ -288,67 +373,81 @@ class Round:
         """Whether the round has ended (a mine, a cash-out, or voided)."""
     @property
     def outcome(self) -> _Outcome | None:
-        """How the round ended; None while it is in play."""
+        """``"lost"``, ``"cashed_out"`` or ``"voided"`` once the round has ended; None while it is in play."""
     @property
     def safe_picks(self) -> int:
         """Safe tiles revealed so far."""
     @property
     def multiplier(self) -> Fraction | None:
-        """What a cash-out pays now (or paid); None before the first safe pick, after a mine and once voided."""
+        """What a cash-out pays now (or paid), exact; None before the first safe pick, after a mine and once
+        voided.
+        """
     @property
     def commitment(self) -> str:
-        """The commitment of the seed pair the round was played with."""
+        """The commitment of the seed pair the round was played with (lowercase hex)."""
     @property
     def client_seed(self) -> str:
         """The client seed."""
     @property
     def rtp(self) -> Fraction:
-        """The return-to-player factor of the multipliers."""
-    def _hold_for_testing(self, seconds: float, started: Callable[[], object]) -> None: ...
+        """The return-to-player factor of the multipliers, exact."""
 
 @final
 class Reveal:
-    """What ``Round.reveal`` found."""
+    """What ``Round.reveal`` found: a safe tile (with the multiplier a cash-out would now pay) or a mine."""
 
     @property
     def tile(self) -> int:
         """The tile revealed (1-based)."""
     @property
     def safe(self) -> bool:
-        """True for a safe tile, False for a mine."""
+        """True for a safe tile, False for a mine (the round is then lost)."""
     @property
     def safe_picks(self) -> int:
-        """Safe picks in the round so far."""
+        """Safe tiles revealed in the round so far."""
     @property
     def multiplier(self) -> Fraction | None:
-        """The multiplier reached, or None after a mine."""
+        """What a cash-out pays now (exact; paid, when the last safe tile finished the round), or None
+        after a mine.
+        """
+    @property
+    def finished(self) -> bool:
+        """Whether the round has now ended: a mine, or the last safe tile (which pays out)."""
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 @final
 class RoundRecord:
-    """The public record of a finished round."""
+    """The public record of a finished round, as the operator publishes it; ``verify_round`` replays it.
+
+    ``Round.record()`` makes one; so do ``RoundRecord.from_json`` and the constructor, for a player
+    checking what an operator published. ``rtp`` and ``multiplier`` are exact (``Fraction``; given as
+    ``str``, ``Fraction``, ``Decimal`` or ``int``), ``outcome`` is ``"lost"``, ``"cashed_out"`` or
+    ``"voided"``.
+    """
 
     def __new__(
         cls,
         commitment: str,
         client_seed: str,
-        nonce: SupportsIndex,
-        mines: SupportsIndex,
+        nonce: _Number,
+        mines: _Number,
         rtp: _ExactNumber,
-        picks: Iterable[SupportsIndex],
+        picks: Iterable[_Number],
         outcome: _Outcome,
         multiplier: _ExactNumber | None = None,
     ) -> RoundRecord: ...
     @staticmethod
     def from_json(json: str) -> RoundRecord:
-        """Parses ``to_json()``'s form."""
+        """Parses ``to_json()``'s form; ``InvalidStateError`` (argument ``record``) when it does not."""
     def to_json(self) -> str:
-        """As JSON, the form operators publish."""
+        """As JSON, the form operators publish: ratios as ``"num/den"`` strings, outcome
+        ``"lost"``/``"cashed_out"``/``"voided"``, multiplier null when lost or voided.
+        """
     @property
     def commitment(self) -> str:
-        """The commitment of the seed pair (lowercase hex)."""
+        """The commitment of the seed pair, shown before play (lowercase hex)."""
     @property
     def client_seed(self) -> str:
         """The client seed."""
@@ -360,33 +459,39 @@ class RoundRecord:
         """The mine count."""
     @property
     def rtp(self) -> Fraction:
-        """The return-to-player factor."""
+        """The return-to-player factor the multipliers were computed with, exact."""
     @property
     def picks(self) -> tuple[int, ...]:
-        """The tiles picked, in order."""
+        """The tiles picked, in order (1-based)."""
     @property
     def outcome(self) -> _Outcome:
-        """How the round ended."""
+        """``"lost"``, ``"cashed_out"`` or ``"voided"``."""
     @property
     def multiplier(self) -> Fraction | None:
-        """The multiplier paid, None when lost or voided."""
+        """The multiplier paid (exact), None when lost or voided."""
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(
-        self,
-    ) -> tuple[type[RoundRecord], tuple[str, str, int, int, Fraction, tuple[int, ...], _Outcome, Fraction | None]]: ...
+    def __reduce__(self) -> tuple[Callable[[str], RoundRecord], tuple[str]]: ...
 
 def verify_round(record: RoundRecord, server_seed: str) -> RoundVerification:
-    """Replays a finished round from its record and the revealed server seed."""
+    """Replays a finished round from its record and the server seed revealed after rotation.
+
+    Returns a ``RoundVerification`` that says what differs, if anything does. A voided record holds
+    when its picks are all safe and leave a safe tile unopened; it pays nothing. Raises only for a
+    record that cannot describe a round (``InvalidMinesError``, ``InvalidTileError`` for its picks).
+    """
 
 @final
 class RoundVerification:
-    """The result of ``verify_round``; true when the record holds."""
+    """The result of ``verify_round``: the replay of the record, and each way the record differs from it.
+
+    True (``bool(v)``, ``v.ok``) when the record is exactly what the seeds and picks give.
+    """
 
     @property
     def ok(self) -> bool:
-        """True when the record is exactly what the seeds and picks give."""
+        """True when the record is exactly what the seeds and picks give (no differences)."""
     @property
     def commitment_ok(self) -> bool:
         """Whether SHA3-256 of the revealed server seed is the record's commitment."""
@@ -395,13 +500,17 @@ class RoundVerification:
         """Where the mines were (sorted, 1-based)."""
     @property
     def expected_outcome(self) -> _Outcome:
-        """The outcome the picks lead to."""
+        """The outcome the picks lead to: ``"lost"``, ``"cashed_out"``, or ``"voided"`` for a voided
+        record whose picks are all safe and leave a safe tile unopened.
+        """
     @property
     def expected_multiplier(self) -> Fraction | None:
-        """The multiplier the picks lead to, None when lost or voided."""
+        """The multiplier the picks lead to (exact), None when lost or voided."""
     @property
     def differences(self) -> tuple[str, ...]:
-        """Each way the record differs from the replay; empty when it holds."""
+        """Each way the record differs from the replay, in words (each starts with the field); empty when
+        it holds.
+        """
     def __bool__(self) -> bool: ...
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
@@ -409,14 +518,16 @@ class RoundVerification:
 
 @final
 class PublicSeedPair:
-    """What the player sees of an active seed pair."""
+    """What the player sees of an active seed pair: the commitment, the client seed and the nonce of the
+    next round.
+    """
 
-    def __new__(cls, commitment: str, client_seed: str, nonce: SupportsIndex) -> PublicSeedPair: ...
+    def __new__(cls, commitment: str, client_seed: str, nonce: _Number) -> PublicSeedPair: ...
     @staticmethod
     def from_json(json: str) -> PublicSeedPair:
-        """Parses ``to_json()``'s form."""
+        """Parses ``to_json()``'s form; ``InvalidStateError`` (argument ``public``) when it does not."""
     def to_json(self) -> str:
-        """As JSON."""
+        """As JSON: ``{"commitment": hex, "client_seed": ..., "nonce": n}``."""
     @property
     def commitment(self) -> str:
         """SHA3-256 of the secret server seed (lowercase hex)."""
@@ -429,38 +540,43 @@ class PublicSeedPair:
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[type[PublicSeedPair], tuple[str, str, int]]: ...
+    def __reduce__(self) -> tuple[Callable[[str], PublicSeedPair], tuple[str]]: ...
 
 @final
 class RevealedSeedPair:
-    """A seed pair that has been rotated out; its server seed may now be published."""
+    """A seed pair that has been rotated out: its server seed may now be published, and every round it
+    played (nonces ``0 .. rounds``) can be checked with ``verify_round``.
 
-    def __new__(cls, server_seed: str, commitment: str, client_seed: str, rounds: SupportsIndex) -> RevealedSeedPair: ...
+    The repr does not show the server seed (``.server_seed`` and ``to_json()`` do), so that logs do
+    not carry seeds, revealed or not.
+    """
+
+    def __new__(cls, server_seed: str, commitment: str, client_seed: str, rounds: _Number) -> RevealedSeedPair: ...
     @staticmethod
     def from_json(json: str) -> RevealedSeedPair:
-        """Parses ``to_json()``'s form."""
+        """Parses ``to_json()``'s form; ``InvalidStateError`` (argument ``revealed``) when it does not."""
     def to_json(self) -> str:
-        """As JSON."""
+        """As JSON: ``{"server_seed": ..., "commitment": hex, "client_seed": ..., "rounds": n}``."""
     @property
     def server_seed(self) -> str:
         """The server seed, now public."""
     @property
     def commitment(self) -> str:
-        """Its commitment, as shown before play."""
+        """Its commitment, as shown before play (lowercase hex)."""
     @property
     def client_seed(self) -> str:
         """The client seed it was used with."""
     @property
     def rounds(self) -> int:
-        """How many rounds it played (nonces 0 .. rounds)."""
+        """How many rounds it played (nonces ``0 .. rounds``)."""
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[type[RevealedSeedPair], tuple[str, str, str, int]]: ...
+    def __reduce__(self) -> tuple[Callable[[str], RevealedSeedPair], tuple[str]]: ...
 
 @final
 class TableEntry:
-    """One entry of ``payout_table``."""
+    """One entry of ``payout_table``: the exact multiplier after ``safe_picks`` safe picks with ``mines``."""
 
     @property
     def mines(self) -> int:
@@ -475,19 +591,20 @@ class TableEntry:
     def __ne__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
-def multiplier(mines: SupportsIndex, safe_picks: SupportsIndex, rtp: _ExactNumber) -> Fraction:
-    """C(25, k) / C(25 - mines, k) x rtp, exact; safe_picks in 1..25 - mines."""
+def multiplier(mines: _Number, safe_picks: _Number, rtp: _ExactNumber) -> Fraction:
+    """The multiplier after ``safe_picks`` safe picks with ``mines`` mines: C(25, k) / C(25 - m, k) x rtp,
+    exact (a ``Fraction``). ``safe_picks`` is 1..25 - mines (``InvalidPicksError``).
+    """
 
 def payout_table(rtp: _ExactNumber) -> list[TableEntry]:
-    """Every (mines, safe_picks) entry, mines 1..24, safe_picks 1..25 - mines."""
+    """The whole table: every mine count 1..24 and every number of safe picks 1..25 - mines, in that order."""
 
-def max_safe_picks(mines: SupportsIndex) -> int:
-    """25 - mines."""
+def max_safe_picks(mines: _Number) -> int:
+    """The most safe picks a round with ``mines`` mines allows: 25 - mines."""
 
-# --- whole histories (fairmines-history) ---------------------------------------------------------
+# --- whole histories (fairmines-history) ------------------------------------------------------
 
 _FailureKind = Literal["malformed", "commitment", "positions", "duplicate_nonce", "nonce_gap"]
-
 _History = str | PathLike[str] | SupportsRead[bytes] | Iterable[Mapping[str, Any]]
 _Progress = Callable[[int, int], object]
 
@@ -499,7 +616,16 @@ def verify_history(
     threads: SupportsIndex | None = None,
     progress: _Progress | None = None,
 ) -> HistoryReport:
-    """Verifies a whole bet history (a path, a binary file or an iterable of dicts), on every core."""
+    """Verifies a whole bet history: every row's commitment and mine positions recomputed from its seeds,
+    nonce gaps and duplicates per seed pair, malformed rows reported and skipped.
+
+    ``history`` is a path (JSON Lines or CSV, read by Rust in constant memory), a binary file object, or
+    an iterable of dicts with the fields of the format (converted row by row; a generator streams, a
+    list is as big as it is). ``format`` is ``"jsonl"``, ``"csv"`` or ``"auto"`` (for paths and files;
+    by default from the file's extension, else its first byte). ``threads``: worker threads (default:
+    one per core). ``progress(rows, bytes)`` is called after every chunk of 2,048 rows; an exception in
+    it (or Ctrl-C) stops the run and is raised. Runs with the GIL released.
+    """
 
 def audit(
     history: _History | None = None,
@@ -508,157 +634,66 @@ def audit(
     server_seed: str | None = None,
     client_seed: str | None = None,
     nonces: range | None = None,
-    mines: SupportsIndex | Iterable[SupportsIndex] | None = None,
+    mines: _Number | Iterable[_Number] | None = None,
     format: Literal["auto", "jsonl", "csv"] | str | None = None,
     threads: SupportsIndex | None = None,
     progress: _Progress | None = None,
 ) -> AuditReport:
-    """Mine frequency per tile per mine count and first draws, with chi-square tests; over a history
-    or over a seed pair and a range of nonces."""
+    """Audits the fairness of mine placement: per mine count, how often each tile held a mine, with a
+    chi-square test against the uniform distribution; and the distribution of each round's first draw.
+
+    Either over a history (``audit(history)``: a path, binary file or iterable of dicts, as for
+    ``verify_history``; the declared positions are counted, the first draws recomputed), or over a
+    seed pair (``audit(server_seed=..., client_seed=..., nonces=range(...), mines=3 or [1, 3, 24])``:
+    the core's batch computes every round, on every core). ``progress(rows, bytes)`` as for
+    ``verify_history``. Runs with the GIL released.
+    """
+
+# The state behind ``fairmines.HistoryReport`` and ``fairmines.AuditReport`` (_reports.py), which show it.
 
 @final
-class Failure:
-    """One finding of ``verify_history``: a failing row, or a gap between rows."""
+class _Report:
+    """The history crate's report of ``verify_history``, behind ``fairmines.HistoryReport``."""
 
-    @property
-    def kind(self) -> _FailureKind: ...
-    @property
-    def line(self) -> int | None: ...
-    @property
-    def round_id(self) -> str | None: ...
-    @property
-    def pair_commitment(self) -> str | None: ...
-    @property
-    def client_seed(self) -> str | None: ...
-    @property
-    def nonce(self) -> int | None: ...
-    @property
-    def last_nonce(self) -> int | None: ...
-    @property
-    def field(self) -> str | None: ...
-    @property
-    def expected(self) -> str | None: ...
-    @property
-    def declared(self) -> str | None: ...
-    @property
-    def message(self) -> str: ...
-    def to_dict(self) -> dict[str, str | int | None]: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    def __ne__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
-
-@final
-class HistorySummary:
-    """The counts of ``verify_history``: ``ok + mismatched + malformed == rows_read``."""
-
-    @property
-    def rows_read(self) -> int: ...
-    @property
-    def ok(self) -> int: ...
-    @property
-    def mismatched(self) -> int: ...
-    @property
-    def malformed(self) -> int: ...
-    @property
-    def commitment_mismatches(self) -> int: ...
-    @property
-    def position_mismatches(self) -> int: ...
-    @property
-    def duplicate_nonces(self) -> int: ...
-    @property
-    def nonce_gaps(self) -> int: ...
-    @property
-    def missing_nonces(self) -> int: ...
-    @property
-    def seed_pairs(self) -> int: ...
-    @property
-    def blank_lines(self) -> int: ...
-    @property
-    def pairs_closed_early(self) -> int: ...
-    @property
-    def unterminated_last_line(self) -> bool: ...
-    def to_dict(self) -> dict[str, int | bool]: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    def __ne__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
-
-@final
-class HistoryReport:
-    """What ``verify_history`` found; ``merge`` combines the reports of a history's parts."""
-
-    def __new__(cls) -> HistoryReport: ...
-    @property
-    def summary(self) -> HistorySummary: ...
-    @property
-    def ok(self) -> bool: ...
-    def __bool__(self) -> bool: ...
-    @property
-    def failures(self) -> tuple[Failure, ...]: ...
-    def merge(self, other: HistoryReport) -> HistoryReport: ...
-    def to_pandas(self) -> pd.DataFrame: ...
-    def to_json(self) -> str: ...
+    kinds: ClassVar[list[_FailureKind]]
+    def __new__(cls) -> _Report: ...
     @staticmethod
-    def from_json(json: str) -> HistoryReport: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
-    def __reduce__(self) -> tuple[Callable[[str], HistoryReport], tuple[str]]: ...
-
-@final
-class ChiSquare:
-    """A chi-square goodness-of-fit test against the uniform distribution."""
-
+    def from_json(json: str) -> _Report:
+        """Parses ``to_json()``'s form; ``InvalidStateError`` (argument ``json``) when it does not."""
+    def to_json(self) -> str:
+        """The report as JSON (summary, failures, and each seed pair's nonces for ``merge``)."""
+    def merge(self, other: _Report) -> _Report:
+        """The report of this part and ``other`` together."""
+    def __len__(self) -> int: ...
     @property
-    def statistic(self) -> float: ...
-    @property
-    def degrees_of_freedom(self) -> int: ...
-    @property
-    def p_value(self) -> float: ...
-    def __eq__(self, value: object, /) -> bool: ...
-    def __ne__(self, value: object, /) -> bool: ...
-    __hash__: ClassVar[None]  # type: ignore[assignment]
-
-@final
-class MineAudit:
-    """The audit of one mine count."""
-
-    @property
-    def mines(self) -> int: ...
-    @property
-    def rounds(self) -> int: ...
-    @property
-    def tile_counts(self) -> tuple[int, ...]: ...
-    @property
-    def chi_square(self) -> ChiSquare | None: ...
+    def ok(self) -> bool:
+        """Whether the history checks out."""
+    def summary(self) -> str:
+        """The summary as JSON."""
+    def failures(self) -> list[dict[str, Any]]:
+        """Every failure, as a dict of its fields."""
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
 
 @final
-class AuditReport:
-    """What ``audit`` found; ``merge`` adds the counts of another part."""
+class _AuditCounts:
+    """The history crate's counts of ``audit``, behind ``fairmines.AuditReport``."""
 
-    def __new__(cls) -> AuditReport: ...
-    @property
-    def rows_read(self) -> int: ...
-    @property
-    def malformed(self) -> int: ...
-    @property
-    def skipped(self) -> int: ...
-    @property
-    def by_mines(self) -> tuple[MineAudit, ...]: ...
-    @property
-    def first_draw_counts(self) -> tuple[int, ...]: ...
-    @property
-    def first_draw(self) -> ChiSquare | None: ...
-    @property
-    def combined(self) -> ChiSquare | None: ...
-    def heatmap_text(self) -> str: ...
-    def heatmap_svg(self, title: str | None = None) -> str: ...
-    def merge(self, other: AuditReport) -> AuditReport: ...
-    def to_json(self) -> str: ...
+    def __new__(cls) -> _AuditCounts: ...
     @staticmethod
-    def from_json(json: str) -> AuditReport: ...
+    def from_json(json: str) -> _AuditCounts:
+        """Parses ``to_json()``'s form; ``InvalidStateError`` (argument ``json``) when it does not."""
+    def to_json(self) -> str:
+        """The counts as JSON."""
+    def merge(self, other: _AuditCounts) -> _AuditCounts:
+        """These counts and ``other``'s added up."""
+    def report(self) -> str:
+        """The tests over the counts (the crate's ``AuditReport``), as JSON."""
+    def heatmap_text(self) -> str:
+        """The heatmap as text."""
+    def heatmap_svg(self, title: str | None = None) -> str:
+        """The heatmap as SVG."""
     def __eq__(self, value: object, /) -> bool: ...
     def __ne__(self, value: object, /) -> bool: ...
     __hash__: ClassVar[None]  # type: ignore[assignment]
-    def __reduce__(self) -> tuple[Callable[[str], AuditReport], tuple[str]]: ...

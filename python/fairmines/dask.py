@@ -28,7 +28,8 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, Union
 
-from ._native import AuditReport, HistoryReport, audit, verify_history
+from ._native import audit, verify_history
+from ._reports import AuditReport, HistoryReport
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -11,7 +11,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # FAIRMINES_VECTORS runs the suite on another vector file of the same format.
 VECTORS_PATH = Path(os.environ.get("FAIRMINES_VECTORS", REPO_ROOT / "vectors" / "vectors.json"))
 
-# The worked example of SPEC.md: the only expected values written in the tests themselves.
+# The worked example of ALGORITHM.md: the only expected values written in the tests themselves.
 WORKED: dict[str, Any] = {
     "server_seed": "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a",
     "client_seed": "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817",

@@ -1,4 +1,4 @@
-"""A small pure-Python implementation of SPEC.md on hashlib, for differential tests and the benchmark.
+"""A small pure-Python implementation of ALGORITHM.md on hashlib, for differential tests and the benchmark.
 
 Written from the specification alone (no code shared with the Rust core), as slowly and plainly as
 the text reads.

@@ -1,4 +1,4 @@
-"""The extension against the pure-Python hashlib implementation of SPEC.md, on random inputs."""
+"""The extension against the pure-Python hashlib implementation of ALGORITHM.md, on random inputs."""
 
 from __future__ import annotations
 

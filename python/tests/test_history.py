@@ -4,6 +4,8 @@ replayed against mine_positions / draw_order."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import gzip
 import io
 import json
@@ -285,6 +287,28 @@ def test_reports_pickle_and_round_trip_through_json(faulty_path: Path) -> None:
     assert repr(report).startswith("<HistoryReport FAILED: 361 rows read, 354 ok, 3 mismatched, 4 malformed")
     assert repr(report.failures[0]).startswith("<Failure malformed line 6: row: incomplete JSON")
     assert repr(report.failures[1]).startswith("<Failure positions line 12 round 'p0n10': positions: the seeds give")
+
+
+def test_report_objects_are_frozen_values(faulty_path: Path) -> None:
+    report, audit = fairmines.verify_history(faulty_path), fairmines.audit(faulty_path)
+    failure, summary, mine = report.failures[0], report.summary, audit.by_mines[0]
+    for value in (report, audit, failure, summary, mine, mine.chi_square):
+        with pytest.raises(AttributeError):
+            value.ok = True  # type: ignore[misc, union-attr]
+    # The parts are values (equal, hashable); the reports compare but do not hash, as before.
+    assert failure == copy.copy(failure) and hash(failure) == hash(copy.copy(failure)) and summary == report.summary
+    assert pickle.loads(pickle.dumps(failure)) == failure and pickle.loads(pickle.dumps(mine)) == mine
+    for unhashable in (report, audit):
+        with pytest.raises(TypeError):
+            hash(unhashable)
+    with pytest.raises(TypeError, match="^other: must be HistoryReport, not AuditReport"):
+        report.merge(audit)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^other: must be AuditReport, not int"):
+        audit.merge(3)  # type: ignore[arg-type]
+    assert report.failures is report.failures and failure.to_dict()["kind"] == failure.kind
+    # A Failure is built from the dict Rust hands over (no __init__): the same fields, the same object.
+    assert list(vars(failure)) == [field.name for field in dataclasses.fields(fairmines.Failure)]
+    assert fairmines.Failure(**vars(failure)) == failure
 
 
 # --- audit -------------------------------------------------------------------------------------

@@ -107,7 +107,9 @@ def test_verification_is_frozen_and_compares_by_value() -> None:
 
 def test_keyword_arguments() -> None:
     verdict = fairmines.verify(
-        server_seed=S, client_seed=C, nonce=1, mines=3, positions=None, commitment=WORKED["commitment"]
+        server_seed=S, client_seed=C, nonce=1, mines=3, commitment=WORKED["commitment"], positions=None
     )
     assert verdict.commitment_ok is True
+    # The order of every binding's verify: commitment, then positions.
+    assert fairmines.verify(S, C, 1, 3, WORKED["commitment"], [7, 10, 19]).verdict == "ok"
     assert fairmines.mine_positions(server_seed=S, client_seed=C, nonce=1, mines=3) == WORKED["positions"]

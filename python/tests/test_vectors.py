@@ -15,7 +15,7 @@ def test_the_vector_file_has_rejection_cases() -> None:
     # Skipping rejection sampling passes every random round; these cases are what catch it.
     rejected = [case for case in CASES if case["rejected"]]
     assert rejected, "no case with a rejected draw"
-    # SPEC.md: rejections at the first draw (P = 25) and at later ones.
+    # ALGORITHM.md: rejections at the first draw (P = 25) and at later ones.
     draws = {r["draw"] for case in rejected for r in case["rejected"]}
     assert 0 in draws, f"no case rejects the first draw (P = 25), only draws {sorted(draws)}"
     assert draws - {0}, "no case rejects a later draw"

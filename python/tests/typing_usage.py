@@ -49,6 +49,7 @@ def play(pair: fairmines.SeedPair, tiles: list[int]) -> Optional[fairmines.Round
         assert_type(reveal, fairmines.Reveal)
         assert_type(reveal.safe, bool)
         assert_type(reveal.multiplier, "Fraction | None")
+        assert_type(reveal.finished, bool)
         if not reveal.safe:
             break
     if not round_.is_finished:
@@ -120,6 +121,7 @@ def main() -> None:
     positions = fairmines.mine_positions(SERVER, CLIENT, 1, 3)
     assert_type(positions, "list[int]")
     assert_type(fairmines.draw_order(SERVER, CLIENT, np.uint64(1), 3), "list[int]")
+    assert_type(fairmines.mine_positions(SERVER, CLIENT, 1.0, 3.0), "list[int]")  # floats that are integers
     assert check_round(SERVER, CLIENT, 1, 3, positions)
 
     seed = fairmines.generate_server_seed()
@@ -143,7 +145,7 @@ def main() -> None:
     # What the stubs must reject (the calls raise TypeError at run time as well).
     for bad in (
         lambda: fairmines.commitment(b"seed"),  # type: ignore[arg-type]
-        lambda: fairmines.mine_positions(SERVER, CLIENT, 1.0, 3),  # type: ignore[arg-type]
+        lambda: fairmines.mine_positions(SERVER, CLIENT, "1", 3),  # type: ignore[arg-type]
         lambda: fairmines.verify(SERVER, CLIENT, 1, 3, commitment=5),  # type: ignore[arg-type]
         lambda: fairmines.verify(SERVER, CLIENT, 1, 3, commitmnet=SERVER),  # type: ignore[call-arg]
     ):

@@ -1,13 +1,13 @@
 //! `mine_positions_batch`: many rounds of one seed pair into a numpy array, without the GIL.
 
-use fairmines::{MineCount, Nonces};
+use fairmines::{MineCount, Nonces, Number};
 use numpy::{PyArray1, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArray1, PyUntypedArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyImportError, PyMemoryError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyRange;
 
-use crate::args;
-use crate::errors::{to_py, wrong_type};
+use crate::args::{self, Obj};
+use crate::errors::{OrRaise, to_py_as, wrong_type};
 
 const EXPECTED: &str = "a range, a sequence of int or a numpy integer array";
 
@@ -41,30 +41,15 @@ fn room_for(count: usize, mines: u8) -> PyResult<Vec<u64>> {
 
 /// numpy is only needed here: import it now, with a clear message when it is missing.
 pub(crate) fn require_numpy(py: Python<'_>) -> PyResult<()> {
-    py.import("numpy").map(drop).map_err(|cause| {
-        let err = PyImportError::new_err(
-            "fairmines.mine_positions_batch needs numpy, which could not be imported \
-             (pip install numpy); every other function works without it",
-        );
-        err.set_cause(py, Some(cause));
-        err
-    })
+    const MISSING: &str = "fairmines.mine_positions_batch needs numpy, which could not be imported \
+                           (pip install numpy); every other function works without it";
+    args::import(py, "numpy", MISSING).map(drop)
 }
 
 fn from_range(range: &Bound<'_, PyRange>, mines: u8) -> PyResult<Option<Owned>> {
-    let step = range.getattr("step")?;
-    if !step.eq(1)? {
-        return Ok(None);
-    }
-    let (start, stop) = (range.getattr("start")?, range.getattr("stop")?);
-    if stop.le(&start)? {
-        return Ok(Some(Owned::Range { start: 0, count: 0 }));
-    }
-    let first = args::nonce(&start, "nonces[0]")?;
-    let last = args::nonce(&stop.sub(1)?, "nonces[-1]")?;
-    let count = u128::from(last - first) + 1;
+    let Some((start, count)) = args::unit_range(range, true)? else { return Ok(None) };
     let count = usize::try_from(count).map_err(|_| too_big(count, mines))?;
-    Ok(Some(Owned::Range { start: first, count }))
+    Ok(Some(Owned::Range { start, count }))
 }
 
 fn from_ndarray(array: &Bound<'_, PyUntypedArray>, mines: u8) -> PyResult<Option<Owned>> {
@@ -93,13 +78,12 @@ fn from_ndarray(array: &Bound<'_, PyUntypedArray>, mines: u8) -> PyResult<Option
             let view = view.as_array();
             let mut list = room_for(view.len(), mines)?;
             for (index, &value) in view.iter().enumerate() {
-                match u64::try_from(value) {
-                    Ok(value) => list.push(value),
-                    // The same error (kind and message) as for any negative nonce.
-                    Err(_) => {
-                        return Err(args::invalid_nonce(array.py(), &format!("nonces[{index}]"), &value.to_string()));
-                    }
-                }
+                // A negative nonce goes to the core, whose error it is.
+                let value = u64::try_from(value).or_else(|_| {
+                    fairmines::input::nonce(Number::from(value))
+                        .map_err(|err| to_py_as(array.py(), &err, format_args!("nonces[{index}]")))
+                })?;
+                list.push(value);
             }
             list
         }
@@ -126,7 +110,7 @@ fn native_or_converted<'py, T: numpy::Element>(
     }
 }
 
-fn from_iterable(obj: &Bound<'_, PyAny>, mines: u8) -> PyResult<Owned> {
+fn from_iterable(obj: &Obj<'_>, mines: u8) -> PyResult<Owned> {
     args::reject_text(obj, "nonces", EXPECTED)?;
     let items = obj.try_iter().map_err(|_| wrong_type("nonces", EXPECTED, obj))?;
     let mut list = room_for(obj.len().unwrap_or(0), mines)?;
@@ -134,12 +118,12 @@ fn from_iterable(obj: &Bound<'_, PyAny>, mines: u8) -> PyResult<Owned> {
         if list.len() == list.capacity() {
             list.try_reserve(list.len().max(64)).map_err(|_| too_big(list.len(), mines))?;
         }
-        list.push(args::nonce(&item?, &format!("nonces[{index}]"))?);
+        list.push(args::nonce_as(&item?, format_args!("nonces[{index}]"))?);
     }
     Ok(Owned::List(list))
 }
 
-fn owned_nonces(obj: &Bound<'_, PyAny>, mines: u8) -> PyResult<Owned> {
+fn owned_nonces(obj: &Obj<'_>, mines: u8) -> PyResult<Owned> {
     let fast = if let Ok(range) = obj.cast::<PyRange>() {
         from_range(range, mines)?
     } else if let Ok(array) = obj.cast::<PyUntypedArray>() {
@@ -156,9 +140,9 @@ pub(crate) fn run<'py>(
     py: Python<'py>,
     server_seed: &str,
     client_seed: &str,
-    nonces: &Bound<'py, PyAny>,
+    nonces: &Obj<'py>,
     mines: MineCount,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Obj<'py>> {
     let row = usize::from(mines.get());
     let owned = owned_nonces(nonces, mines.get())?;
     let rounds = owned.as_nonces().len();
@@ -168,8 +152,7 @@ pub(crate) fn run<'py>(
     out.resize(size, 0);
     // The hashing runs on every core with the GIL released; nothing Python is touched inside.
     let nonces = owned.as_nonces();
-    py.detach(|| fairmines::mine_positions_batch(server_seed, client_seed, nonces, mines, &mut out))
-        .map_err(|err| to_py(py, &err))?;
+    py.detach(|| fairmines::mine_positions_batch(server_seed, client_seed, nonces, mines, &mut out)).or_raise(py)?;
     let flat = PyArray1::from_vec(py, out);
     Ok(flat.reshape([rounds, row])?.into_any())
 }

@@ -1,10 +1,12 @@
 //! `fairmines._native`: the Python face of the `fairmines` crate.
 //!
-//! Thin by design: each function converts its arguments (`args`, `ratio`), calls the core, and converts
-//! the result or the core's error (`errors`, the one place where errors are mapped). No logic of the
-//! algorithm or the game lives here. Hand-written code has no `unsafe`; panics cannot cross into Python
-//! (pyo3 turns them into exceptions), and the core promises none. The module declares that it does not
-//! need the GIL (pyo3's default): every class is frozen and keeps mutable state behind a lock (`game`).
+//! Thin by design: each function converts its arguments (`args`, `ratio`: numbers go to the core as
+//! `fairmines::Number`, and the core's rules judge them), calls the core, and converts the result or the
+//! core's error (`errors`, the one place where errors are mapped, its classes made from
+//! `fairmines::ErrorKind::ALL`). No rule of the algorithm or the game lives here. Hand-written code has no
+//! `unsafe`; panics cannot cross into Python (pyo3 turns them into exceptions), and the core promises none.
+//! The module declares that it does not need the GIL (pyo3's default): every class is frozen and keeps
+//! mutable state behind a lock (`game`).
 
 #![forbid(unsafe_code)]
 
@@ -14,6 +16,8 @@ mod errors;
 mod game;
 mod history;
 mod ratio;
+mod records;
+mod reports;
 
 use pyo3::prelude::*;
 
@@ -22,42 +26,54 @@ use pyo3::prelude::*;
 /// Import from `fairmines`, not from this module.
 #[pymodule]
 pub(crate) mod _native {
-    use std::fmt::Write as _;
-
+    use fairmines::Placement;
     use pyo3::exceptions::PyTypeError;
     use pyo3::prelude::*;
     use pyo3::types::{PyList, PyTuple};
 
-    use crate::args;
+    use crate::args::{self, Obj};
     use crate::batch;
-    use crate::errors::to_py;
+    use crate::errors::OrRaise;
 
     #[pymodule_export]
-    use crate::game::{
-        PublicSeedPair, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification, SeedPair, TableEntry,
-        max_safe_picks, multiplier, payout_table, verify_round,
+    use crate::game::{Reveal, Round, SeedPair};
+
+    #[pymodule_export]
+    use crate::records::{
+        PublicSeedPair, RevealedSeedPair, RoundRecord, RoundVerification, TableEntry, max_safe_picks, multiplier,
+        payout_table, verify_round,
     };
 
     #[pymodule_export]
-    use crate::history::{
-        AuditReport, ChiSquare, Failure, HistoryReport, HistorySummary, MineAudit, audit, verify_history,
-    };
+    use crate::history::{audit, verify_history};
 
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
         module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        // For python/fairmines/_reports.py only: not in `__all__`.
+        module.setattr("_Report", module.py().get_type::<crate::reports::Report>())?;
+        module.setattr("_AuditCounts", module.py().get_type::<crate::reports::Audit>())?;
         crate::errors::register(module)
     }
 
-    fn tiles_list<'py>(py: Python<'py>, tiles: &[u8]) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, tiles)
+    /// The placement of a round, from the four arguments every round function takes.
+    fn placement(
+        server_seed: &Obj<'_>,
+        client_seed: &Obj<'_>,
+        nonce: &Obj<'_>,
+        mines: &Obj<'_>,
+    ) -> PyResult<Placement> {
+        let (server_seed, client_seed) =
+            (args::text(server_seed, "server_seed")?, args::text(client_seed, "client_seed")?);
+        let (nonce, mines) = (args::nonce(nonce)?, args::mines(mines)?);
+        Ok(fairmines::placement(&server_seed, &client_seed, nonce, mines))
     }
 
     /// The commitment shown before play: lowercase hex of SHA3-256 of the server seed's UTF-8 text.
     ///
     /// The seed's text is hashed (for a generated seed, its 64 hex characters), not the bytes it encodes.
     #[pyfunction]
-    fn commitment(server_seed: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn commitment(server_seed: &Obj<'_>) -> PyResult<String> {
         let server_seed = args::text(server_seed, "server_seed")?;
         Ok(fairmines::commitment(&server_seed).to_string())
     }
@@ -66,77 +82,71 @@ pub(crate) mod _native {
     ///
     /// ``nonce`` is an integer in 0..2**64; it is written in decimal.
     #[pyfunction]
-    fn round_signature(
-        server_seed: &Bound<'_, PyAny>,
-        client_seed: &Bound<'_, PyAny>,
-        nonce: &Bound<'_, PyAny>,
-    ) -> PyResult<String> {
+    fn round_signature(server_seed: &Obj<'_>, client_seed: &Obj<'_>, nonce: &Obj<'_>) -> PyResult<String> {
         let server_seed = args::text(server_seed, "server_seed")?;
         let client_seed = args::text(client_seed, "client_seed")?;
-        let nonce = args::nonce(nonce, "nonce")?;
+        let nonce = args::nonce(nonce)?;
         Ok(fairmines::round_signature(&server_seed, &client_seed, nonce).to_string())
     }
 
     /// The mine positions of a round: sorted, 1-based (1 = top-left, 5 = top-right, 25 = bottom-right).
     ///
     /// ``mines`` is 1..24. Raises ``InvalidMinesError``/``InvalidNonceError`` (both ``ValueError``) for
-    /// values out of range and ``TypeError`` for arguments of the wrong type.
+    /// values out of range (a float counts only when it is an integer) and ``TypeError`` for arguments of
+    /// the wrong type.
     #[pyfunction]
     fn mine_positions<'py>(
-        server_seed: &Bound<'py, PyAny>,
-        client_seed: &Bound<'py, PyAny>,
-        nonce: &Bound<'py, PyAny>,
-        mines: &Bound<'py, PyAny>,
+        server_seed: &Obj<'py>,
+        client_seed: &Obj<'py>,
+        nonce: &Obj<'py>,
+        mines: &Obj<'py>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let py = server_seed.py();
-        let (server_seed, client_seed) =
-            (args::text(server_seed, "server_seed")?, args::text(client_seed, "client_seed")?);
-        let (nonce, mines) = (args::nonce(nonce, "nonce")?, args::mines(mines)?);
-        tiles_list(py, &fairmines::placement(&server_seed, &client_seed, nonce, mines).positions())
+        PyList::new(nonce.py(), &*placement(server_seed, client_seed, nonce, mines)?.positions())
     }
 
     /// The tile indices of a round in the order they were drawn: 0-based, unsorted.
     #[pyfunction]
     fn draw_order<'py>(
-        server_seed: &Bound<'py, PyAny>,
-        client_seed: &Bound<'py, PyAny>,
-        nonce: &Bound<'py, PyAny>,
-        mines: &Bound<'py, PyAny>,
+        server_seed: &Obj<'py>,
+        client_seed: &Obj<'py>,
+        nonce: &Obj<'py>,
+        mines: &Obj<'py>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let py = server_seed.py();
-        let (server_seed, client_seed) =
-            (args::text(server_seed, "server_seed")?, args::text(client_seed, "client_seed")?);
-        let (nonce, mines) = (args::nonce(nonce, "nonce")?, args::mines(mines)?);
-        tiles_list(py, &fairmines::placement(&server_seed, &client_seed, nonce, mines).draw_order())
+        PyList::new(nonce.py(), &*placement(server_seed, client_seed, nonce, mines)?.draw_order())
     }
 
     /// Recomputes a finished round from its seeds and checks what the operator published.
     ///
-    /// ``positions`` (the declared mine positions, 1-based, any order) and ``commitment`` (64 hex
-    /// characters, either case) are optional: only what is given is checked. The result's ``verdict``
+    /// ``commitment`` (64 hex characters, either case) and ``positions`` (the declared mine positions,
+    /// 1-based, any order) are optional: only what is given is checked. The result's ``verdict``
     /// is ``"ok"`` when at least one check was asked for and every one holds, ``"mismatch"`` when one
     /// fails, ``"unchecked"`` when nothing was given to check; it is true only when ``"ok"``. Its repr
     /// says what differs. An unknown keyword (a misspelt ``commitment``) is a ``TypeError``.
     #[pyfunction]
-    #[pyo3(signature = (server_seed, client_seed, nonce, mines, positions=None, commitment=None))]
+    #[pyo3(signature = (server_seed, client_seed, nonce, mines, commitment=None, positions=None))]
     fn verify(
-        server_seed: &Bound<'_, PyAny>,
-        client_seed: &Bound<'_, PyAny>,
-        nonce: &Bound<'_, PyAny>,
-        mines: &Bound<'_, PyAny>,
-        positions: Option<&Bound<'_, PyAny>>,
-        commitment: Option<&Bound<'_, PyAny>>,
+        server_seed: &Obj<'_>,
+        client_seed: &Obj<'_>,
+        nonce: &Obj<'_>,
+        mines: &Obj<'_>,
+        commitment: Option<&Obj<'_>>,
+        positions: Option<&Obj<'_>>,
     ) -> PyResult<Verification> {
+        let py = server_seed.py();
         let server_seed = args::text(server_seed, "server_seed")?;
         let client_seed = args::text(client_seed, "client_seed")?;
-        let published = fairmines::Published {
-            server_seed: &server_seed,
-            client_seed: &client_seed,
-            nonce: args::nonce(nonce, "nonce")?,
-            mines: args::mines(mines)?,
-            commitment: commitment.filter(|c| !c.is_none()).map(args::commitment).transpose()?,
-            positions: positions.filter(|p| !p.is_none()).map(args::positions).transpose()?,
-        };
+        let (nonce, mines) = (args::number(nonce, "nonce")?, args::number(mines, "mines")?);
+        let commitment = commitment.filter(|c| !c.is_none()).map(|c| args::text(c, "commitment")).transpose()?;
+        let positions = positions.filter(|p| !p.is_none()).map(|p| args::tiles(p, "positions")).transpose()?;
+        let published = fairmines::Published::parse(
+            &server_seed,
+            &client_seed,
+            nonce,
+            mines,
+            commitment.as_deref(),
+            positions.as_deref(),
+        )
+        .or_raise(py)?;
         Ok(Verification { inner: fairmines::verify(&published), nonce: published.nonce, mines: published.mines.get() })
     }
 
@@ -145,7 +155,7 @@ pub(crate) mod _native {
     /// Publish ``seed.commitment`` before play; ``seed.reveal()`` only once the seed pair is rotated out.
     #[pyfunction]
     fn generate_server_seed(py: Python<'_>) -> PyResult<ServerSeed> {
-        fairmines::ServerSeed::generate().map(ServerSeed).map_err(|err| to_py(py, &err))
+        fairmines::ServerSeed::generate().map(ServerSeed).or_raise(py)
     }
 
     /// The sorted 1-based mine positions of many rounds of one seed pair, as a numpy array.
@@ -155,11 +165,11 @@ pub(crate) mod _native {
     /// mines)``. Runs on every core with the GIL released. Needs numpy (``ImportError`` without it).
     #[pyfunction]
     fn mine_positions_batch<'py>(
-        server_seed: &Bound<'py, PyAny>,
-        client_seed: &Bound<'py, PyAny>,
-        nonces: &Bound<'py, PyAny>,
-        mines: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+        server_seed: &Obj<'py>,
+        client_seed: &Obj<'py>,
+        nonces: &Obj<'py>,
+        mines: &Obj<'py>,
+    ) -> PyResult<Obj<'py>> {
         let py = server_seed.py();
         let server_seed = args::text(server_seed, "server_seed")?;
         let client_seed = args::text(client_seed, "client_seed")?;
@@ -177,7 +187,11 @@ pub(crate) mod _native {
     #[derive(PartialEq)]
     struct Verification {
         inner: fairmines::Verification,
+        /// The round's nonce.
+        #[pyo3(get)]
         nonce: u64,
+        /// The round's mine count.
+        #[pyo3(get)]
         mines: u8,
     }
 
@@ -211,18 +225,6 @@ pub(crate) mod _native {
         #[getter]
         fn words_used(&self) -> u32 {
             self.inner.placement.words_used()
-        }
-
-        /// The round's nonce.
-        #[getter]
-        fn nonce(&self) -> u64 {
-            self.nonce
-        }
-
-        /// The round's mine count.
-        #[getter]
-        fn mines(&self) -> u8 {
-            self.mines
         }
 
         /// The commitment that was checked (lowercase hex), or None.
@@ -269,34 +271,25 @@ pub(crate) mod _native {
 
         fn __repr__(&self) -> String {
             let v = &self.inner;
-            let mut out = format!("<Verification {}:", v.verdict().as_str());
-            let mut checked = false;
-            if let Some(check) = v.commitment_check {
-                checked = true;
-                if check.ok() {
-                    let _ = write!(out, " commitment matches;");
-                } else {
-                    let _ =
-                        write!(out, " commitment differs (expected {}, declared {});", check.expected, check.declared);
-                }
+            let mut checks = Vec::new();
+            if let Some(c) = v.commitment_check {
+                checks.push(match c.ok() {
+                    true => "commitment matches".to_owned(),
+                    false => format!("commitment differs (expected {}, declared {})", c.expected, c.declared),
+                });
             }
-            if let Some(check) = v.positions_check {
-                checked = true;
-                if check.ok() {
-                    let _ = write!(out, " positions match;");
-                } else {
-                    let _ = write!(
-                        out,
-                        " positions differ (expected {:?}, declared {:?});",
-                        &*check.expected, &*check.declared
-                    );
-                }
+            if let Some(p) = v.positions_check {
+                checks.push(match p.ok() {
+                    true => "positions match".to_owned(),
+                    false => format!("positions differ (expected {:?}, declared {:?})", &*p.expected, &*p.declared),
+                });
             }
-            if !checked {
-                out.push_str(" nothing declared to check;");
-            }
-            let _ = write!(out, " nonce {}, {} mines at {:?}>", self.nonce, self.mines, &*v.placement.positions());
-            out
+            let checks = if checks.is_empty() { "nothing declared to check".to_owned() } else { checks.join("; ") };
+            let (verdict, positions) = (v.verdict().as_str(), v.placement.positions());
+            format!(
+                "<Verification {verdict}: {checks}; nonce {}, {} mines at {:?}>",
+                self.nonce, self.mines, &*positions
+            )
         }
     }
 

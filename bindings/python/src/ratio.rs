@@ -1,16 +1,18 @@
 //! Exact ratios: the core's `Ratio` is a `fractions.Fraction` in Python, both ways.
 //!
-//! An RTP factor (or a record's multiplier) is accepted as `str` (`"0.99"`, `"99/100"`, parsed by the
-//! core), `fractions.Fraction`, `decimal.Decimal` or `int`, all exact. A `float` is refused with a
-//! `TypeError` saying why: it is a binary fraction, so `0.99` is not 99/100.
+//! An RTP factor (or a record's multiplier) is accepted as `str` (`"0.99"`, `"99/100"`), `fractions.Fraction`,
+//! `decimal.Decimal` or `int`, all exact, and goes to the core as [`Exact`]: text for its parser, or the
+//! numerator and denominator for `Ratio::from_parts`. A `float` is refused with a `TypeError` saying why: it
+//! is a binary fraction, so `0.99` is not 99/100.
 
-use fairmines::{Error, Ratio, Rtp};
+use fairmines::{Exact, Ratio, Rtp};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyType};
 
-use crate::args::shown;
-use crate::errors::{to_py, to_py_from, wrong_type};
+use crate::args::{Obj, number, text};
+use crate::errors::{OrRaise, to_py_as, wrong_type};
 
 static FRACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static DECIMAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -18,29 +20,33 @@ static DECIMAL: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 const EXPECTED: &str = "str, fractions.Fraction, decimal.Decimal or int";
 
 /// `fractions.Fraction(numer, denom)`.
-pub(crate) fn fraction(py: Python<'_>, ratio: Ratio) -> PyResult<Bound<'_, PyAny>> {
+pub(crate) fn fraction(py: Python<'_>, ratio: Ratio) -> PyResult<Obj<'_>> {
     FRACTION.import(py, "fractions", "Fraction")?.call1((ratio.numer(), ratio.denom()))
 }
 
-pub(crate) fn fraction_opt(py: Python<'_>, ratio: Option<Ratio>) -> PyResult<Option<Bound<'_, PyAny>>> {
+pub(crate) fn fraction_opt(py: Python<'_>, ratio: Option<Ratio>) -> PyResult<Option<Obj<'_>>> {
     ratio.map(|ratio| fraction(py, ratio)).transpose()
 }
 
-/// What a Python number is, exactly.
-enum Exact {
-    /// Text for the core's parser.
-    Text(String),
-    /// numerator / denominator, when both fit the core's `u128`.
-    Parts(u128, u128),
-    /// A negative value, or one whose numerator or denominator needs more than 128 bits; as shown.
-    Beyond(String),
+/// An exact number as Python gave it, held for [`ExactArg::get`].
+pub(crate) enum ExactArg {
+    Text(PyBackedStr),
+    Ratio(Ratio),
 }
 
-fn exact(obj: &Bound<'_, PyAny>, argument: &'static str, error: impl Fn(String) -> Error) -> PyResult<Exact> {
-    let py = obj.py();
-    if obj.is_instance_of::<PyBool>() {
-        return Err(wrong_type(argument, EXPECTED, obj));
+impl ExactArg {
+    pub(crate) fn get(&self) -> Exact<'_> {
+        match self {
+            ExactArg::Text(text) => Exact::Text(text),
+            ExactArg::Ratio(ratio) => Exact::Ratio(*ratio),
+        }
     }
+}
+
+/// `argument` as an exact number; the parts of a `Fraction`, `Decimal` or `int` are judged by
+/// `Ratio::from_parts` (an error names them `argument.numerator` or `argument.denominator`).
+pub(crate) fn exact(obj: &Obj<'_>, argument: &'static str) -> PyResult<ExactArg> {
+    let py = obj.py();
     if obj.is_instance_of::<PyFloat>() {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "{argument}: must be {EXPECTED}, not float: a float is a binary fraction (0.99 is \
@@ -48,58 +54,29 @@ fn exact(obj: &Bound<'_, PyAny>, argument: &'static str, error: impl Fn(String) 
              Fraction(99, 100) or Decimal(\"0.99\")"
         )));
     }
-    if let Ok(text) = obj.cast::<PyString>() {
-        let text = crate::args::text(text.as_any(), argument)?;
-        return Ok(Exact::Text(text.to_string()));
+    if obj.is_instance_of::<PyString>() {
+        return Ok(ExactArg::Text(text(obj, argument)?));
     }
-    let fraction_type = FRACTION.import(py, "fractions", "Fraction")?;
-    let decimal_type = DECIMAL.import(py, "decimal", "Decimal")?;
-    if !(obj.is_instance_of::<PyInt>() || obj.is_instance(fraction_type)? || obj.is_instance(decimal_type)?) {
+    let decimal = obj.is_instance(DECIMAL.import(py, "decimal", "Decimal")?)?;
+    let exact_type =
+        obj.is_instance_of::<PyInt>() || decimal || obj.is_instance(FRACTION.import(py, "fractions", "Fraction")?)?;
+    if obj.is_instance_of::<PyBool>() || !exact_type {
         return Err(wrong_type(argument, EXPECTED, obj));
     }
-    // Exact for all three; a Decimal NaN or infinity has no ratio.
-    let (num, den): (Bound<'_, PyAny>, Bound<'_, PyAny>) = match obj.call_method0("as_integer_ratio") {
-        Ok(pair) => pair.extract()?,
-        Err(cause) => return Err(to_py_from(py, &error(format!("{} is not a finite number", shown(obj))), cause)),
+    let (num, den): (Obj<'_>, Obj<'_>) = match obj.call_method0("as_integer_ratio") {
+        Ok(parts) => parts.extract()?,
+        // A Decimal NaN or infinity has no ratio: its text goes to the core's parser, which refuses it.
+        Err(_) if decimal => return Ok(ExactArg::Text(obj.str()?.try_into()?)),
+        Err(err) => return Err(err),
     };
-    Ok(match (num.extract::<u128>(), den.extract::<u128>()) {
-        (Ok(num), Ok(den)) => Exact::Parts(num, den),
-        _ => Exact::Beyond(shown(obj)),
+    let (num, den) = (number(&num, argument)?, number(&den, argument)?);
+    Ratio::from_parts(num, den).map(ExactArg::Ratio).map_err(|err| {
+        let part = err.argument().unwrap_or("ratio");
+        to_py_as(py, &err, format_args!("{argument}.{part}"))
     })
 }
 
 /// An RTP factor: a fraction in (0, 1], checked by the core.
-pub(crate) fn rtp(obj: &Bound<'_, PyAny>) -> PyResult<Rtp> {
-    let py = obj.py();
-    let invalid = |detail: String| Error::InvalidRtp { detail };
-    let rtp = match exact(obj, "rtp", invalid)? {
-        Exact::Text(text) => Rtp::parse(&text),
-        Exact::Parts(num, den) => Ratio::new(num, den)
-            .ok_or_else(|| invalid(format!("{} has a zero denominator", shown(obj))))
-            .and_then(Rtp::new),
-        Exact::Beyond(shown) => Err(invalid(format!(
-            "must be above 0 and at most 1, with a numerator and denominator below 2**128, got {shown}"
-        ))),
-    };
-    rtp.map_err(|err| to_py(py, &err))
-}
-
-/// A non-negative exact ratio (a record's multiplier); `argument` names it in errors.
-pub(crate) fn ratio(obj: &Bound<'_, PyAny>, argument: &'static str) -> PyResult<Ratio> {
-    let py = obj.py();
-    let invalid = |detail: String| Error::InvalidNumber { argument, detail };
-    let ratio = match exact(obj, argument, invalid)? {
-        // The core's parser names its input `ratio`; here it is `argument`.
-        Exact::Text(text) => text.parse::<Ratio>().map_err(|err| match err {
-            Error::InvalidNumber { detail, .. } => invalid(detail),
-            other => other,
-        }),
-        Exact::Parts(num, den) => {
-            Ratio::new(num, den).ok_or_else(|| invalid(format!("{} has a zero denominator", shown(obj))))
-        }
-        Exact::Beyond(shown) => Err(invalid(format!(
-            "must be a fraction of at least 0, with a numerator and denominator below 2**128, got {shown}"
-        ))),
-    };
-    ratio.map_err(|err| to_py(py, &err))
+pub(crate) fn rtp(obj: &Obj<'_>) -> PyResult<Rtp> {
+    exact(obj, "rtp")?.get().rtp().or_raise(obj.py())
 }

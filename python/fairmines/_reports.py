@@ -1,0 +1,338 @@
+"""The reports of ``verify_history`` and ``audit``: how Python shows what the history crate found.
+
+The crate's report and counts stay in Rust (``_native._Report``, ``_native._AuditCounts``: merging, JSON,
+equality, the tests and the heatmap are the crate's); these classes show them. The failures are handed
+over once, on first use (dicts, which become the instances' ``__dict__``: a ``Failure`` costs no
+``__init__``), the summary and the audit's tests as JSON. Import them from ``fairmines``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, final
+
+from . import _native
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ._native import _FailureKind
+
+__all__ = ["AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit"]
+
+# The columns of the failures table (``HistoryReport.to_pandas``, ``Failure.to_dict``), in order.
+_COLUMNS = (
+    "line", "round_id", "kind", "field", "expected", "declared",
+    "nonce", "last_nonce", "pair_commitment", "client_seed", "message",
+)  # fmt: skip
+
+
+def _expect(other: object, cls: type) -> None:
+    if not isinstance(other, cls):
+        raise TypeError(f"other: must be {cls.__name__}, not {type(other).__name__}")
+
+
+@final
+@dataclass(frozen=True)
+class Failure:
+    """One finding of ``verify_history``: a failing row, or a gap between rows.
+
+    ``kind`` is ``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"`` or
+    ``"nonce_gap"``. A row failing two checks gives two failures with the same ``line``.
+    """
+
+    kind: _FailureKind
+    """``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"`` or ``"nonce_gap"``."""
+    line: int | None
+    """The row's first line (1-based; the CSV header is line 1; for dicts, row ``i`` is line ``i + 1``),
+    or None for gaps and for duplicates found by ``merge``."""
+    round_id: str | None
+    """The row's round id, where it has one."""
+    pair_commitment: str | None
+    """The seed pair's commitment (SHA3-256 of its server seed, computed), where the row could be read."""
+    client_seed: str | None
+    """The seed pair's client seed, where the row could be read."""
+    nonce: int | None
+    """The row's nonce; for a gap or a merged duplicate range, its first nonce."""
+    last_nonce: int | None
+    """For a gap or a merged duplicate range, its last nonce."""
+    field: str | None
+    """The field at fault (``positions``, ``commitment``, ``nonce``, ``mines``, …), if one is."""
+    expected: str | None
+    """What the seeds give (``"7,10,19"``, a commitment's hex), for mismatches."""
+    declared: str | None
+    """What the history declares, for mismatches."""
+    message: str
+    """The finding in words, starting with the field at fault."""
+
+    def to_dict(self) -> dict[str, str | int | None]:
+        """The failure as a dict (the columns of ``HistoryReport.to_pandas()``)."""
+        return {name: getattr(self, name) for name in _COLUMNS}
+
+    def __repr__(self) -> str:
+        line = "" if self.line is None else f" line {self.line}"
+        round_id = "" if self.round_id is None else f" round {self.round_id!r}"
+        return f"<Failure {self.kind}{line}{round_id}: {self.message}>"
+
+
+def _failure(fields: dict[str, Any]) -> Failure:
+    failure = object.__new__(Failure)
+    object.__setattr__(failure, "__dict__", fields)
+    return failure
+
+
+@final
+@dataclass(frozen=True)
+class HistorySummary:
+    """The counts of ``verify_history``. ``ok + mismatched + malformed == rows_read``, always."""
+
+    rows_read: int
+    """Rows read (blank lines are not rows)."""
+    ok: int
+    """Rows that are well formed, check out, and whose nonce is new for their seed pair."""
+    mismatched: int
+    """Well-formed rows failing a check (commitment, positions, or a nonce seen before), each counted once."""
+    malformed: int
+    """Rows that could not be read (reported and skipped)."""
+    commitment_mismatches: int
+    """Rows whose declared commitment is wrong."""
+    position_mismatches: int
+    """Rows whose declared positions are wrong."""
+    duplicate_nonces: int
+    """Rows whose nonce their seed pair already had."""
+    nonce_gaps: int
+    """Stretches of missing nonces."""
+    missing_nonces: int
+    """Nonces missing in all the gaps."""
+    seed_pairs: int
+    """Distinct seed pairs seen."""
+    blank_lines: int
+    """Blank lines skipped (JSON Lines; they are not rows)."""
+    pairs_closed_early: int
+    """Seed pairs closed early because too many were open at once (see the crate's README)."""
+    unterminated_last_line: bool
+    """The input's last line has no newline (not a failure by itself)."""
+
+    def to_dict(self) -> dict[str, int | bool]:
+        """Every count (and ``unterminated_last_line``) as a dict."""
+        return asdict(self)
+
+
+@final
+@dataclass(frozen=True, init=False, repr=False)
+class HistoryReport:
+    """What ``verify_history`` found: ``summary`` (the counts), ``failures`` (every failing row and every
+    nonce gap, in input order, gaps last), ``ok``.
+
+    ``merge(other)`` combines the reports of two parts of one history checked apart (Dask partitions):
+    counts add up, and the seed pairs' nonces are merged, so gaps are found again over the whole and a
+    nonce both parts have is a duplicate. Reports pickle (as ``to_json()``; they hold no server seed).
+    """
+
+    _report: _native._Report
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        """An empty report (no rows): the start of a ``functools.reduce`` over partition reports."""
+        object.__setattr__(self, "_report", _native._Report())
+
+    @classmethod
+    def _of(cls, report: _native._Report) -> HistoryReport:
+        self = object.__new__(cls)
+        object.__setattr__(self, "_report", report)
+        return self
+
+    @cached_property
+    def summary(self) -> HistorySummary:
+        """The counts."""
+        return HistorySummary(**json.loads(self._report.summary()))
+
+    @property
+    def ok(self) -> bool:
+        """True when every row is ok and no nonce is missing."""
+        return self._report.ok
+
+    def __bool__(self) -> bool:
+        return self._report.ok
+
+    @cached_property
+    def failures(self) -> tuple[Failure, ...]:
+        """Every failure, as a tuple of ``Failure`` (built once, on first use)."""
+        return tuple(map(_failure, self._report.failures()))
+
+    def merge(self, other: HistoryReport) -> HistoryReport:
+        """The report of this part and ``other`` together (see the class's doc). Line numbers stay those
+        of each part; a duplicate found only by merging has no line.
+        """
+        _expect(other, HistoryReport)
+        return HistoryReport._of(self._report.merge(other._report))
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The failures as a pandas DataFrame, one row per failure: ``line``, ``round_id``, ``kind``
+        (categorical), ``field``, ``expected``, ``declared``, ``nonce``, ``last_nonce`` (nullable
+        ``Int64``/``UInt64``), ``pair_commitment``, ``client_seed``, ``message``. Needs pandas.
+        """
+        try:
+            import pandas as pd
+        except ImportError as err:
+            message = "HistoryReport.to_pandas needs pandas, which could not be imported (pip install pandas); "
+            raise ImportError(message + ".failures has the same data as a tuple") from err
+        rows = list(map(itemgetter(*_COLUMNS), self._report.failures()))  # no need for the Failure objects
+        frame = pd.DataFrame(rows, columns=list(_COLUMNS), dtype=object)
+        kinds = pd.CategoricalDtype(_native._Report.kinds)
+        return frame.astype({"line": "Int64", "nonce": "UInt64", "last_nonce": "UInt64", "kind": kinds})
+
+    def to_json(self) -> str:
+        """The report as JSON (summary, failures, and each seed pair's nonces for ``merge``); no server seed."""
+        return self._report.to_json()
+
+    @staticmethod
+    def from_json(json: str) -> HistoryReport:
+        """Parses ``to_json()``'s form; ``InvalidStateError`` (argument ``json``) when it does not."""
+        return HistoryReport._of(_native._Report.from_json(json))
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return HistoryReport.from_json, (self.to_json(),)
+
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"<HistoryReport {'ok' if self.ok else 'FAILED'}: {s.rows_read} rows read, {s.ok} ok, "
+            f"{s.mismatched} mismatched, {s.malformed} malformed, {s.nonce_gaps} nonce gap(s), "
+            f"{len(self._report)} failure(s)>"
+        )
+
+
+@final
+@dataclass(frozen=True)
+class ChiSquare:
+    """A chi-square goodness-of-fit test against the uniform distribution (p-value: statrs' ``sf``)."""
+
+    statistic: float
+    """The statistic."""
+    degrees_of_freedom: int
+    """Its degrees of freedom."""
+    p_value: float
+    """The probability of a statistic at least this large if the tiles are uniform."""
+
+
+def _chi_square(test: dict[str, Any] | None) -> ChiSquare | None:
+    return None if test is None else ChiSquare(**test)
+
+
+@final
+@dataclass(frozen=True)
+class MineAudit:
+    """The audit of one mine count: rounds, per-tile mine counts and their uniformity test."""
+
+    mines: int
+    """The mine count."""
+    rounds: int
+    """Rounds with this mine count."""
+    tile_counts: tuple[int, ...]
+    """25 counts: index ``i`` is the number of rounds with a mine on tile ``i + 1``."""
+    chi_square: ChiSquare | None
+    """The test of ``tile_counts`` (Pearson's statistic scaled by 24 / (25 - mines), 24 degrees of
+    freedom; see the crate's README), or None without rounds."""
+
+    def __repr__(self) -> str:
+        t = self.chi_square
+        test = "no test" if t is None else f"chi-square {t.statistic:.3f} (df {t.degrees_of_freedom}), p = {t.p_value:.4f}"
+        return f"<MineAudit {self.mines} mines: {self.rounds} rounds, {test}>"
+
+
+@final
+@dataclass(frozen=True, init=False, repr=False)
+class AuditReport:
+    """What ``audit`` found: per mine count, how often each tile held a mine and a chi-square test against
+    the uniform distribution; the first-draw distribution and its test; the heatmap.
+
+    ``merge(other)`` adds the counts of another part (Dask partitions) and recomputes the tests.
+    Reports pickle (as ``to_json()``: the counts).
+    """
+
+    rows_read: int
+    """Rows read (history audits) or rounds computed, once per mine count (seed-pair audits)."""
+    malformed: int
+    """Rows that could not be read (``verify_history`` says why)."""
+    skipped: int
+    """Rows whose declared positions are not ``mines`` different tiles, left out of the tile counts."""
+    by_mines: tuple[MineAudit, ...]
+    """One ``MineAudit`` per mine count that has rounds, in order."""
+    first_draw_counts: tuple[int, ...]
+    """25 counts: index ``i`` is the number of rounds whose first mine was drawn on tile ``i + 1``."""
+    first_draw: ChiSquare | None
+    """The uniformity test of ``first_draw_counts`` (plain Pearson, 24 degrees of freedom), or None."""
+    combined: ChiSquare | None
+    """All mine counts together: the sum of their statistics, 24 degrees of freedom each; or None."""
+    _counts: _native._AuditCounts
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        """An empty report (no rounds): the start of a ``functools.reduce`` over partition reports."""
+        self.__show(_native._AuditCounts())
+
+    @classmethod
+    def _of(cls, counts: _native._AuditCounts) -> AuditReport:
+        self = object.__new__(cls)
+        self.__show(counts)
+        return self
+
+    def __show(self, counts: _native._AuditCounts) -> None:
+        report = json.loads(counts.report())
+        by_mines = (
+            MineAudit(m["mines"], m["rounds"], tuple(m["tile_counts"]), _chi_square(m["chi_square"]))
+            for m in report["by_mines"]
+        )
+        vars(self).update(
+            rows_read=report["rows_read"],
+            malformed=report["malformed"],
+            skipped=report["skipped"],
+            by_mines=tuple(by_mines),
+            first_draw_counts=tuple(report["first_draw_counts"]),
+            first_draw=_chi_square(report["first_draw"]),
+            combined=_chi_square(report["combined"]),
+            _counts=counts,
+        )
+
+    def heatmap_text(self) -> str:
+        """The 5×5 grid as text: each tile's deviation from uniform in percent, shaded by its z-score."""
+        return self._counts.heatmap_text()
+
+    def heatmap_svg(self, title: str | None = None) -> str:
+        """The heatmap as a standalone SVG document (red above uniform, blue below)."""
+        return self._counts.heatmap_svg(title)
+
+    def merge(self, other: AuditReport) -> AuditReport:
+        """The counts of this part and ``other`` added up, with the tests recomputed."""
+        _expect(other, AuditReport)
+        return AuditReport._of(self._counts.merge(other._counts))
+
+    def to_json(self) -> str:
+        """The counts as JSON (from which every test is recomputed)."""
+        return self._counts.to_json()
+
+    @staticmethod
+    def from_json(json: str) -> AuditReport:
+        """Parses ``to_json()``'s form; ``InvalidStateError`` (argument ``json``) when it does not."""
+        return AuditReport._of(_native._AuditCounts.from_json(json))
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return AuditReport.from_json, (self.to_json(),)
+
+    def __repr__(self) -> str:
+        rounds = sum(m.rounds for m in self.by_mines)
+        combined = "no test" if self.combined is None else f"combined p = {self.combined.p_value:.4f}"
+        return (
+            f"<AuditReport {rounds} rounds over {len(self.by_mines)} mine count(s), {self.malformed} malformed, "
+            f"{self.skipped} skipped; {combined}>"
+        )
+
+
+# Shown, and pickled, as ``fairmines.<name>``, where they are imported from.
+for _class in (Failure, HistorySummary, HistoryReport, ChiSquare, MineAudit, AuditReport):
+    _class.__module__ = "fairmines"
+del _class
