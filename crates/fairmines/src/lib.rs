@@ -56,6 +56,12 @@ pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, 
 pub use seed::ServerSeed;
 pub use verify::{Check, Published, Verdict, Verification, verify};
 
+/// The Rust example of the repository's README.md, run as a doctest (every other block of that README is run
+/// by scripts/readme_examples.py).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
+
 /// The Keccak-f[1600] implementation that runs four rounds in step in batches on this machine:
 /// `"avx2"` or `"scalar"` (chosen at run time, see the `fairmines-keccak` crate).
 pub fn keccak_backend() -> &'static str {
