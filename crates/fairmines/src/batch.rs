@@ -3,6 +3,7 @@
 
 use core::fmt;
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::thread;
 
@@ -129,6 +130,49 @@ pub fn mine_positions_batch(
     mines: MineCount,
     out: &mut [u8],
 ) -> Result<(), Error> {
+    mine_positions_batch_with(server_seed, client_seed, nonces, mines, out, BatchOptions::default()).map(drop)
+}
+
+/// How [`mine_positions_batch_with`] runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BatchOptions<'a> {
+    /// The most threads to run on, the calling one included (judged by [`crate::input::threads`]);
+    /// `None`: one per core.
+    pub threads: Option<NonZeroUsize>,
+    /// Once set (by another thread: a signal, a cancelled request), the batch stops at its next chunk of
+    /// about a millisecond of work and returns [`BatchEnd::Stopped`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// How a batch ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchEnd {
+    /// Every row is written.
+    Complete,
+    /// Its `stop` flag was set: some rows are not written.
+    Stopped,
+}
+
+/// [`mine_positions_batch`] on at most `options.threads` threads, stopping once `options.stop` is set.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use fairmines::{BatchEnd, BatchOptions, MineCount, Nonces, mine_positions_batch_with};
+/// let (mut out, stop) = ([0u8; 3 * 5000], AtomicBool::new(true));
+/// let nonces = Nonces::Range { start: 0, count: 5000 };
+/// let options = BatchOptions { threads: None, stop: Some(&stop) };
+/// let end = mine_positions_batch_with("server", "client", nonces, MineCount::new(3)?, &mut out, options)?;
+/// assert_eq!(end, BatchEnd::Stopped);
+/// # Ok::<(), fairmines::Error>(())
+/// ```
+pub fn mine_positions_batch_with(
+    server_seed: &str,
+    client_seed: &str,
+    nonces: Nonces<'_>,
+    mines: MineCount,
+    out: &mut [u8],
+    options: BatchOptions<'_>,
+) -> Result<BatchEnd, Error> {
     let row = usize::from(mines.get());
     let needed = nonces.len().saturating_mul(row);
     if out.len() < needed {
@@ -138,8 +182,12 @@ pub fn mine_positions_batch(
     if let Nonces::Range { start, count } = nonces {
         crate::input::nonce_range(start, count as u64)?;
     }
+    let stopped = || options.stop.is_some_and(|stop| stop.load(Ordering::Relaxed));
+    if stopped() {
+        return Ok(BatchEnd::Stopped);
+    }
     if out.is_empty() {
-        return Ok(());
+        return Ok(BatchEnd::Complete);
     }
     let rounds = RoundHasher::new(server_seed, client_seed);
     let fill = |first: usize, chunk: &mut [u8]| {
@@ -159,11 +207,12 @@ pub fn mine_positions_batch(
         }
     };
     // Below a few thousand rounds per thread, starting a thread costs more than it saves.
-    let threads =
-        thread::available_parallelism().map_or(1, NonZeroUsize::get).min(nonces.len() / MIN_ROUNDS_PER_THREAD).max(1);
-    if threads == 1 {
+    let cores = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    let threads = options.threads.map_or(cores, NonZeroUsize::get).min(cores);
+    let threads = threads.min(nonces.len() / MIN_ROUNDS_PER_THREAD).max(1);
+    if threads == 1 && options.stop.is_none() {
         fill(0, out);
-        return Ok(());
+        return Ok(BatchEnd::Complete);
     }
     // The threads take small chunks from one queue instead of one fixed share each: when other
     // processes take CPU time from one core (a shared machine), that thread simply takes fewer chunks,
@@ -172,7 +221,9 @@ pub fn mine_positions_batch(
     // The lock is held only while taking the next chunk, never while filling it.
     let take = || queue.lock().unwrap_or_else(PoisonError::into_inner).next();
     let work = || {
-        while let Some((k, chunk)) = take() {
+        while !stopped()
+            && let Some((k, chunk)) = take()
+        {
             fill(k * CHUNK_ROUNDS, chunk);
         }
     };
@@ -183,5 +234,6 @@ pub fn mine_positions_batch(
         // The calling thread is one of the workers.
         work();
     });
-    Ok(())
+    // Stopped only if a chunk was left unwritten (a stop after the last chunk changes nothing).
+    Ok(if take().is_some() { BatchEnd::Stopped } else { BatchEnd::Complete })
 }

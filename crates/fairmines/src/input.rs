@@ -149,6 +149,16 @@ pub fn nonce_range(first: u64, count: u64) -> Result<Option<u64>, Error> {
     })
 }
 
+/// A cap on the threads a batch runs on (`BatchOptions::threads`): an integer of at least 1. `argument`
+/// names it in the error.
+pub fn threads(threads: Number, argument: &'static str) -> Result<core::num::NonZeroUsize, Error> {
+    let cap = threads.within(1..=i128::MAX).and_then(core::num::NonZeroUsize::new);
+    cap.ok_or_else(|| Error::InvalidNumber {
+        argument,
+        detail: format!("must be an integer of at least 1, got {}", threads.shown()),
+    })
+}
+
 /// A tile of the board: an integer in 1..=25. `argument` names it in the error (`tile`).
 #[inline]
 pub fn tile(tile: Number, argument: &'static str) -> Result<u8, Error> {

@@ -42,7 +42,7 @@ mod placement;
 mod seed;
 mod verify;
 
-pub use batch::{Nonces, RoundHasher, mine_positions_batch};
+pub use batch::{BatchEnd, BatchOptions, Nonces, RoundHasher, mine_positions_batch, mine_positions_batch_with};
 pub use digest::{Digest, Hex};
 pub use error::{Error, ErrorKind};
 pub use game::{

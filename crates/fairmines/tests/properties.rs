@@ -1,8 +1,11 @@
 //! Properties that hold for every input, checked on random ones.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use fairmines::input::Number;
 use fairmines::{
-    Digest, Error, MineCount, Nonces, Published, Tiles, WordStream, draw_order, mine_positions, mine_positions_batch,
-    place_mines, round_signature, verify,
+    BatchEnd, BatchOptions, Digest, Error, MineCount, Nonces, Published, Tiles, WordStream, draw_order, input,
+    mine_positions, mine_positions_batch, mine_positions_batch_with, place_mines, round_signature, verify,
 };
 use proptest::prelude::*;
 use sha3::Shake256;
@@ -115,6 +118,58 @@ fn a_large_batch_runs_on_threads_and_equals_single_rounds() {
     mine_positions_batch("s", "c", Nonces::List(&nonces), mines, &mut out).unwrap();
     for (nonce, row) in nonces.iter().zip(out.chunks(5)).step_by(97) {
         assert_eq!(row, &*mine_positions("s", "c", *nonce, 5).unwrap());
+    }
+}
+
+#[test]
+fn a_batch_with_a_thread_cap_equals_one_without() {
+    let (nonces, mines) = (Nonces::Range { start: 1 << 40, count: 9_000 }, MineCount::new(7).unwrap());
+    let mut all = vec![0u8; 9_000 * 7];
+    mine_positions_batch("s", "c", nonces, mines, &mut all).unwrap();
+    for cap in [1, 2, 64] {
+        let mut capped = vec![0u8; 9_000 * 7];
+        let options = BatchOptions { threads: Some(input::threads(Number::Int(cap), "threads").unwrap()), stop: None };
+        let end = mine_positions_batch_with("s", "c", nonces, mines, &mut capped, options).unwrap();
+        assert_eq!((end, &capped), (BatchEnd::Complete, &all), "threads: {cap}");
+    }
+}
+
+#[test]
+fn a_stopped_batch_says_so_and_an_unset_flag_changes_nothing() {
+    let (nonces, mines) = (Nonces::Range { start: 0, count: 50_000 }, MineCount::new(2).unwrap());
+    let mut out = vec![0u8; 100_000];
+    // Set before: nothing is written.
+    let stop = AtomicBool::new(true);
+    let end =
+        mine_positions_batch_with("s", "c", nonces, mines, &mut out, BatchOptions { threads: None, stop: Some(&stop) });
+    assert_eq!((end.unwrap(), out.iter().all(|&b| b == 0)), (BatchEnd::Stopped, true));
+    // Set by another thread while it runs (or before it starts): the rows after the stop are left.
+    let stop = AtomicBool::new(false);
+    let options = BatchOptions { threads: Some(1.try_into().unwrap()), stop: Some(&stop) };
+    let end = std::thread::scope(|scope| {
+        scope.spawn(|| stop.store(true, Ordering::Relaxed));
+        mine_positions_batch_with("s", "c", nonces, mines, &mut out, options).unwrap()
+    });
+    let written = out.chunks(2).take_while(|row| row != &[0, 0]).count();
+    match end {
+        BatchEnd::Stopped => assert!(written < 50_000, "{written} rows written"),
+        BatchEnd::Complete => assert_eq!(written, 50_000),
+    }
+    // Never set: every row, as without options.
+    let (unset, mut expected) = (AtomicBool::new(false), vec![0u8; 100_000]);
+    let options = BatchOptions { threads: None, stop: Some(&unset) };
+    assert_eq!(mine_positions_batch_with("s", "c", nonces, mines, &mut out, options).unwrap(), BatchEnd::Complete);
+    mine_positions_batch("s", "c", nonces, mines, &mut expected).unwrap();
+    assert_eq!(out, expected);
+}
+
+#[test]
+fn a_thread_cap_is_an_integer_of_at_least_one() {
+    assert_eq!(input::threads(Number::Float(3.0), "threads").unwrap().get(), 3);
+    for bad in [Number::Int(0), Number::Int(-1), Number::Float(1.5), Number::Float(f64::NAN)] {
+        let err = input::threads(bad, "options.threads").unwrap_err();
+        assert_eq!((err.code(), err.argument()), (14, Some("options.threads")));
+        assert!(err.detail().starts_with("must be an integer of at least 1"), "{}", err.detail());
     }
 }
 
