@@ -65,7 +65,8 @@ fuzz:
 mutation-check:
 	bash scripts/mutation-check.sh
 
-# Installs the C header, libraries, pkg-config file and CMake package: `make install-c PREFIX=/usr/local`.
+# Installs the C header, libraries (with their SONAME links), pkg-config files (fairmines, fairmines-static),
+# CMake package, valgrind suppressions and licences: `make install-c PREFIX=/usr/local` (see scripts/install-c.sh).
 PREFIX ?= /usr/local
 install-c:
 	bash scripts/install-c.sh "$(PREFIX)"

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Builds and installs the fairmines C library:
+# Builds and installs the fairmines C library (Linux):
 #   scripts/install-c.sh [PREFIX]        (or PREFIX=/some/dir scripts/install-c.sh; default /usr/local)
-# Installs
+# Installs, for version X.Y.Z (the workspace version in Cargo.toml) and its SONAME (see below):
 #   PREFIX/include/fairmines.h
-#   PREFIX/lib/libfairmines.a, PREFIX/lib/libfairmines.so
-#   PREFIX/lib/pkgconfig/fairmines.pc                       (pkg-config fairmines)
-#   PREFIX/lib/cmake/fairmines/fairmines-config.cmake       (find_package(fairmines))
+#   PREFIX/lib/libfairmines.a
+#   PREFIX/lib/libfairmines.so.X.Y.Z                        the shared library, SONAME libfairmines.so.0.Y (X = 0)
+#   PREFIX/lib/libfairmines.so.0.Y -> libfairmines.so.X.Y.Z   the name programs record and the loader looks for
+#   PREFIX/lib/libfairmines.so -> libfairmines.so.0.Y       the name the linker finds for -lfairmines
+#   PREFIX/lib/pkgconfig/fairmines.pc                       pkg-config fairmines (shared library)
+#   PREFIX/lib/pkgconfig/fairmines-static.pc                pkg-config fairmines-static (libfairmines.a)
+#   PREFIX/lib/cmake/fairmines/fairmines-config.cmake       find_package(fairmines): fairmines::static, ::shared
 #   PREFIX/lib/cmake/fairmines/fairmines-config-version.cmake
+#   PREFIX/share/fairmines/valgrind.supp                    valgrind suppressions for programs using the library
+#   PREFIX/share/doc/fairmines/LICENSE-MIT, LICENSE-APACHE  the licenses (MIT OR Apache-2.0)
+# Everything is relocatable: the .pc and CMake files find the prefix from their own location.
+# The SONAME is the one build.rs gave target/release/libfairmines.so (Cargo's compatibility rule: 0.Y while
+# the major version is 0, then X), read back here with readelf.
 # Set FAIRMINES_NO_BUILD=1 to install what target/release already holds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +24,7 @@ PREFIX="${1:-${PREFIX:-/usr/local}}"
 mkdir -p "$PREFIX"
 PREFIX="$(cd "$PREFIX" && pwd)"
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+command -v readelf >/dev/null || { echo "install-c: readelf (binutils) is required" >&2; exit 1; }
 
 # The native libraries a program linking libfairmines.a needs, exactly as
 # `cargo rustc --release -p fairmines-c --lib -- --print native-static-libs` prints them on Linux.
@@ -22,37 +32,64 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 FAIRMINES_NATIVE_STATIC_LIBS="-lc -lm -lrt -lpthread -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 
 if [ "${FAIRMINES_NO_BUILD:-0}" != 1 ]; then
-    # The same command the test script uses (so neither rebuilds the other's output).
-    cargo rustc --release -p fairmines-c --lib -- --print native-static-libs 2>&1 | sed '/^note: native-static-libs/d' >&2
+    # The command of bindings/c/README.md.
+    cargo build --release -p fairmines-c
 fi
 
 version="$(sed -n 's/^#define FAIRMINES_VERSION_STRING "\(.*\)"$/\1/p' include/fairmines.h)"
 major="$(sed -n 's/^#define FAIRMINES_VERSION_MAJOR \([0-9]*\)$/\1/p' include/fairmines.h)"
 minor="$(sed -n 's/^#define FAIRMINES_VERSION_MINOR \([0-9]*\)$/\1/p' include/fairmines.h)"
 [ -n "$version" ] && [ -n "$major" ] && [ -n "$minor" ] || { echo "install-c: no version in include/fairmines.h" >&2; exit 1; }
+shared="$TARGET_DIR/release/libfairmines.so"
+soname="$(readelf -d "$shared" | sed -n 's/.*Library soname: \[\(.*\)\]$/\1/p')"
+case "$soname" in
+    libfairmines.so.?*) ;;
+    *) echo "install-c: $shared has no versioned SONAME (got '$soname'); rebuild it" >&2; exit 1 ;;
+esac
+realname="libfairmines.so.$version"
 
-install -d "$PREFIX/include" "$PREFIX/lib/pkgconfig" "$PREFIX/lib/cmake/fairmines"
+install -d "$PREFIX/include" "$PREFIX/lib/pkgconfig" "$PREFIX/lib/cmake/fairmines" "$PREFIX/share/fairmines" \
+    "$PREFIX/share/doc/fairmines"
 install -m 644 include/fairmines.h "$PREFIX/include/fairmines.h"
 install -m 644 "$TARGET_DIR/release/libfairmines.a" "$PREFIX/lib/libfairmines.a"
-install -m 755 "$TARGET_DIR/release/libfairmines.so" "$PREFIX/lib/libfairmines.so"
+# The real file, then the two links (what ldconfig and every distribution's packages lay out).
+rm -f "$PREFIX/lib/libfairmines.so" "$PREFIX/lib/$soname"
+install -m 755 "$shared" "$PREFIX/lib/$realname"
+[ "$soname" = "$realname" ] || ln -s "$realname" "$PREFIX/lib/$soname"   # the same name for 0.0.z
+ln -s "$soname" "$PREFIX/lib/libfairmines.so"
+install -m 644 bindings/c/valgrind.supp "$PREFIX/share/fairmines/valgrind.supp"
+install -m 644 LICENSE-MIT LICENSE-APACHE "$PREFIX/share/doc/fairmines/"
 
-cat > "$PREFIX/lib/pkgconfig/fairmines.pc" <<EOF
-prefix=$PREFIX
-exec_prefix=\${prefix}
-libdir=\${exec_prefix}/lib
+# pkg-config: prefix from the .pc file's own directory (pkgconf and pkg-config both define pcfiledir).
+pc_head() { # module description
+    cat <<EOF
+# pkg-config module $1 of the fairmines C library $version (written by scripts/install-c.sh).
+# Relocatable: the prefix is found from this file's directory.
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib
 includedir=\${prefix}/include
-# Static linking: \$(pkg-config --variable=staticlib fairmines) \$(pkg-config --variable=native_static_libs fairmines)
-staticlib=\${libdir}/libfairmines.a
+# rustc --print native-static-libs: what a program linking libfairmines.a needs besides it.
 native_static_libs=$FAIRMINES_NATIVE_STATIC_LIBS
 
-Name: fairmines
-Description: Provably fair Mines (Cloudbet): commitments, round signatures and mine placement
+Name: $1
+Description: $2
 URL: https://github.com/fairmines/fairmines
 Version: $version
 Cflags: -I\${includedir}
-Libs: -L\${libdir} -lfairmines
-Libs.private: \${native_static_libs}
 EOF
+}
+{
+    pc_head fairmines "Provably fair Mines (Cloudbet): commitments, round signatures and mine placement (shared library)"
+    # --static adds Libs.private, for toolchains that pick libfairmines.a for -lfairmines themselves.
+    echo 'Libs: -L${libdir} -lfairmines'
+    echo 'Libs.private: ${native_static_libs}'
+} >"$PREFIX/lib/pkgconfig/fairmines.pc"
+{
+    pc_head fairmines-static "Provably fair Mines (Cloudbet): the static library libfairmines.a"
+    # The archive by its path (a -l would find libfairmines.so first), and its native libraries, which
+    # every link of the archive needs: the same line with or without --static.
+    echo 'Libs: ${libdir}/libfairmines.a ${native_static_libs}'
+} >"$PREFIX/lib/pkgconfig/fairmines-static.pc"
 
 # CMake wants a list: one item per flag.
 cmake_libs="$(printf '%s;' $FAIRMINES_NATIVE_STATIC_LIBS)"
@@ -76,9 +113,11 @@ endif()
 
 if(NOT TARGET fairmines::shared)
   add_library(fairmines::shared SHARED IMPORTED)
+  # CMake puts this directory in the build tree's RPATH; installed programs need CMAKE_INSTALL_RPATH
+  # (or ldconfig): see bindings/c/README.md.
   set_target_properties(fairmines::shared PROPERTIES
-    IMPORTED_LOCATION "\${_fairmines_prefix}/lib/libfairmines.so"
-    IMPORTED_SONAME "libfairmines.so"
+    IMPORTED_LOCATION "\${_fairmines_prefix}/lib/$realname"
+    IMPORTED_SONAME "$soname"
     INTERFACE_INCLUDE_DIRECTORIES "\${_fairmines_prefix}/include")
 endif()
 
@@ -90,12 +129,14 @@ endif()
 set(fairmines_VERSION "$version")
 set(fairmines_INCLUDE_DIRS "\${_fairmines_prefix}/include")
 set(fairmines_LIBRARIES fairmines::fairmines)
+# valgrind --suppressions=\${fairmines_VALGRIND_SUPPRESSIONS}
+set(fairmines_VALGRIND_SUPPRESSIONS "\${_fairmines_prefix}/share/fairmines/valgrind.supp")
 unset(_fairmines_prefix)
 EOF
 
 cat > "$PREFIX/lib/cmake/fairmines/fairmines-config-version.cmake" <<EOF
 # fairmines $version: a request is compatible when it has the same major version (and, while the
-# major version is 0, the same minor version) and is not newer than this one.
+# major version is 0, the same minor version: the SONAME's rule) and is not newer than this one.
 set(PACKAGE_VERSION "$version")
 set(PACKAGE_VERSION_COMPATIBLE FALSE)
 if(NOT PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION
@@ -111,4 +152,4 @@ if(NOT CMAKE_SIZEOF_VOID_P STREQUAL "8")
 endif()
 EOF
 
-echo "installed fairmines $version into $PREFIX"
+echo "installed fairmines $version ($soname) into $PREFIX"

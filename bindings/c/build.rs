@@ -13,14 +13,21 @@ fn main() {
     println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=build.rs");
 
-    // A SONAME, so programs linked against the installed libfairmines.so record its name, not its path.
+    let version = |part: &str| env::var(format!("CARGO_PKG_VERSION_{part}")).expect("CARGO_PKG_VERSION_*");
+    // The SONAME carries the ABI version by Cargo's compatibility rule (as cargo-c does): 0.0.z for 0.0.z,
+    // 0.y for 0.y.z, x for x.y.z (x >= 1). A program records it (NEEDED), so one built against 0.1.z never
+    // loads a 0.2 library, which Cargo's semver allows to break the ABI. scripts/install-c.sh reads it back.
     if env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
-        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libfairmines.so");
+        let abi = match (version("MAJOR").as_str(), version("MINOR").as_str()) {
+            ("0", "0") => format!("0.0.{}", version("PATCH")),
+            ("0", minor) => format!("0.{minor}"),
+            (major, _) => major.to_owned(),
+        };
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libfairmines.so.{abi}");
     }
 
     let mut config = cbindgen::Config::from_file(manifest_dir.join("cbindgen.toml")).expect("read cbindgen.toml");
     // The version macros come from Cargo.toml, so the header cannot drift from the crate version.
-    let version = |part: &str| env::var(format!("CARGO_PKG_VERSION_{part}")).expect("CARGO_PKG_VERSION_*");
     config.after_includes = Some(format!(
         "\n/** The version of this header (the library's is fairmines_version()). */\n\
          #define FAIRMINES_VERSION_MAJOR {}\n\

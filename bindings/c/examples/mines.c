@@ -1,8 +1,8 @@
 /* Prints the commitment, signature and mine positions of a round, and verifies declared positions.
  *   mines SERVER_SEED CLIENT_SEED NONCE MINES [DECLARED_POSITION...]
- * Build: cc -std=c11 mines.c $(pkg-config --cflags --libs fairmines)        (shared library), or
- *        cc -std=c11 mines.c $(pkg-config --cflags fairmines) \
- *           $(pkg-config --variable=staticlib fairmines) $(pkg-config --variable=native_static_libs fairmines) */
+ * Build: cc -std=c11 mines.c -o mines $(pkg-config --cflags --libs fairmines) -Wl,-rpath,PREFIX/lib   (shared), or
+ *        cc -std=c11 mines.c -o mines $(pkg-config --cflags --libs --static fairmines-static)     (static)
+ * (PREFIX: where scripts/install-c.sh installed the library; bindings/c/README.md tells why the rpath.) */
 #include <fairmines.h>
 
 #include <inttypes.h>

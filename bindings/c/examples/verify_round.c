@@ -8,7 +8,8 @@
  * and outcome, and every difference. Exit status: 0 the record verifies, 1 it does not, 2 bad input
  * (usage, an unreadable file, a record that is not a record).
  *
- *   cc -std=c11 verify_round.c $(pkg-config --cflags --libs fairmines) -o verify_round */
+ *   cc -std=c11 verify_round.c -o verify_round $(pkg-config --cflags --libs fairmines) -Wl,-rpath,PREFIX/lib
+ * (or statically: $(pkg-config --cflags --libs --static fairmines-static); see bindings/c/README.md) */
 #include <fairmines.h>
 
 #include <stdio.h>
