@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Tests the UniFFI bindings (bindings/uniffi): Kotlin on the JVM, Ruby, and the C header of the Swift
-# binding. Runs on a fresh Debian machine as root (installs ruby and ruby-ffi with apt-get only when
-# missing; Maven fetches the Kotlin compiler, JNA and JUnit once into ~/.m2).
+# Tests the UniFFI bindings (bindings/uniffi): Kotlin on the JVM, Ruby, the C header of the Swift
+# binding, and every code block of bindings/uniffi/README.md (the Kotlin and Ruby programs run with their
+# output compared; the Swift one, with no Swift toolchain here, parsed and checked against Fairmines.swift).
+# Runs on a fresh Debian machine as root (installs ruby and ruby-ffi with apt-get only when missing; Maven
+# fetches the Kotlin compiler, JNA and JUnit once into ~/.m2; pip installs the pinned tree-sitter-swift once
+# into target/uniffi-swift-venv).
 #
 #   scripts/test-uniffi.sh
 #
@@ -18,9 +21,55 @@ export CARGO_TARGET_DIR="$target"
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "Rust tests of fairmines-uniffi: the error mapping against ErrorKind::ALL, conversions, README examples"
+step "Rust tests of fairmines-uniffi: the error mapping against ErrorKind::ALL, conversions, the README's error table"
 # The two packages together, as in generate.sh, so UniFFI is built once with one feature set.
 cargo test --quiet -p fairmines-uniffi -p fairmines-uniffi-bindgen
+
+step "The README's code blocks: every block tagged, the examples identical to the files the tests run"
+readme=bindings/uniffi/README.md
+blocks="$target/uniffi-readme"   # also read by the Kotlin test ReadmeTest (pom.xml: fairmines.readme.dir)
+rm -rf "$blocks"
+mkdir -p "$blocks"
+# A tag line right before a fence names the block; an untagged block, or a tag this script does not know,
+# fails: every block is run, compared or checked below.
+awk -v dir="$blocks" '
+    inside && /^```$/ { inside = 0; close(file); next }
+    inside { print > file; next }
+    /^```/ {
+        if (name == "") { printf "error: %s:%d: a code block without a <!-- test-uniffi: NAME --> tag\n", FILENAME, NR > "/dev/stderr"; bad = 1; file = "/dev/null" }
+        else { file = dir "/" name; printf "" > file }
+        inside = 1; name = ""; next
+    }
+    /^<!-- test-uniffi: [^ ]+ -->$/ { name = $3; next }
+    { name = "" }
+    END { exit bad }' "$readme"
+want="build kotlin kotlin.out ruby swift"
+got=$(cd "$blocks" && ls | sort | xargs)
+if [ "$got" != "$want" ]; then
+    echo "error: $readme has the blocks [$got]; this script runs [$want]" >&2
+    exit 1
+fi
+for pair in kotlin:bindings/uniffi/tests/kotlin/src/test/kotlin/ReadmeExample.kt ruby:bindings/uniffi/tests/ruby/example.rb \
+    swift:bindings/uniffi/tests/swift/example.swift; do
+    if ! diff -u "$blocks/${pair%%:*}" "${pair#*:}"; then
+        echo "error: the README's ${pair%%:*} block is not ${pair#*:} (diff above)" >&2
+        exit 1
+    fi
+done
+# The licenses the README points to for whoever ships generated/.
+for license in LICENSE-MIT LICENSE-APACHE; do
+    [ -s "$license" ] && grep -qF "(../../$license)" "$readme" || { echo "error: $readme does not link $license" >&2; exit 1; }
+done
+# The build block: its cargo build runs as written; its generate.sh runs in the next step into a scratch
+# directory, so that the checked-in copy is compared instead of overwritten.
+commands=$(sed 's/ *#.*$//' "$blocks/build")
+expected_commands=$'cargo build -p fairmines-uniffi -p fairmines-uniffi-bindgen\nbindings/uniffi/generate.sh'
+if [ "$commands" != "$expected_commands" ]; then
+    printf 'error: the README build block changed; update this script:\n%s\n' "$commands" >&2
+    exit 1
+fi
+bash -ex -c "$(head -n 1 <<<"$commands")"
+echo "README: blocks [$got] tagged; kotlin, ruby and swift identical to their files"
 
 step "Generate the Kotlin, Swift and Ruby sources and compare with the checked-in copies"
 generated="$target/uniffi-generated"
@@ -32,7 +81,7 @@ fi
 lib="$target/debug/libfairmines_uniffi.so"
 [ "$(uname -s)" = Darwin ] && lib="$target/debug/libfairmines_uniffi.dylib"
 
-step "Swift: the generated C header compiles, matches the library's exports, and works from C"
+step "Swift: the generated C header compiles, matches the library's exports, and works from C; the README's example parses"
 header=bindings/uniffi/generated/swift/fairminesFFI.h
 cc_flags=(-std=c11 -Wall -Wextra -Werror)
 # _Nullable/_Nonnull are Clang's nullability qualifiers; GCC does not know them.
@@ -60,6 +109,17 @@ if [ -n "$missing" ]; then
 fi
 echo "header: $(echo "$declared" | wc -l) functions declared, all exported by the library;" \
     "$unchecked record-method checksums exported and not used by the bindings"
+# The README's Swift example: parsed with tree-sitter-swift and checked against Fairmines.swift (no swiftc here).
+swift_env="$target/uniffi-swift-venv"
+requirements=bindings/uniffi/tests/swift/requirements.txt
+if ! cmp -s "$requirements" "$swift_env/requirements.txt"; then
+    rm -rf "$swift_env"
+    python3 -m venv "$swift_env"
+    "$swift_env/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
+    cp "$requirements" "$swift_env/requirements.txt"
+fi
+"$swift_env/bin/python" bindings/uniffi/tests/swift/check_example.py bindings/uniffi/tests/swift/example.swift \
+    bindings/uniffi/generated/swift/Fairmines.swift
 mkdir -p "$target/uniffi-c"
 cc "${cc_flags[@]}" -I "$(dirname "$header")" bindings/uniffi/tests/c/ffi_smoke.c \
     -L "$(dirname "$lib")" -lfairmines_uniffi -Wl,-rpath,"$(dirname "$lib")" -o "$target/uniffi-c/ffi_smoke"
@@ -93,6 +153,6 @@ step "Kotlin (JVM, Maven)"
 # All versions are pinned in the pom: after the first run Maven finds everything in ~/.m2 and needs
 # no network (`mvn -o` works too).
 mvn -B -ntp -f bindings/uniffi/tests/kotlin/pom.xml test \
-    -Dfairmines.lib.dir="$(dirname "$lib")" -Dfairmines.vectors.file="$vectors"
+    -Dfairmines.lib.dir="$(dirname "$lib")" -Dfairmines.vectors.file="$vectors" -Dfairmines.readme.dir="$blocks"
 
 step "uniffi: all suites passed"

@@ -207,24 +207,3 @@ fn payouts_cross_as_exact_ratios() {
     assert_eq!((m.numerator.as_str(), m.denominator.as_str(), m.decimal.as_str()), ("2300", "1", "2300.00"));
     assert_eq!(ratio_to_decimal(multiplier(1, 1, "1").unwrap(), 4).unwrap(), "1.0416");
 }
-
-/// The README's code blocks are the ones the tests run: the Ruby block is `tests/ruby/example.rb` (whose output
-/// scripts/test-uniffi.sh compares with its comments), every line of the Kotlin block is in the Kotlin tests.
-#[test]
-fn the_readme_examples_are_the_tested_ones() {
-    let readme = include_str!("../README.md");
-    let block = |language: &str| {
-        let start = readme.find(&format!("```{language}\n")).unwrap() + language.len() + 4;
-        &readme[start..start + readme[start..].find("```").unwrap()]
-    };
-    let example = include_str!("ruby/example.rb");
-    assert_eq!(block("ruby"), example.split_once('\n').unwrap().1, "README.md's Ruby block vs tests/ruby/example.rb");
-    let kotlin_tests = [
-        include_str!("kotlin/src/test/kotlin/io/github/fairmines/FairminesTest.kt"),
-        include_str!("kotlin/src/test/kotlin/io/github/fairmines/GameTest.kt"),
-    ];
-    let tested: Vec<&str> = kotlin_tests.iter().flat_map(|file| file.lines()).map(str::trim).collect();
-    for line in block("kotlin").lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with("import ")) {
-        assert!(tested.contains(&line), "README.md's Kotlin line is not in the Kotlin tests: {line}");
-    }
-}

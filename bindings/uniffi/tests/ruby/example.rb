@@ -1,4 +1,3 @@
-# The README's Ruby example. scripts/test-uniffi.sh copies it next to fairmines.rb and runs it.
 require_relative 'fairmines'   # with libfairmines_uniffi.so in the same directory
 server = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a'
 client = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817'

@@ -79,9 +79,8 @@ class VectorTest {
 
 class ApiTest {
     @Test
-    fun `readme example`() {
-        // The Kotlin example of bindings/uniffi/README.md, as it stands there (tests/conversion.rs checks that every
-        // line of it is here or in GameTest's), then more checks.
+    fun `the worked example verifies, and a mine count out of range names it`() {
+        // (The README's own Kotlin program is ../../../ReadmeExample.kt, run by ReadmeTest.)
         val server = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a"
         val client = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817"
         check(minePositions(server, client, 1uL, 3) == listOf(7, 10, 19))

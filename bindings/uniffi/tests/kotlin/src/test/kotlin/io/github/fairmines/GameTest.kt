@@ -66,8 +66,8 @@ internal inline fun <reified T : FairminesException> expectError(
 
 class GameTest {
     @Test
-    fun `readme example`() {
-        // The Kotlin game example of bindings/uniffi/README.md, as it stands there.
+    fun `a round, a refused rotation, voiding and the record verified`() {
+        // (The README's own Kotlin program is ../../../ReadmeExample.kt, run by ReadmeTest.)
         // The game (an operator would use SeedPair(clientSeed); a known seed shows the worked example's round).
         val server = SERVER
         val client = CLIENT

@@ -1,0 +1,29 @@
+import io.github.fairmines.*
+
+fun main() {
+    val server = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a"
+    val client = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817"
+    println(minePositions(server, client, 1uL, 3))
+    val verdict = verify(server, client, 1uL, 3,
+        commitment = "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42", positions = listOf(7, 10, 19))
+    println("verdict ${verdict.verdict}, ok ${verdict.ok}")
+    try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { println(e.reason) }
+
+    // The game (an operator would use SeedPair(clientSeed); a known seed shows the worked example's round).
+    val pair = SeedPair.fromParts(server, client, 1uL)
+    val commitment = pair.public().commitment          // shown to the player before play
+    val round = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
+    val first = round.reveal(1)
+    println("tile ${first.tile}: safe=${first.safe}, safe picks ${first.safePicks}, x${first.multiplier?.decimal}")
+    val paid = round.cashOut()                         // exact: 9/8 (25/22 x 99/100)
+    println("cashed out at $paid")
+    val record = round.record()!!
+    println(record.toJson())                           // published
+    val next = pair.startRound(3, "0.99")              // nonce 2, in play: its mines hang on the secret seed
+    try { pair.rotate(null) } catch (e: FairminesException.RoundsInPlay) { println("${e.code} ${e.reason}") }
+    println(pair.voidOpenRounds())                     // (or finish it) then the pair can rotate
+    val revealed = pair.rotate(null)                   // the old server seed may now be published
+    println(revealed.commitment == commitment && verifyRound(record, revealed.serverSeed).ok)
+    try { round.reveal(2) } catch (e: FairminesException.RoundFinished) { println(e.code) }
+    try { next.reveal(2) } catch (e: FairminesException.RoundVoided) { println(e.code) }
+}
