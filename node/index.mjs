@@ -23,6 +23,7 @@ export const {
   roundSignature,
   verify,
   verifyRound,
+  __napiBindingTarget,
 } = native
 
 export default native

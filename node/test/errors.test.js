@@ -169,9 +169,13 @@ test('seeds: a lone surrogate (no UTF-8 form) is a RangeError; a real U+FFFD is 
   for (const seed of ['\ufffd', 'a\ufffdb', '\ud83d\ude00', '']) assert.equal(fm.commitment(seed), sha3(seed));
 });
 
-test('nonces: neither a BigUint64Array nor an array is a TypeError; a bad element is named', () => {
-  for (const nonces of [1, 1n, 'abc', null, undefined, {}, new Uint32Array(2), new BigInt64Array(2), new Float64Array(1), new Set([1])]) {
+test('nonces: not a range, a BigUint64Array, a Uint32Array or an array is a TypeError; a bad element is named', () => {
+  for (const nonces of [1, 1n, 'abc', null, undefined, new Int32Array(2), new BigInt64Array(2), new Float64Array(1), new Uint8Array(1)]) {
     expectError(() => fm.minePositionsBatch(S, C, nonces, 3), T, TYPE, 'nonces');
+  }
+  // Any other object is read as a { start, count } range: its missing or unknown fields are named.
+  for (const [nonces, label] of [[{}, 'nonces.start'], [new Set([1]), 'nonces.start'], [{ start: 1 }, 'nonces.count'], [{ start: 1, count: 2, end: 3 }, 'nonces.end']]) {
+    expectError(() => fm.minePositionsBatch(S, C, nonces, 3), T, TYPE, 'nonces', label);
   }
   expectError(() => fm.minePositionsBatch(S, C, [1, , 3], 3), T, TYPE, 'nonces', 'nonces[1]');
   expectError(() => fm.minePositionsBatch(S, C, [1, 2, -3], 3), R, 'FAIRMINES_INVALID_NONCE', 'nonces', 'nonces[2]');
@@ -196,6 +200,14 @@ test('verify: bad rounds', () => {
   }
   expectError(() => fm.verify({ ...ok, positions: [7, '10', 19] }), T, TYPE, 'positions', 'positions[1]');
   expectError(() => fm.verify({ ...ok, positions: '7,10,19' }), T, TYPE, 'positions');
+  expectError(() => fm.verify({ ...ok, positions: new Uint16Array([7, 10, 19]) }), T, TYPE, 'positions');
+  // A Uint8Array is a list of tiles too: a row of a batch is checked as it comes.
+  const rows = fm.minePositionsBatch(S, C, { start: 0, count: 2 }, 3);
+  assert.equal(fm.verify({ ...ok, positions: rows.subarray(3, 6) }).positionsOk, true);
+  assert.equal(fm.verify({ ...ok, positions: rows.subarray(0, 3) }).positionsOk, false);
+  assert.equal(fm.verify({ ...ok, positions: Uint8Array.from([19, 7, 10]) }).positionsOk, true);
+  expectError(() => fm.verify({ ...ok, positions: Uint8Array.from([7, 10, 26]) }), R, 'FAIRMINES_INVALID_TILE', 'positions');
+  expectError(() => fm.verify({ ...ok, positions: new Uint8Array(26).fill(1) }), R, 'FAIRMINES_INVALID_TILE', 'positions');
   // null and undefined mean "not given": nothing is checked then, which is not ok.
   const none = fm.verify({ ...ok, positions: null, commitment: undefined });
   assert.deepEqual([none.ok, none.verdict, none.commitmentOk, none.positionsOk], [false, 'unchecked', null, null]);
@@ -253,6 +265,10 @@ test('minePositionsBatchAsync: bad arguments reject the Promise (never throw)', 
     [[1, C, [1], 3], T, TYPE, 'serverSeed'],
     [[S, C, 'nonces', 3], T, TYPE, 'nonces'],
     [[S, C, [1, -1], 3], R, 'FAIRMINES_INVALID_NONCE', 'nonces'],
+    [[S, C, [1, 1n, -1], 3], R, 'FAIRMINES_INVALID_NONCE', 'nonces'],
+    [[S, C, { start: 2n ** 64n - 1n, count: 2 }, 3], R, 'FAIRMINES_INVALID_NONCE', 'nonces'],
+    [[S, C, { start: 0, count: 1 }, 3, { threads: 0 }], R, 'FAIRMINES_INVALID_NUMBER', 'options'],
+    [[S, C, { start: 0, count: 1 }, 3, { signal: {} }], T, TYPE, 'options'],
     [[S, C, [1], 25], R, 'FAIRMINES_INVALID_MINES', 'mines'],
     [[S, C, [1], 3.9], R, 'FAIRMINES_INVALID_MINES', 'mines'],
     [[S, C, [1], '3'], T, TYPE, 'mines'],

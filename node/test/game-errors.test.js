@@ -250,7 +250,7 @@ test('records (recordToJson, verifyRound): every field, named as record.<field>'
     nonce: [undefined, null, '1', {}],
     mines: [undefined, null, '3', {}],
     rtp: [undefined, null, 0.99, 1, 99n],
-    picks: [undefined, null, '1,2', 1, new Uint8Array([1, 2])],
+    picks: [undefined, null, '1,2', 1, new Uint16Array([1, 2])],
     outcome: [undefined, null, 1, {}],
     multiplier: [undefined, 1.2857, 9n, {}],
   };
@@ -313,6 +313,7 @@ test('records (recordToJson, verifyRound): every field, named as record.<field>'
   assert.equal(named.message, 'record.picks: tile 256 at index 1 is outside 1..=25', 'the core\'s message, under the field\'s name');
   // Numbers in either form: a bigint mine count and picks, a number nonce.
   assert.equal(fm.recordToJson({ ...good, nonce: 1, mines: 3n, picks: [1n, 2] }), fm.recordToJson(good));
+  assert.equal(fm.recordToJson({ ...good, picks: Uint8Array.from(good.picks) }), fm.recordToJson(good), 'picks as a Uint8Array');
   for (const bad of WRONG_TYPES) expectError(() => fm.verifyRound(good, bad), T, TYPE, 'serverSeed');
   expectError(() => fm.verifyRound(good, LONE), R, 'FAIRMINES_INVALID_UTF8', 'serverSeed');
   assert.equal(fm.verifyRound(good, 'any string at all').commitmentOk, false, 'a wrong seed is a difference, not an error');

@@ -278,3 +278,36 @@ test('payouts: the table as { mines, safePicks, multiplier } entries, the same a
   assert.equal(fm.multiplier(24, 1, new Ratio(99, 100)).toDecimal(2), '24.75');
   assert.deepEqual([fm.maxSafePicks(1), fm.maxSafePicks(24)], [24, 1]);
 });
+
+test('JSON.stringify writes every result holding a bigint: decimal strings, through a toJSON no one else sees', () => {
+  const pair = SeedPair.fromParts(S, C, 2n ** 64n - 3n);
+  const pub = pair.public;
+  assert.equal(JSON.stringify(pub), `{"commitment":"${COMMITMENT}","clientSeed":"${C}","nonce":"18446744073709551613"}`);
+  assert.deepEqual(pub.toJSON(), JSON.parse(JSON.stringify(pair)), 'the same as the pair\'s own');
+  const round = pair.startRound(3, '0.99');
+  round.reveal(1);
+  round.cashOut();
+  const record = round.record();
+  const json = { commitment: COMMITMENT, clientSeed: C, nonce: '18446744073709551613', mines: 3, rtp: '99/100', picks: [1], outcome: 'cashed_out', multiplier: '9/8' };
+  assert.deepEqual(record.toJSON(), json, 'toJSON gives plain JSON values (ratios as text)');
+  assert.equal(JSON.stringify(record), JSON.stringify(json));
+  assert.equal(JSON.stringify(fm.recordFromJson(fm.recordToJson(record))), JSON.stringify(json));
+  const open = pair.startRound(24, '1');
+  assert.equal(JSON.stringify(pair.openRounds()), '["18446744073709551614"]');
+  assert.equal(JSON.stringify(pair.voidOpenRounds()), '["18446744073709551614"]');
+  assert.equal(JSON.stringify(open.record()), JSON.stringify({ ...json, nonce: '18446744073709551614', mines: 24, rtp: '1', picks: [], outcome: 'voided', multiplier: null }));
+  const revealed = pair.rotate();
+  assert.equal(JSON.stringify(revealed), `{"serverSeed":"${S}","commitment":"${COMMITMENT}","clientSeed":"${C}","rounds":"18446744073709551615"}`);
+  const next = pair.setClientSeed('next'); // the pair rotate() started: client seed C, no round played
+  assert.deepEqual(JSON.parse(JSON.stringify(next)), { serverSeed: next.serverSeed, commitment: next.commitment, clientSeed: C, rounds: '0' });
+  // Not enumerable: keys, deepEqual, util.inspect and a spread do not see it; a record goes back in as it is.
+  for (const value of [pub, record, revealed]) {
+    assert.ok(!Object.keys(value).includes('toJSON'));
+    assert.ok(!util.inspect(value).includes('toJSON'));
+  }
+  assert.deepEqual(pair.openRounds(), []);
+  assert.deepEqual(Object.keys(record), ['commitment', 'clientSeed', 'nonce', 'mines', 'rtp', 'picks', 'outcome', 'multiplier']);
+  assert.equal(typeof { ...record }.toJSON, 'undefined');
+  assert.ok(fm.verifyRound(record, S).ok);
+  assert.equal(fm.recordToJson({ ...record }), fm.recordToJson(record));
+});

@@ -5,6 +5,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const util = require('node:util');
+const { spawnSync } = require('node:child_process');
 const fm = require('fairmines');
 
 const API = [
@@ -25,7 +26,10 @@ test('import from "fairmines" exports the same functions (index.mjs is generated
   assert.equal(esm.default, fm);
   const named = Object.keys(esm).filter((k) => k !== 'default').sort();
   const cjs = Object.keys(fm).filter((k) => typeof fm[k] === 'function').sort();
-  assert.deepEqual(named, cjs, 'index.mjs lists every function of index.js');
+  assert.deepEqual(named, [...cjs, '__napiBindingTarget'].sort(), 'index.mjs lists every function of index.js, and the marker');
+  // index.d.ts declares the loader's marker: ES modules can import it too.
+  assert.equal(esm.__napiBindingTarget, 'native');
+  assert.equal(fm.__napiBindingTarget, 'native');
   assert.match(fs.readFileSync(path.join(__dirname, '..', 'index.mjs'), 'utf8'), /^\/\* Generated .* do not edit/);
 });
 
@@ -42,11 +46,13 @@ test('index.d.ts declares every export, with TSDoc', () => {
     assert.match(dts, new RegExp(`\\*/\\nexport declare class ${name} \\{`), `${name} has no doc comment`);
   }
   for (const name of ['RoundRecord', 'RoundVerification', 'Reveal', 'TableEntry', 'PublicSeedPair', 'RevealedSeedPair',
-    'Verification', 'PublishedRound', 'ErrorKind']) {
-    assert.match(dts, new RegExp(`\\*/\\nexport interface ${name} \\{`), `${name} is not declared with a doc comment`);
+    'Verification', 'PublishedRound', 'ErrorKind', 'RoundRecordInput', 'RoundRecordJson', 'RevealedSeedPairJson',
+    'SafeReveal', 'MineReveal', 'NonceRange', 'BatchOptions', 'BatchAsyncOptions']) {
+    assert.match(dts, new RegExp(`\\*/\\nexport interface ${name}( extends \\w+)? \\{`), `${name} is not declared with a doc comment`);
   }
   assert.doesNotMatch(dts, /RevealResult/, 'the reveal result is `Reveal` in every language');
   assert.match(dts, /^\/\* Generated .* do not edit/);
+  assert.ok(dts.includes(fs.readFileSync(path.join(__dirname, '..', 'header.d.ts'), 'utf8').trimEnd()), 'header.d.ts at its top');
 });
 
 test('generateServerSeed: 64 hex characters, its commitment, distinct, hidden from inspection', () => {
@@ -63,4 +69,21 @@ test('generateServerSeed: 64 hex characters, its commitment, distinct, hidden fr
     assert.ok(!shown.includes(a.serverSeed), `the seed shows in ${shown}`);
   }
   assert.ok(util.inspect(a).includes(a.commitment));
+});
+
+test('the npm package carries LICENSE-MIT and LICENSE-APACHE, the repository\'s own texts', () => {
+  const root = path.join(__dirname, '..');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const pack = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts=false'], { cwd: root, encoding: 'utf8', timeout: 120_000, shell: process.platform === 'win32' });
+  assert.equal(pack.status, 0, pack.stderr);
+  const files = JSON.parse(pack.stdout)[0].files.map((f) => f.path).sort();
+  for (const licence of ['LICENSE-MIT', 'LICENSE-APACHE']) {
+    assert.ok(files.includes(licence), `${licence} is not in the package: ${files}`);
+    assert.equal(fs.readFileSync(path.join(root, licence), 'utf8'), fs.readFileSync(path.join(root, '..', licence), 'utf8'), `${licence} is the root's`);
+  }
+  for (const file of ['index.js', 'index.mjs', 'index.d.ts', 'README.md', 'package.json', 'examples/play-round.mjs']) {
+    assert.ok(files.includes(file), `${file} is not in the package`);
+  }
+  assert.ok(files.some((f) => f.endsWith('.node')), 'the addon is in the package');
+  assert.ok(!files.some((f) => f.startsWith('test/') || f === 'header.d.ts'), 'nothing else');
 });

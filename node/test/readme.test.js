@@ -1,14 +1,17 @@
 'use strict';
-// The documentation runs: every code block of README.md (the js blocks as they are, the sh example of
-// play-round.mjs), its error table is errorKinds(), and examples/play-round.mjs, whose output the Python
-// and C packages verify in the cross-language test.
+// The documentation runs: every code block of README.md (each js block as an ES module, what it prints
+// compared with the comment after each console.log, and type-checked with tsc --strict; the sh example
+// of play-round.mjs; the install commands are the ones scripts/test-node.sh runs), its error table is
+// errorKinds(), and examples/play-round.mjs, whose output the Python and C packages verify in the
+// cross-language test.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const fm = require('fairmines');
-const { loadVectors } = require('./helpers');
+const { loadVectors, repoRoot } = require('./helpers');
 
 const PACKAGE = path.join(__dirname, '..');
 
@@ -23,29 +26,62 @@ function blocks(lang) {
   return [...README.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]);
 }
 
-test('every js block of README.md runs (an ES module when it imports)', () => {
+/** What a block says it prints: the comment after each `console.log(…)`, in order (one line each). */
+function shownOutput(code) {
+  const lines = code.split('\n').filter((line) => line.includes('console.log('));
+  return lines.map((line) => {
+    const shown = /\);?\s+\/\/ (.*)$/.exec(line);
+    assert.ok(shown, `a console.log without the output it prints in a comment: ${line}`);
+    return shown[1];
+  });
+}
+
+test('every js block of README.md runs as an ES module and prints what its comments show', () => {
   const js = blocks('js');
-  assert.ok(js.length >= 3, `${js.length} js blocks`);
+  assert.ok(js.length >= 4, `${js.length} js blocks`);
   for (const code of js) {
-    const result = node([`--input-type=${/^import /m.test(code) ? 'module' : 'commonjs'}`, '-e', code]);
+    assert.match(code, /^import /m, 'every block is an ES module');
+    assert.doesNotMatch(code, /\brequire\(/, 'no require in an ES module');
+    const result = node(['--input-type=module', '-e', code]);
     assert.equal(result.status, 0, `${code.slice(0, 200)}…\n${result.stderr}`);
+    assert.deepEqual(result.stdout.split('\n').slice(0, -1), shownOutput(code), code.slice(0, 200));
   }
 });
 
-test('the game example of README.md runs both when its first reveal is safe and when it is a mine', () => {
-  const code = blocks('js').find((block) => /new SeedPair\(/.test(block));
-  assert.match(code, /voidOpenRounds\(\)/);
-  for (let run = 0; run < 4; run++) {
-    const result = node(['--input-type=commonjs', '-e', code]);
-    assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stdout, /^SeedPair \{ commitment: "[0-9a-f]{64}", clientSeed: ".*", nonce: 0n, serverSeed: <hidden> \}$/m);
+test('every js block of README.md passes tsc --strict (as an .mts module, with @types/node)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-readme-'));
+  try {
+    const files = blocks('js').map((code, i) => {
+      fs.writeFileSync(path.join(dir, `block${i + 1}.mts`), code);
+      return `block${i + 1}.mts`;
+    });
+    const compilerOptions = {
+      strict: true, noEmit: true, target: 'es2022', lib: ['es2022'], module: 'nodenext', moduleResolution: 'nodenext',
+      types: ['node'], typeRoots: [path.join(PACKAGE, 'node_modules', '@types')],
+      paths: { fairmines: [path.join(PACKAGE, 'index.d.ts')] },
+    };
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
+    const tsc = require.resolve('typescript/bin/tsc', { paths: [PACKAGE] });
+    const result = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the install commands of README.md are the ones scripts/test-node.sh runs', () => {
+  const install = blocks('sh').find((block) => block.startsWith('cd node\n'));
+  const script = fs.readFileSync(path.join(repoRoot, 'scripts', 'test-node.sh'), 'utf8');
+  const commands = install.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
+  assert.deepEqual(commands, ['cd node', 'npm ci', 'npm run build', 'npm test']);
+  for (const command of commands.slice(1)) assert.ok(script.includes(command), `test-node.sh does not run ${command}`);
+  assert.match(script, /npm_ci vectors/, 'the vectors\' packages, as the comment says');
 });
 
 test('the error table of README.md lists every kind of errorKinds(), with its errno, and no other', () => {
   const rows = [...README.matchAll(/^\| [^|]+ \| .+ \| `(\w+)` \| (\d+|—) \|$/gm)].map((m) => [m[1], m[2]]);
   const kinds = fm.errorKinds().map((kind) => [kind.code, String(kind.errno)]);
-  const own = [['ERR_INVALID_ARG_TYPE', '—'], ['FAIRMINES_PANIC', '—']];
+  const own = [['ERR_INVALID_ARG_TYPE', '—'], ['ABORT_ERR', '—'], ['FAIRMINES_PANIC', '—']];
   assert.deepEqual(rows.filter(([code]) => !own.some(([c]) => c === code)), kinds);
   assert.deepEqual(rows.filter(([code]) => own.some(([c]) => c === code)), own);
 });
@@ -56,6 +92,11 @@ test('the sh example of examples/play-round.mjs in README.md runs and prints wha
   assert.equal(result.status, 0, result.stderr);
   const pattern = shown.join('').replace(/\s+/g, '').replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&').replace(/…/g, '[0-9a-f]*');
   assert.match(result.stdout.trim(), new RegExp(`^${pattern}$`));
+});
+
+test('README.md has no other code blocks than js and sh', () => {
+  const langs = [...README.matchAll(/^```(\w*)$/gm)].map((m) => m[1]).filter(Boolean);
+  assert.deepEqual([...new Set(langs)].sort(), ['js', 'sh']);
 });
 
 const PLAY = path.join('examples', 'play-round.mjs');

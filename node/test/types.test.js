@@ -10,7 +10,7 @@ test('tsc --strict accepts test/types/usage.mts against index.d.ts', () => {
   const root = path.join(__dirname, '..');
   const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
   const result = spawnSync(process.execPath, [tsc, '--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022',
-    '--module', 'nodenext', '--moduleResolution', 'nodenext', path.join('test', 'types', 'usage.mts')],
+    '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', path.join('test', 'types', 'usage.mts')],
   { cwd: root, encoding: 'utf8', timeout: 120_000 });
   assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
 });

@@ -97,18 +97,23 @@ function batches() {
 
 /** The three accepted forms of a nonce list. */
 function nonceForms(rows) {
-  return [
+  const forms = [
     ['numbers', rows.map((v) => v.nonce)],
     ['bigints', rows.map((v) => BigInt(v.nonce))],
+    ['numbers and bigints', rows.map((v, i) => (i % 2 ? BigInt(v.nonce) : v.nonce))],
     ['BigUint64Array', BigUint64Array.from(rows.map((v) => BigInt(v.nonce)))],
   ];
+  if (rows.every((v) => v.nonce <= 0xffffffff)) forms.push(['Uint32Array', Uint32Array.from(rows.map((v) => v.nonce))]);
+  const first = BigInt(rows[0].nonce);
+  if (rows.every((v, i) => BigInt(v.nonce) === first + BigInt(i))) forms.push(['range', { start: first, count: rows.length }]);
+  return forms;
 }
 
 function expectedRows(rows) {
   return Uint8Array.from(rows.flatMap((v) => v.positions));
 }
 
-test('minePositionsBatch: every vector, all three nonce forms', () => {
+test('minePositionsBatch: every vector, every form of the nonces that holds them', () => {
   const groups = batches();
   assert.ok(groups.some((g) => g.length > 1), 'no seed pair with several vectors');
   for (const rows of groups) {
@@ -121,7 +126,7 @@ test('minePositionsBatch: every vector, all three nonce forms', () => {
   }
 });
 
-test('minePositionsBatchAsync: every vector, all three nonce forms', async () => {
+test('minePositionsBatchAsync: every vector, every form of the nonces that holds them', async () => {
   const jobs = [];
   for (const rows of batches()) {
     const { server_seed: s, client_seed: c, mines } = rows[0];

@@ -3,14 +3,11 @@
 //! `number` (a binary float cannot hold 0.99); nonces come back as `bigint` (`u64` in the core).
 
 use fairmines::{Exact, Number, Rtp, ServerSeed};
-use napi::bindgen_prelude::{
-    BigInt, ClassInstance, Either, Either3, Env, Function, JsObjectValue, Null, Object, PropertyAttributes, Result,
-    Unknown,
-};
-use napi::{JsString, JsValue, Property};
+use napi::bindgen_prelude::{BigInt, ClassInstance, Either, Either3, Env, Null, Result, ToNapiValue, Unknown};
+use napi::{JsString, JsValue};
 use napi_derive::napi;
 
-use crate::{Converted, Failure, NumberArg, StringArg, guard, number, text, text_in, type_name};
+use crate::{Converted, Failure, NumberArg, StringArg, guard, number, text, text_in, type_name, with_json};
 
 /// An exact, non-negative fraction in lowest terms (a multiplier, an RTP factor). `String(r)` and
 /// `JSON.stringify` give `text`; there is no `valueOf`, so a ratio never becomes a float by accident.
@@ -185,14 +182,6 @@ impl From<fairmines::RevealedSeedPair> for RevealedSeedPair {
     }
 }
 
-/// What `JSON.stringify(seedPair)` writes: the public part, the nonce in decimal (for every `u64`).
-#[napi(object, object_from_js = false)]
-pub struct PublicSeedPairJson {
-    pub commitment: String,
-    pub client_seed: String,
-    pub nonce: String,
-}
-
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment, the
 /// client seed, the nonce of the next round and the rounds still in play.
 ///
@@ -250,10 +239,10 @@ impl SeedPair {
     }
 
     /// What the player may see now: the commitment, the client seed and the nonce of the next round.
-    #[napi(getter, js_name = "public")]
-    pub fn public_part(&self) -> PublicSeedPair {
+    #[napi(getter, js_name = "public", ts_return_type = "PublicSeedPair")]
+    pub fn public_part<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         let fairmines::PublicSeedPair { commitment, client_seed, nonce } = self.inner.public();
-        PublicSeedPair { commitment: commitment.to_string(), client_seed, nonce: nonce.into() }
+        with_json(env, PublicSeedPair { commitment: commitment.to_string(), client_seed, nonce: nonce.into() })
     }
 
     /// Starts a round with the current nonce, then increments the nonce; the grid is fixed now. On an
@@ -273,15 +262,15 @@ impl SeedPair {
 
     /// The nonces of the rounds in play (neither finished nor voided, restored ones included), ascending.
     #[napi(ts_return_type = "bigint[]")]
-    pub fn open_rounds(&self) -> Vec<BigInt> {
-        self.inner.open_rounds().into_iter().map(BigInt::from).collect()
+    pub fn open_rounds<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        with_json(env, self.inner.open_rounds().into_iter().map(BigInt::from).collect::<Vec<_>>())
     }
 
     /// Voids every round in play and returns their nonces, ascending: each refuses every later move
     /// (`'FAIRMINES_ROUND_VOIDED'`), its record's outcome is `'voided'` (the stake is returned).
     #[napi(ts_return_type = "bigint[]")]
-    pub fn void_open_rounds(&mut self) -> Vec<BigInt> {
-        self.inner.void_open_rounds().into_iter().map(BigInt::from).collect()
+    pub fn void_open_rounds<'env>(&mut self, env: &'env Env) -> Result<Unknown<'env>> {
+        with_json(env, self.inner.void_open_rounds().into_iter().map(BigInt::from).collect::<Vec<_>>())
     }
 
     /// Ends this pair and starts a new one (fresh server seed, nonce 0; the new client seed if given), and
@@ -289,23 +278,25 @@ impl SeedPair {
     /// @throws {TypeError} `clientSeed` is given and is not a string
     /// @throws {Error} a round of the pair is in play (`code: 'FAIRMINES_ROUNDS_IN_PLAY'`, naming the
     /// nonces), or the OS random generator failed (`'FAIRMINES_RNG_FAILED'`); nothing changes then
-    #[napi(catch_unwind, ts_args_type = "clientSeed?: string | null")]
-    pub fn rotate(&mut self, env: Env, client_seed: Option<StringArg>) -> Result<RevealedSeedPair> {
-        guard(&env, || {
+    #[napi(catch_unwind, ts_args_type = "clientSeed?: string | null", ts_return_type = "RevealedSeedPair")]
+    pub fn rotate<'env>(&mut self, env: &'env Env, client_seed: Option<StringArg>) -> Result<Unknown<'env>> {
+        let revealed = guard(env, || {
             let client = client_seed.map(|c| text(c, "clientSeed")).transpose()?;
-            Ok(self.inner.rotate(client.as_deref()).map_err(Failure::core)?.into())
-        })
+            self.inner.rotate(client.as_deref()).map_err(Failure::core)
+        })?;
+        with_json(env, RevealedSeedPair::from(revealed))
     }
 
     /// `rotate(clientSeed)`: a new client seed always starts a new pair, revealing the old server seed.
     /// @throws {TypeError} `clientSeed` is not a string
     /// @throws {Error} as {@link SeedPair.rotate}
-    #[napi(catch_unwind, ts_args_type = "clientSeed: string")]
-    pub fn set_client_seed(&mut self, env: Env, client_seed: StringArg) -> Result<RevealedSeedPair> {
-        guard(&env, || {
+    #[napi(catch_unwind, ts_args_type = "clientSeed: string", ts_return_type = "RevealedSeedPair")]
+    pub fn set_client_seed<'env>(&mut self, env: &'env Env, client_seed: StringArg) -> Result<Unknown<'env>> {
+        let revealed = guard(env, || {
             let client = text(client_seed, "clientSeed")?;
-            Ok(self.inner.set_client_seed(&client).map_err(Failure::core)?.into())
-        })
+            self.inner.set_client_seed(&client).map_err(Failure::core)
+        })?;
+        with_json(env, RevealedSeedPair::from(revealed))
     }
 
     /// The full state as the core's JSON, for the operator's own storage: `{"server_seed", "commitment",
@@ -313,23 +304,6 @@ impl SeedPair {
     #[napi]
     pub fn to_state_json(&self) -> String {
         self.inner.to_state_json()
-    }
-
-    /// The public part in one line; the server seed shows as `<hidden>`.
-    #[napi(js_name = "toString")]
-    pub fn to_js_string(&self) -> String {
-        let public = self.inner.public();
-        format!(
-            "SeedPair {{ commitment: \"{}\", clientSeed: {:?}, nonce: {}n, serverSeed: <hidden> }}",
-            public.commitment, public.client_seed, public.nonce
-        )
-    }
-
-    /// The public part (`JSON.stringify` never writes the server seed); the nonce as a decimal string.
-    #[napi(js_name = "toJSON")]
-    pub fn to_json(&self) -> PublicSeedPairJson {
-        let fairmines::PublicSeedPair { commitment, client_seed, nonce } = self.inner.public();
-        PublicSeedPairJson { commitment: commitment.to_string(), client_seed, nonce: nonce.to_string() }
     }
 }
 
@@ -348,23 +322,6 @@ pub struct Reveal {
     pub finished: bool,
 }
 
-/// What `JSON.stringify(round)` writes: the round's getters, the nonce in decimal and ratios as
-/// `"num/den"` (`minePositions` only once the round has finished).
-#[napi(object, object_from_js = false)]
-pub struct RoundJson {
-    pub commitment: String,
-    pub client_seed: String,
-    pub nonce: String,
-    pub mines: u32,
-    pub rtp: String,
-    pub picks: Vec<u32>,
-    pub safe_picks: u32,
-    #[napi(ts_type = "'lost' | 'cashed_out' | 'voided' | null")]
-    pub outcome: Either<String, Null>,
-    pub multiplier: Either<String, Null>,
-    pub mine_positions: Either<Vec<u32>, Null>,
-}
-
 /// One round, made by {@link SeedPair.startRound} (no constructor). Its grid is fixed at the start and
 /// shown only at the end.
 #[napi]
@@ -381,7 +338,7 @@ impl Round {
     /// revealed before (`'FAIRMINES_TILE_ALREADY_REVEALED'`)
     /// @throws {Error} the round has finished (`code: 'FAIRMINES_ROUND_FINISHED'`) or was voided by its
     /// seed pair (`code: 'FAIRMINES_ROUND_VOIDED'`)
-    #[napi(catch_unwind, ts_args_type = "tile: number | bigint")]
+    #[napi(catch_unwind, ts_args_type = "tile: number | bigint", ts_return_type = "SafeReveal | MineReveal")]
     pub fn reveal(&mut self, env: Env, tile: NumberArg) -> Result<Reveal> {
         guard(&env, || {
             let r = self.inner.reveal(number(tile, "tile", "tile")?).map_err(Failure::core)?;
@@ -400,8 +357,11 @@ impl Round {
 
     /// The public record, once the round has finished (or was voided); `null` while it is in play.
     #[napi(ts_return_type = "RoundRecord | null")]
-    pub fn record(&self) -> Option<crate::record::RoundRecord> {
-        self.inner.record().map(Into::into)
+    pub fn record<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
+        match self.inner.record() {
+            Some(record) => with_json(env, crate::record::RoundRecord::from(record)),
+            None => Null.into_unknown(env),
+        }
     }
 
     /// The mine positions (sorted, 1-based) once the round has finished; `null` while it is in play.
@@ -469,48 +429,6 @@ impl Round {
     pub fn rtp(&self) -> Ratio {
         self.inner.rtp().factor().into()
     }
-
-    /// The round's public state in one line (the mines only once it has finished).
-    #[napi(js_name = "toString")]
-    pub fn to_js_string(&self) -> String {
-        let r = &self.inner;
-        let list = |tiles: &[u8]| tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
-        let outcome = r.outcome().map_or("null".to_owned(), |o| format!("{:?}", o.as_str()));
-        let multiplier = r.multiplier().map_or("null".to_owned(), |m| format!("\"{m}\""));
-        let mines_at = r.mine_positions().map_or("null".to_owned(), |t| format!("[{}]", list(&t)));
-        format!(
-            "Round {{ commitment: \"{}\", clientSeed: {:?}, nonce: {}n, mines: {}, rtp: \"{}\", picks: [{}], \
-             safePicks: {}, outcome: {outcome}, multiplier: {multiplier}, minePositions: {mines_at} }}",
-            r.commitment(),
-            r.client_seed(),
-            r.nonce(),
-            r.mines().get(),
-            r.rtp(),
-            list(r.picks()),
-            r.safe_picks(),
-        )
-    }
-
-    /// The round's public state for `JSON.stringify` (nonce in decimal, ratios as `"num/den"`).
-    #[napi(js_name = "toJSON")]
-    pub fn to_json(&self) -> RoundJson {
-        let r = &self.inner;
-        let either = |v: Option<String>| v.map_or(Either::B(Null), Either::A);
-        RoundJson {
-            commitment: r.commitment().to_string(),
-            client_seed: r.client_seed().to_owned(),
-            nonce: r.nonce().to_string(),
-            mines: u32::from(r.mines().get()),
-            rtp: r.rtp().to_string(),
-            picks: r.picks().iter().copied().map(u32::from).collect(),
-            safe_picks: u32::from(r.safe_picks()),
-            outcome: either(r.outcome().map(|o| o.as_str().to_owned())),
-            multiplier: either(r.multiplier().map(|m| m.to_string())),
-            mine_positions: r
-                .mine_positions()
-                .map_or(Either::B(Null), |t| Either::A(t.iter().copied().map(u32::from).collect())),
-        }
-    }
 }
 
 /// The multiplier after `safePicks` safe picks with `mines` mines: C(25, k) / C(25 − m, k) × RTP, exactly.
@@ -568,26 +486,4 @@ pub fn payout_table(env: Env, rtp: RatioArg) -> Result<Vec<TableEntry>> {
 #[napi(catch_unwind, ts_args_type = "mines: number | bigint", ts_return_type = "number")]
 pub fn max_safe_picks(env: Env, mines: NumberArg) -> Result<u32> {
     guard(&env, || Ok(u32::from(fairmines::max_safe_picks(crate::mines(mines)?))))
-}
-
-/// Gives the classes a `[util.inspect.custom]` method showing `toString()` (a pair's public part, never
-/// its server seed; a ratio as `Ratio(99/100)`). Called by [`crate::init`].
-pub(crate) fn install_inspect(exports: &Object<'_>, env: &Env) -> Result<()> {
-    let key = env.symbol_for("nodejs.util.inspect.custom")?;
-    for (class, wrap) in [("Ratio", true), ("SeedPair", false), ("Round", false)] {
-        // A class is a function: read it untyped, then as the object it also is.
-        let constructor = exports.get_named_property::<Unknown<'_>>(class)?.coerce_to_object()?;
-        let mut prototype: Object<'_> = constructor.get_named_property("prototype")?;
-        let inspect = env.create_function_from_closure::<(), String, _>("inspect", move |ctx| {
-            let this: Object<'_> = ctx.this()?;
-            let to_string: Function<'_, (), String> = this.get_named_property("toString")?;
-            let shown = to_string.apply(this, ())?;
-            Ok(if wrap { format!("{class}({shown})") } else { shown })
-        })?;
-        prototype.define_properties(&[Property::new()
-            .with_name(env, key)?
-            .with_value(&inspect)
-            .with_property_attributes(PropertyAttributes::Configurable | PropertyAttributes::Writable)])?;
-    }
-    Ok(())
 }

@@ -10,15 +10,16 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use fairmines::{MineCount, Nonces, Number, Published};
+use fairmines::{MineCount, Number, Published};
 use napi::bindgen_prelude::{
-    Array, AsyncTask, BigInt, BigUint64Array, Either, Either3, Env, FromNapiValue, Function, FunctionRef,
-    JsObjectValue, JsValue, KeyCollectionMode, KeyConversion, KeyFilter, Null, Object, PropertyAttributes, Result,
-    Status, Task, TypeName, Uint8Array, Unknown, ValidateNapiValue,
+    Array, BigInt, BigUint64Array, Either, Either3, Env, Float64Array, FnArgs, FromNapiValue, Function, FunctionRef,
+    JsObjectValue, JsValue, JsValuesTupleIntoVec, KeyCollectionMode, KeyConversion, KeyFilter, Null, Object, Result,
+    Status, ToNapiValue, TypeName, Uint8Array, Unknown, ValidateNapiValue,
 };
-use napi::{JsRangeError, JsString, JsTypeError, Property};
+use napi::{JsRangeError, JsString, JsTypeError, sys::napi_value};
 use napi_derive::napi;
 
+pub mod batch;
 pub mod game;
 pub mod record;
 
@@ -175,8 +176,6 @@ type StringArg<'env> = Either<JsString<'env>, Unknown<'env>>;
 type NumberArg<'env> = Either3<f64, BigInt, Unknown<'env>>;
 /// An object argument, or anything else (a `TypeError`).
 type ObjectArg<'env> = Either<Object<'env>, Unknown<'env>>;
-/// The nonces of a batch: a `BigUint64Array`, an array, or anything else (a `TypeError`).
-type NoncesArg<'env> = Either3<BigUint64Array, Array<'env>, Unknown<'env>>;
 
 const NUMBER: &str = "a number or a bigint";
 
@@ -221,8 +220,16 @@ fn bigint(big: &BigInt) -> Number {
     Number::from_sign_magnitude(big.sign_bit, fits.then(|| low(0) | low(1) << 64))
 }
 
-/// The numbers of an array (tiles); at most 26, one more than a board has, are read for the core to judge.
-fn numbers(array: &Array<'_>, argument: &str, label: &str) -> Converted<Vec<Number>> {
+/// Tiles: an array of numbers or a `Uint8Array` (a batch's row), or anything else (a `TypeError`).
+type TilesArg<'env> = Either3<Array<'env>, Uint8Array, Unknown<'env>>;
+
+/// The numbers of a list of tiles; at most 26, one more than a board has, are read for the core to judge.
+fn tiles(value: TilesArg, argument: &str, label: &str) -> Converted<Vec<Number>> {
+    let array = match value {
+        Either3::A(array) => array,
+        Either3::B(bytes) => return Ok(bytes.iter().take(26).map(|&tile| Number::from(tile)).collect()),
+        Either3::C(other) => return Err(Failure::wrong_type(argument, label, TILES, &type_name(&other))),
+    };
     (0..array.len().min(26))
         .map(|i| {
             let element = || format!("{label}[{i}]");
@@ -230,6 +237,8 @@ fn numbers(array: &Array<'_>, argument: &str, label: &str) -> Converted<Vec<Numb
         })
         .collect()
 }
+
+const TILES: &str = "an array of numbers or a Uint8Array";
 
 fn object<'env>(value: ObjectArg<'env>, argument: &str) -> Converted<Object<'env>> {
     match value {
@@ -278,47 +287,15 @@ fn mines(value: NumberArg) -> Converted<MineCount> {
     MineCount::try_from(number(value, "mines", "mines")?).map_err(Failure::core)
 }
 
-/// The nonces of a batch, each judged by the core's rule (`nonces[i]` names a bad one).
-fn nonce_list(value: NoncesArg) -> Converted<Vec<u64>> {
-    let array = match value {
-        Either3::A(typed) => return Ok(typed.to_vec()),
-        Either3::B(array) => array,
-        Either3::C(other) => {
-            let expected = "a BigUint64Array or an array of numbers and bigints";
-            return Err(Failure::wrong_type("nonces", "nonces", expected, &type_name(&other)));
-        }
-    };
-    let len = array.len();
-    let mut out = Vec::new();
-    out.try_reserve_exact(len as usize).map_err(|_| out_of_memory())?;
-    for i in 0..len {
-        let label = || format!("nonces[{i}]");
-        let element = number_in(array.get::<NumberArg>(i).map_err(|e| internal(&label())(e))?, "nonces", label)?;
-        out.push(fairmines::input::nonce(element).map_err(|e| Failure::at(e, "nonces", &label()))?);
-    }
-    Ok(out)
-}
-
 fn out_of_memory() -> Failure {
     Failure::plain("ERR_MEMORY_ALLOCATION_FAILED", "out: not enough memory for the result".to_owned())
-}
-
-fn run_batch(server_seed: &str, client_seed: &str, nonces: &[u64], mines: MineCount) -> Converted<Vec<u8>> {
-    let size = nonces.len().checked_mul(usize::from(mines.get())).ok_or_else(out_of_memory)?;
-    let mut out = Vec::new();
-    out.try_reserve_exact(size).map_err(|_| out_of_memory())?;
-    out.resize(size, 0);
-    fairmines::mine_positions_batch(server_seed, client_seed, Nonces::List(nonces), mines, &mut out)
-        .map_err(Failure::core)?;
-    Ok(out)
 }
 
 /// Runs when the module is loaded, once per environment (main thread, each worker); napi-rs keeps one
 /// `module_exports` hook per addon, so every setup step is called from here.
 #[napi(module_exports)]
 pub fn init(exports: Object<'_>, env: Env) -> Result<()> {
-    game::install_inspect(&exports, &env)?;
-    install_tile_list(&env)
+    install_helpers(&exports, &env)
 }
 
 /// The commitment to a server seed (any string): SHA3-256 of its UTF-8 text, as 64 lowercase hex
@@ -402,33 +379,43 @@ fn round_args(
     Ok((text(server_seed, "serverSeed")?, text(client_seed, "clientSeed")?, self::nonce(nonce)?, self::mines(mines)?))
 }
 
-/// Builds a `number[]` of sorted 1-based tiles from a 25-bit mask (bit `t - 1`: tile `t`). A `Vec` costs
-/// two Node-API calls per element (about 100 ns each); one call into this costs about three. Indexed
-/// stores, not `Array.prototype.push`, which user code may replace.
-const TILE_LIST_JS: &str = "(function tileList(mask) {
-  'use strict';
-  const tiles = [];
-  let n = 0;
-  for (let tile = 1; mask !== 0; tile++, mask >>>= 1) if ((mask & 1) !== 0) tiles[n++] = tile;
-  return tiles;
-})";
+/// The addon's JavaScript (classes' inspection and JSON forms, and the helpers below), run by [`init`].
+const HELPERS_JS: &str = include_str!("helpers.js");
 
-/// The compiled [`TILE_LIST_JS`] of one environment, in its instance data (`'static` only because a
-/// `FunctionRef` cannot name a later call's scope; the value goes straight back to JavaScript).
-struct TileList(FunctionRef<u32, Unknown<'static>>);
-
-fn install_tile_list(env: &Env) -> Result<()> {
-    let function: Function<'_, u32, Unknown<'static>> = env.run_script(TILE_LIST_JS)?;
-    env.set_instance_data(TileList(function.create_ref()?), (), |_| {})
+/// The compiled [`HELPERS_JS`] of one environment, in its instance data (`'static` only because a
+/// `FunctionRef` cannot name a later call's scope; a value goes straight back to JavaScript).
+struct Helpers {
+    tile_list: FunctionRef<u32, Unknown<'static>>,
+    numbers: FunctionRef<napi_value, Either3<Float64Array, BigUint64Array, Null>>,
+    with_json: FunctionRef<napi_value, Unknown<'static>>,
+    hide_seed: FunctionRef<napi_value, Unknown<'static>>,
+    abortable: FunctionRef<FnArgs<(napi_value, napi_value, napi_value)>, Unknown<'static>>,
 }
 
-/// Sorted 1-based `tiles` as a JavaScript `number[]` (see [`TILE_LIST_JS`]).
+fn install_helpers(exports: &Object<'_>, env: &Env) -> Result<()> {
+    let js = env.run_script::<_, Function<'_, napi_value, Object<'_>>>(HELPERS_JS)?.call(exports.raw())?;
+    fn get<A: JsValuesTupleIntoVec, R: FromNapiValue>(js: &Object, name: &str) -> Result<FunctionRef<A, R>> {
+        js.get_named_property::<Function<'_, A, R>>(name)?.create_ref()
+    }
+    let (tile_list, numbers, with_json) = (get(&js, "tileList")?, get(&js, "numbers")?, get(&js, "withJson")?);
+    let (hide_seed, abortable) = (get(&js, "hideSeed")?, get(&js, "abortable")?);
+    env.set_instance_data(Helpers { tile_list, numbers, with_json, hide_seed, abortable }, (), |_| {})
+}
+
+fn helpers(env: &Env) -> Result<&'static Helpers> {
+    let helpers = env.get_instance_data::<Helpers>()?;
+    helpers.map(|h| &*h).ok_or_else(|| napi::Error::new(Status::GenericFailure, "fairmines: not initialised"))
+}
+
+/// Sorted 1-based `tiles` as a JavaScript `number[]` (see [`HELPERS_JS`]).
 fn tile_list_array<'env>(env: &'env Env, tiles: &[u8]) -> Result<Unknown<'env>> {
     let mask = tiles.iter().fold(0u32, |mask, &tile| mask | 1 << (tile - 1));
-    let builder = env
-        .get_instance_data::<TileList>()?
-        .ok_or_else(|| napi::Error::new(Status::GenericFailure, "fairmines: the module was not initialised"))?;
-    builder.0.borrow_back(env)?.call(mask)
+    helpers(env)?.tile_list.borrow_back(env)?.call(mask)
+}
+
+/// `value` (an object or array holding bigints) with a `toJSON` that writes them in decimal.
+fn with_json<T: ToNapiValue>(env: &Env, value: T) -> Result<Unknown<'_>> {
+    helpers(env)?.with_json.borrow_back(env)?.call(value.into_unknown(env)?.raw())
 }
 
 /// What the operator published about a finished round: the input of {@link verify} (no other key).
@@ -445,8 +432,8 @@ pub struct PublishedRound {
     /// The commitment shown before play (64 hex characters, either case); checked when given.
     #[napi(ts_type = "string | null")]
     pub commitment: Option<String>,
-    /// The declared mine positions (1-based, in any order); checked when given.
-    #[napi(ts_type = "Array<number | bigint> | null")]
+    /// The declared mine positions (1-based, in any order; a row of a batch too); checked when given.
+    #[napi(ts_type = "ReadonlyArray<number | bigint> | Uint8Array | null")]
     pub positions: Option<Vec<u32>>,
 }
 
@@ -494,13 +481,8 @@ pub fn verify(env: Env, round: ObjectArg) -> Result<Verification> {
         let nonce = number(member(&round, "nonce", "nonce", NUMBER)?, "nonce", "nonce")?;
         let mines = number(member(&round, "mines", "mines", NUMBER)?, "mines", "mines")?;
         let commitment = optional::<StringArg>(&round, "commitment")?.map(|c| text(c, "commitment")).transpose()?;
-        let positions = match optional::<Either<Array<'_>, Unknown<'_>>>(&round, "positions")? {
-            None => None,
-            Some(Either::A(array)) => Some(numbers(&array, "positions", "positions")?),
-            Some(Either::B(other)) => {
-                return Err(Failure::wrong_type("positions", "positions", "an array of numbers", &type_name(&other)));
-            }
-        };
+        let positions = optional::<TilesArg>(&round, "positions")?.map(|p| tiles(p, "positions", "positions"));
+        let positions = positions.transpose()?;
         let published = Published::parse(&server, &client, nonce, mines, commitment.as_deref(), positions.as_deref())
             .map_err(Failure::core)?;
         let checked = fairmines::verify(&published);
@@ -524,99 +506,12 @@ pub fn verify(env: Env, round: ObjectArg) -> Result<Verification> {
 /// `console.log`/`util.inspect` show the commitment only.
 /// @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG_FAILED'`)
 #[napi(catch_unwind, ts_return_type = "{ serverSeed: string, commitment: string }")]
-pub fn generate_server_seed(env: &Env) -> Result<Object<'_>> {
+pub fn generate_server_seed(env: &Env) -> Result<Unknown<'_>> {
     let seed = guard(env, || fairmines::ServerSeed::generate().map_err(Failure::core))?;
-    let commitment = seed.commitment().to_string();
     let mut object = Object::new(env)?;
     object.set_named_property("serverSeed", seed.reveal())?;
-    object.set_named_property("commitment", commitment.as_str())?;
-    // util.inspect (console.log) honours this symbol: show the commitment, hide the seed.
-    let shown = format!("{{ serverSeed: '<hidden>', commitment: '{commitment}' }}");
-    let inspect = env.create_function_from_closure::<(), _, _>("inspect", move |_| Ok(shown.clone()))?;
-    let key = env.symbol_for("nodejs.util.inspect.custom")?;
-    object.define_properties(&[Property::new()
-        .with_name(env, key)?
-        .with_value(&inspect)
-        .with_property_attributes(PropertyAttributes::Configurable)])?;
-    Ok(object)
-}
-
-/// The mine positions of many rounds of one seed pair, on every core (blocking the event loop; see
-/// {@link minePositionsBatchAsync}): `nonces.length × mines` bytes, row `i` the sorted 1-based positions
-/// of the round with `nonces[i]`.
-/// @param nonces - a `BigUint64Array`, or an array of nonces (numbers or bigints)
-/// @throws {TypeError} an argument has the wrong type
-/// @throws {RangeError} a nonce or `mines` is out of range (`argument: 'nonces'` names the array,
-/// the message names the element: `nonces[3]: …`)
-#[napi(
-    catch_unwind,
-    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number | bigint",
-    ts_return_type = "Uint8Array"
-)]
-pub fn mine_positions_batch(
-    env: Env,
-    server_seed: StringArg,
-    client_seed: StringArg,
-    nonces: NoncesArg,
-    mines: NumberArg,
-) -> Result<Uint8Array> {
-    let rows = guard(&env, || {
-        let (server, client, nonces, mines) = batch_args(server_seed, client_seed, nonces, mines)?;
-        run_batch(&server, &client, &nonces, mines)
-    })?;
-    Ok(Uint8Array::new(rows))
-}
-
-type BatchInput = (String, String, Vec<u64>, MineCount);
-
-fn batch_args(server: StringArg, client: StringArg, nonces: NoncesArg, mines: NumberArg) -> Converted<BatchInput> {
-    Ok((text(server, "serverSeed")?, text(client, "clientSeed")?, nonce_list(nonces)?, self::mines(mines)?))
-}
-
-/// The work of {@link minePositionsBatchAsync}: its input, then (if it fails) the failure to reject with.
-pub struct BatchTask(Option<Converted<BatchInput>>);
-
-impl Task for BatchTask {
-    type Output = Vec<u8>;
-    type JsValue = Uint8Array;
-
-    fn compute(&mut self) -> Result<Vec<u8>> {
-        let Some(Ok((server, client, nonces, mines))) = &self.0 else {
-            return Err(napi::Error::from_reason("refused"));
-        };
-        contain(|| run_batch(server, client, nonces, *mines)).map_err(|failure| {
-            self.0 = Some(Err(failure));
-            napi::Error::from_reason("failed")
-        })
-    }
-
-    fn resolve(&mut self, _env: Env, rows: Vec<u8>) -> Result<Uint8Array> {
-        Ok(Uint8Array::new(rows))
-    }
-
-    fn reject(&mut self, env: Env, error: napi::Error) -> Result<Uint8Array> {
-        match self.0.take() {
-            Some(Err(failure)) => Err(failure.into_napi(&env)),
-            _ => Err(error),
-        }
-    }
-}
-
-/// {@link minePositionsBatch} as a Promise, computed on the libuv thread pool (and from there on every
-/// core) while the event loop runs on. The nonces are copied when the call is made. Bad arguments reject
-/// the Promise with the errors of the sync form; the call itself never throws.
-#[napi(
-    catch_unwind,
-    ts_args_type = "serverSeed: string, clientSeed: string, nonces: BigUint64Array | Array<number | bigint>, mines: number | bigint",
-    ts_return_type = "Promise<Uint8Array>"
-)]
-pub fn mine_positions_batch_async(
-    server_seed: StringArg,
-    client_seed: StringArg,
-    nonces: NoncesArg,
-    mines: NumberArg,
-) -> AsyncTask<BatchTask> {
-    AsyncTask::new(BatchTask(Some(contain(|| batch_args(server_seed, client_seed, nonces, mines)))))
+    object.set_named_property("commitment", seed.commitment().to_string())?;
+    helpers(env)?.hide_seed.borrow_back(env)?.call(object.raw())
 }
 
 #[cfg(test)]

@@ -2,17 +2,17 @@
 //! field is reported with `argument: 'record'` and a message that starts with it (`record.nonce: …`).
 
 use fairmines::RecordInput;
-use napi::bindgen_prelude::{Array, BigInt, Either, Env, Null, Result, Unknown};
+use napi::bindgen_prelude::{BigInt, Either, Env, Null, Result, Unknown};
 use napi_derive::napi;
 
 use crate::game::{RATIO_EXPECTED, Ratio, RatioArg, exact, ratio_or_null};
 use crate::{
-    Converted, Failure, NUMBER, ObjectArg, StringArg, guard, known_keys, member, number, numbers, object, text,
-    text_in, type_name,
+    Converted, Failure, NUMBER, ObjectArg, StringArg, TILES, guard, known_keys, member, number, object, text, text_in,
+    tiles, with_json,
 };
 
-/// The public record of a finished round, as the operator publishes it. Functions that take a record also
-/// accept `number`s for `bigint`s and ratio strings (`'99/100'`) for `Ratio`s, and refuse any other key.
+/// The public record of a finished round, as the operator publishes it. Functions that take a record take
+/// a {@link RoundRecordInput} (numbers may be `number`s, ratios strings) and refuse any other key.
 #[napi(object, object_from_js = false)]
 pub struct RoundRecord {
     /// The commitment of the seed pair, shown before play (64 hex characters).
@@ -63,12 +63,7 @@ fn record(value: ObjectArg) -> Converted<fairmines::RoundRecord> {
     let nonce = number(member(&object, "record", "nonce", NUMBER)?, "record", "record.nonce")?;
     let mines = number(member(&object, "record", "mines", NUMBER)?, "record", "record.mines")?;
     let rtp = exact(member(&object, "record", "rtp", RATIO_EXPECTED)?, "record", "record.rtp")?;
-    let picks = match member::<Either<Array<'_>, Unknown<'_>>>(&object, "record", "picks", "an array of numbers")? {
-        Either::A(array) => numbers(&array, "record", "record.picks")?,
-        Either::B(other) => {
-            return Err(Failure::wrong_type("record", "record.picks", "an array of numbers", &type_name(&other)));
-        }
-    };
+    let picks = tiles(member(&object, "record", "picks", TILES)?, "record", "record.picks")?;
     let outcome = text_in(member(&object, "record", "outcome", "a string")?, "record", "record.outcome")?;
     let multiplier =
         match member::<Either<Null, RatioArg>>(&object, "record", "multiplier", "a Ratio, a string or null")? {
@@ -95,7 +90,7 @@ fn record(value: ObjectArg) -> Converted<fairmines::RoundRecord> {
 /// (`'FAIRMINES_INVALID_HEX'`), `record.rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`), `record.mines`
 /// outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), a pick outside 1..=25 or more than 25 picks
 /// (`'FAIRMINES_INVALID_TILE'`), an unknown `record.outcome` (`'FAIRMINES_INVALID_STATE'`)
-#[napi(catch_unwind, ts_args_type = "record: RoundRecord", ts_return_type = "string")]
+#[napi(catch_unwind, ts_args_type = "record: RoundRecordInput", ts_return_type = "string")]
 pub fn record_to_json(env: Env, record: ObjectArg) -> Result<String> {
     guard(&env, || Ok(self::record(record)?.to_json()))
 }
@@ -105,11 +100,12 @@ pub fn record_to_json(env: Env, record: ObjectArg) -> Result<String> {
 /// @throws {RangeError} `json` is not a round record, or has a field a record does not have (the
 /// message names it; `code: 'FAIRMINES_INVALID_STATE'`)
 #[napi(catch_unwind, ts_args_type = "json: string", ts_return_type = "RoundRecord")]
-pub fn record_from_json(env: Env, json: StringArg) -> Result<RoundRecord> {
-    guard(&env, || {
+pub fn record_from_json<'env>(env: &'env Env, json: StringArg) -> Result<Unknown<'env>> {
+    let record = guard(env, || {
         let json = text(json, "json")?;
-        Ok(fairmines::RoundRecord::from_json(&json).map_err(|e| Failure::at(e, "json", "json"))?.into())
-    })
+        fairmines::RoundRecord::from_json(&json).map_err(|e| Failure::at(e, "json", "json"))
+    })?;
+    with_json(env, RoundRecord::from(record))
 }
 
 /// The replay of a finished round against its revealed server seed.
@@ -138,7 +134,11 @@ pub struct RoundVerification {
 /// @throws {TypeError} `record` is not an object, a field has the wrong type, `record` has a key that is
 /// not a field, or `serverSeed` is not a string
 /// @throws {RangeError} a record that cannot describe a round: the range errors of {@link recordToJson}
-#[napi(catch_unwind, ts_args_type = "record: RoundRecord, serverSeed: string", ts_return_type = "RoundVerification")]
+#[napi(
+    catch_unwind,
+    ts_args_type = "record: RoundRecordInput, serverSeed: string",
+    ts_return_type = "RoundVerification"
+)]
 pub fn verify_round(env: Env, record: ObjectArg, server_seed: StringArg) -> Result<RoundVerification> {
     guard(&env, || {
         let record = self::record(record)?;

@@ -1,11 +1,13 @@
 // Type-checked by test/types.test.js (tsc --strict --noEmit against index.d.ts): the declared types of
-// the game API are the documented ones. Never run.
+// the API are the documented ones. Never run.
 import {
   SeedPair, Round, Ratio, verifyRound, recordToJson, recordFromJson, multiplier, payoutTable, maxSafePicks,
-  minePositions, verify, errorKinds,
+  minePositions, verify, errorKinds, minePositionsBatch, minePositionsBatchAsync, __napiBindingTarget,
 } from 'fairmines'
 import type {
   RoundRecord, RoundVerification, Reveal, TableEntry, PublicSeedPair, RevealedSeedPair, Verification, ErrorKind,
+  RoundRecordInput, RoundRecordJson, PublicSeedPairJson, RevealedSeedPairJson, SafeReveal, MineReveal, Nonces,
+  BatchOptions, BatchAsyncOptions,
 } from 'fairmines'
 
 const pair: SeedPair = new SeedPair('client')
@@ -24,6 +26,18 @@ pair.startRound('3', '0.99')
 pair.startRound(3n, '0.99')
 
 const result: Reveal = round.reveal(13)
+// The reveal is a union on `safe`: a safe tile has a multiplier, a mine has none and ends the round.
+const revealed13: SafeReveal | MineReveal = round.reveal(12)
+if (revealed13.safe) {
+  const pays: Ratio = revealed13.multiplier
+  void pays
+} else {
+  const none: null = revealed13.multiplier
+  const ended: true = revealed13.finished
+  void [none, ended]
+}
+// @ts-expect-error without narrowing on `safe`, the multiplier may be null
+round.reveal(11).multiplier.text
 const tile: number = result.tile
 const safe: boolean = result.safe
 const revealedPicks: number = result.safePicks
@@ -43,9 +57,20 @@ const roundCommitment: string = round.commitment
 const clientSeed: string = round.clientSeed
 
 const record: RoundRecord | null = round.record()
+// @ts-expect-error record() is null while the round is in play
+recordToJson(round.record())
 if (record !== null) {
   const recordOutcome: 'lost' | 'cashed_out' | 'voided' = record.outcome
   const json: string = recordToJson(record)
+  const shape: RoundRecordJson = record.toJSON()
+  const nonceText: string = shape.nonce
+  // What a record may be given as: numbers as numbers or bigints, ratios as strings or Ratios.
+  const input: RoundRecordInput = { ...record, nonce: 1, mines: 3n, rtp: '99/100', multiplier: '9/8', picks: [1, 2n] }
+  verifyRound(input, 'revealed seed')
+  recordToJson({ ...record, outcome: record.outcome === 'lost' ? 'cashed_out' : 'lost', picks: new Uint8Array([1]) })
+  // @ts-expect-error an outcome is one of three words
+  recordToJson({ ...record, outcome: 'won' })
+  void [shape, nonceText]
   const back: RoundRecord = recordFromJson(json)
   const verdict: RoundVerification = verifyRound(back, 'revealed seed')
   const ok: boolean = verdict.ok && verdict.commitmentOk
@@ -71,6 +96,9 @@ const kind: [string, number, string] = [kinds[0].code, kinds[0].errno, kinds[0].
 verify({ serverSeed: 's', clientSeed: 'c', nonce: 1, mines: 3, commitmnet: 'f5ec' })
 
 const revealed: RevealedSeedPair = pair.rotate()
+const revealedJson: RevealedSeedPairJson = revealed.toJSON()
+const publicJson: PublicSeedPairJson = pair.public.toJSON()
+const rounds64: string = revealedJson.rounds + publicJson.nonce
 pair.rotate(null)
 pair.rotate('new client')
 const seed: string = revealed.serverSeed
@@ -86,6 +114,24 @@ const entry: [number, number, Ratio] = [table[0].mines, table[0].safePicks, tabl
 const most: number = maxSafePicks(3)
 const mines: number[] = minePositions('s', 'c', 1n, 3)
 
+// Batches: a range, typed arrays, arrays; a thread cap; an AbortSignal for the async form.
+const forms: Nonces[] = [{ start: 0, count: 10 }, { start: 2n ** 60n, count: 3n }, new BigUint64Array(2), new Uint32Array(2), [1, 2n]]
+const rows: Uint8Array = minePositionsBatch('s', 'c', forms[0], 3, { threads: 1 })
+const capped: BatchOptions = { threads: 2 }
+const controller = new AbortController()
+const withSignal: BatchAsyncOptions = { signal: controller.signal, threads: 1 }
+const later: Promise<Uint8Array> = minePositionsBatchAsync('s', 'c', { start: 0, count: 10 }, 3, withSignal)
+minePositionsBatchAsync('s', 'c', [1, 2], 3, { signal: AbortSignal.timeout(1000) })
+minePositionsBatchAsync('s', 'c', rows.length === 0 ? [] : new Uint32Array(1), 3)
+verify({ serverSeed: 's', clientSeed: 'c', nonce: 1, mines: 3, positions: rows.subarray(0, 3) })
+// @ts-expect-error the sync form cannot be aborted (the event loop is blocked while it runs)
+minePositionsBatch('s', 'c', [1], 3, { signal: controller.signal })
+// @ts-expect-error a range has a start and a count
+minePositionsBatch('s', 'c', { start: 0, end: 10 }, 3)
+// @ts-expect-error a Float64Array is not a list of nonces
+minePositionsBatch('s', 'c', new Float64Array(2), 3)
+const target: 'native' | 'wasm32-wasi' | 'wasm32-wasip1' = __napiBindingTarget
+
 void [nonce, commitment, safe, reached, paid, grid, outcome, rtp, roundNonce, finished, picks, safePicks, current,
   roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines, open, voided, verdictText, checkedOk,
-  tile, revealedPicks, over, wordsUsed, kind]
+  tile, revealedPicks, over, wordsUsed, kind, rounds64, capped, later, target]

@@ -1,0 +1,137 @@
+// The declarations napi-rs cannot generate from bindings/node/src: what functions take (inputs wider than
+// what they give back), the reveal as a union on `safe`, and what bindings/node/src/helpers.js adds (the
+// `toJSON` and `toString` of results and classes). build.mjs puts this file at the top of index.d.ts; the
+// rest is generated from the Rust doc comments.
+
+/**
+ * The nonces of a batch: `count` consecutive nonces from `start` (no array needed), a `BigUint64Array`
+ * or `Uint32Array` (read in place, never copied; do not write to it while an async batch runs), or an
+ * array of numbers or bigints (made a typed array first: about 3 ms per million numbers).
+ */
+export type Nonces = NonceRange | BigUint64Array | Uint32Array | ReadonlyArray<number | bigint>
+
+/** `count` consecutive nonces from `start`; the last one must be at most 2^64 − 1. */
+export interface NonceRange {
+  start: number | bigint
+  count: number | bigint
+}
+
+/** The options of {@link minePositionsBatch}. */
+export interface BatchOptions {
+  /**
+   * The most threads the batch runs on, the calling one included: an integer of at least 1 (`1`: the
+   * calling thread only). Default: every core.
+   */
+  threads?: number | null
+}
+
+/** The options of {@link minePositionsBatchAsync}. */
+export interface BatchAsyncOptions extends BatchOptions {
+  /**
+   * Aborting it rejects the Promise at once with an `AbortError` (`name: 'AbortError'`,
+   * `code: 'ABORT_ERR'`, `cause: signal.reason`) and stops the work within one chunk of the batch
+   * (about a millisecond).
+   */
+  signal?: AbortSignal | null
+}
+
+/**
+ * A round record as {@link recordToJson} and {@link verifyRound} take it: a {@link RoundRecord}, or a
+ * plain object with numbers as `number`s or `bigint`s and ratios as strings (`'99/100'`) or `Ratio`s.
+ */
+export interface RoundRecordInput {
+  commitment: string
+  clientSeed: string
+  nonce: number | bigint
+  mines: number | bigint
+  rtp: string | Ratio
+  picks: ReadonlyArray<number | bigint> | Uint8Array
+  outcome: 'lost' | 'cashed_out' | 'voided'
+  multiplier: string | Ratio | null
+}
+
+/** What `JSON.stringify(record)` writes: the nonce in decimal, ratios as `'num/den'`. */
+export interface RoundRecordJson {
+  commitment: string
+  clientSeed: string
+  nonce: string
+  mines: number
+  rtp: string
+  picks: number[]
+  outcome: 'lost' | 'cashed_out' | 'voided'
+  multiplier: string | null
+}
+
+/**
+ * What `JSON.stringify(round)` writes: the round's getters, the nonce in decimal and ratios as
+ * `'num/den'` (`minePositions` only once the round has finished).
+ */
+export interface RoundJson {
+  commitment: string
+  clientSeed: string
+  nonce: string
+  mines: number
+  rtp: string
+  picks: number[]
+  safePicks: number
+  outcome: 'lost' | 'cashed_out' | 'voided' | null
+  multiplier: string | null
+  minePositions: number[] | null
+}
+
+export interface Round {
+  /** The round's public state in one line (the mines only once it has finished). */
+  toString(): string
+  /** The round's public state for `JSON.stringify` (nonce in decimal, ratios as `'num/den'`). */
+  toJSON(): RoundJson
+}
+
+/** What `JSON.stringify(seedPair)` and `JSON.stringify(seedPair.public)` write: the nonce in decimal. */
+export interface PublicSeedPairJson {
+  commitment: string
+  clientSeed: string
+  nonce: string
+}
+
+export interface SeedPair {
+  /** The public part in one line; the server seed shows as `<hidden>`. */
+  toString(): string
+  /** The public part (`JSON.stringify` never writes the server seed); the nonce as a decimal string. */
+  toJSON(): PublicSeedPairJson
+}
+
+export interface RoundRecord {
+  /** The record for `JSON.stringify` (a non-enumerable property: spreads and `Object.keys` skip it). */
+  toJSON(): RoundRecordJson
+}
+
+export interface PublicSeedPair {
+  /** The public part for `JSON.stringify`, the nonce in decimal (non-enumerable). */
+  toJSON(): PublicSeedPairJson
+}
+
+/** What `JSON.stringify(revealed)` writes: `rounds` in decimal. */
+export interface RevealedSeedPairJson {
+  serverSeed: string
+  commitment: string
+  clientSeed: string
+  rounds: string
+}
+
+export interface RevealedSeedPair {
+  /** The revealed pair for `JSON.stringify`, `rounds` in decimal (non-enumerable). */
+  toJSON(): RevealedSeedPairJson
+}
+
+/** A reveal that found a safe tile: a cash-out now pays `multiplier`. */
+export interface SafeReveal extends Reveal {
+  safe: true
+  multiplier: Ratio
+}
+
+/** A reveal that found a mine: the round is lost. */
+export interface MineReveal extends Reveal {
+  safe: false
+  multiplier: null
+  finished: true
+}

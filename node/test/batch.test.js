@@ -1,0 +1,230 @@
+'use strict';
+// Batches: every form of the nonces (a range, typed arrays read in place, arrays made typed arrays when the
+// call is made) gives the same rows, sync and async, under any thread cap; the async form runs off the
+// event loop, copies nothing large on it, holds to its thread cap, and stops when its AbortSignal aborts.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const { getEventListeners } = require('node:events');
+const fm = require('fairmines');
+const { expectError } = require('./helpers');
+
+const S = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
+const C = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817';
+const T = TypeError;
+const TYPE = 'ERR_INVALID_ARG_TYPE';
+
+/** Event-loop ticks of a 5 ms interval timer while `work()` runs, and how long it took. */
+async function ticksDuring(work) {
+  let ticks = 0;
+  const timer = setInterval(() => { ticks += 1; }, 5);
+  const started = process.hrtime.bigint();
+  try {
+    const result = await work();
+    return { result, ticks, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Milliseconds a call of the async batch takes (not the work it starts, stopped then), the least of 3. */
+async function callMs(nonces) {
+  let least = Infinity;
+  for (let run = 0; run < 3; run++) {
+    const controller = new AbortController();
+    const started = process.hrtime.bigint();
+    const promise = fm.minePositionsBatchAsync(S, C, nonces, 1, { signal: controller.signal });
+    least = Math.min(least, Number(process.hrtime.bigint() - started) / 1e6);
+    controller.abort();
+    await assert.rejects(promise, { name: 'AbortError' });
+  }
+  return least;
+}
+
+/** The rows single calls give for `nonces`. */
+const expected = (nonces, mines) => Uint8Array.from([...nonces].flatMap((n) => fm.minePositions(S, C, n, mines)));
+
+test('a timer keeps firing while a large async batch runs (and not while the sync one does)', async () => {
+  // Size the batch so that it takes a measurable time on this machine.
+  let count = 50000;
+  let syncRun;
+  for (;;) {
+    syncRun = await ticksDuring(() => fm.minePositionsBatch(S, C, { start: 0, count }, 24));
+    if (syncRun.ms >= 300 || count >= 50_000_000) break;
+    count *= 4;
+  }
+  const asyncRun = await ticksDuring(() => fm.minePositionsBatchAsync(S, C, { start: 0, count }, 24));
+  // The sync call holds the loop: its timer cannot fire during it (at most once, after it).
+  assert.ok(syncRun.ticks <= 1, `sync: ${syncRun.ticks} ticks in ${syncRun.ms} ms`);
+  // The async call leaves it free: a 5 ms timer fires many times over >= ~300 ms.
+  assert.ok(asyncRun.ticks >= 10, `async: only ${asyncRun.ticks} ticks in ${asyncRun.ms} ms for ${count} rounds`);
+  assert.deepEqual(asyncRun.result, syncRun.result);
+  assert.equal(asyncRun.result.length, count * 24);
+});
+
+test('every form of the nonces gives the rows of single calls, sync and async, under every thread cap', async () => {
+  // Many chunks (of 1,024 rounds), the last one short.
+  const count = 70_001;
+  const numbers = Array.from({ length: count }, (_, i) => i);
+  const forms = {
+    range: { start: 0, count },
+    'bigint range': { start: 0n, count: BigInt(count) },
+    BigUint64Array: BigUint64Array.from(numbers, BigInt),
+    Uint32Array: Uint32Array.from(numbers),
+    'number[]': numbers,
+    'bigint[]': numbers.map(BigInt),
+    'mixed array': numbers.map((n) => (n % 2 ? BigInt(n) : n)),
+  };
+  const want = fm.minePositionsBatch(S, C, { start: 0, count }, 3);
+  for (let i = 0; i < count; i += 4999) assert.deepEqual([...want.subarray(3 * i, 3 * i + 3)], fm.minePositions(S, C, i, 3));
+  for (const [form, nonces] of Object.entries(forms)) {
+    for (const options of [undefined, null, {}, { threads: 1 }, { threads: 2 }, { threads: 3n }, { threads: 1000 }]) {
+      const at = `${form} with ${JSON.stringify(options, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+      assert.deepEqual(fm.minePositionsBatch(S, C, nonces, 3, options), want, `sync: ${at}`);
+      assert.deepEqual(await fm.minePositionsBatchAsync(S, C, nonces, 3, options), want, `async: ${at}`);
+    }
+  }
+  // The edges of a range: empty, and ending at the last nonce.
+  assert.deepEqual(fm.minePositionsBatch(S, C, { start: 5, count: 0 }, 3), new Uint8Array(0));
+  const last = [2n ** 64n - 3n, 2n ** 64n - 2n, 2n ** 64n - 1n];
+  assert.deepEqual(fm.minePositionsBatch(S, C, { start: last[0], count: 3 }, 24), expected(last, 24));
+  assert.deepEqual(await fm.minePositionsBatchAsync(S, C, { start: last[0], count: 3n }, 24, { threads: 1 }), expected(last, 24));
+});
+
+test('a range is judged by the core\'s nonce rule: start, count, and its last nonce', () => {
+  const R = RangeError;
+  const NONCE = 'FAIRMINES_INVALID_NONCE';
+  expectError(() => fm.minePositionsBatch(S, C, { start: -1, count: 1 }, 3), R, NONCE, 'nonces', 'nonces.start');
+  expectError(() => fm.minePositionsBatch(S, C, { start: 0.5, count: 1 }, 3), R, NONCE, 'nonces', 'nonces.start');
+  expectError(() => fm.minePositionsBatch(S, C, { start: 0, count: -1 }, 3), R, NONCE, 'nonces', 'nonces.count');
+  expectError(() => fm.minePositionsBatch(S, C, { start: 0, count: 2 ** 53 }, 3), R, NONCE, 'nonces', 'nonces.count');
+  const e = expectError(() => fm.minePositionsBatch(S, C, { start: 2n ** 64n - 2n, count: 3 }, 3), R, NONCE, 'nonces');
+  assert.equal(e.message, 'nonces: the range from 18446744073709551614 with 3 nonces passes 2^64 - 1');
+  expectError(() => fm.minePositionsBatch(S, C, { start: '0', count: 1 }, 3), T, TYPE, 'nonces', 'nonces.start');
+  expectError(() => fm.minePositionsBatch(S, C, { begin: 0, count: 1 }, 3), T, TYPE, 'nonces', 'nonces.begin');
+});
+
+test('the call copies nothing large: a range or a typed array of a million nonces returns at once', async () => {
+  const million = 1_000_000;
+  const typed = BigUint64Array.from({ length: million }, (_, i) => BigInt(i));
+  const small = Uint32Array.from({ length: million }, (_, i) => i);
+  for (const [form, nonces] of [['range', { start: 0, count: million }], ['BigUint64Array', typed], ['Uint32Array', small]]) {
+    const ms = await callMs(nonces);
+    assert.ok(ms < 20, `${form}: the call took ${ms} ms`);
+  }
+  // An array is made a typed array when the call is made, by a loop in JavaScript: far cheaper than reading
+  // it element by element, which only an array mixing numbers and bigints still needs.
+  const numbers = Array.from({ length: million }, (_, i) => i);
+  const mixed = numbers.map((n) => (n % 2 ? BigInt(n) : n));
+  const [fast, slow] = [await callMs(numbers), await callMs(mixed)];
+  assert.ok(fast * 4 < slow, `number[]: ${fast} ms, mixed array: ${slow} ms`);
+});
+
+test('an array is read when the call is made: changing it later changes nothing', async () => {
+  for (const nonces of [[1, 2, 3], [1n, 2n, 3n], [1, 2n, 3]]) {
+    const promise = fm.minePositionsBatchAsync(S, C, nonces, 3);
+    nonces.fill(99);
+    assert.deepEqual(await promise, expected([1, 2, 3], 3));
+  }
+});
+
+/** The threads of this process (Linux). */
+const threadCount = () => Number(/^Threads:\s+(\d+)$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);
+
+test('options.threads caps the threads a batch starts: 1 is the pool thread alone', { skip: process.platform !== 'linux' }, async () => {
+  await fm.minePositionsBatchAsync(S, C, { start: 0, count: 1 }, 3); // the pool's threads exist from here on
+  const most = async (options) => {
+    const before = threadCount();
+    let seen = before;
+    const timer = setInterval(() => { seen = Math.max(seen, threadCount()); }, 2);
+    try {
+      await fm.minePositionsBatchAsync(S, C, { start: 0, count: 400_000 }, 24, options);
+    } finally {
+      clearInterval(timer);
+    }
+    return seen - before;
+  };
+  assert.equal(await most({ threads: 1 }), 0, 'threads: 1 starts no thread');
+  const cores = os.availableParallelism();
+  if (cores >= 2) {
+    const started = await most(undefined);
+    assert.ok(started >= 1 && started <= cores - 1, `without a cap, one thread per other core: ${started}`);
+    assert.equal(await most({ threads: 2 }), 1, 'threads: 2 starts one');
+  }
+});
+
+test('options: threads must be an integer of at least 1; the sync form takes no signal', async () => {
+  for (const threads of [0, -1, 1.5, NaN, Infinity, 0n, -3n]) {
+    const e = expectError(() => fm.minePositionsBatch(S, C, [1], 3, { threads }), RangeError, 'FAIRMINES_INVALID_NUMBER', 'options', 'options.threads');
+    assert.match(e.message, /^options\.threads: must be an integer of at least 1, got /);
+    await assert.rejects(fm.minePositionsBatchAsync(S, C, [1], 3, { threads }), { code: 'FAIRMINES_INVALID_NUMBER', argument: 'options' });
+  }
+  for (const threads of ['2', {}, true]) {
+    expectError(() => fm.minePositionsBatch(S, C, [1], 3, { threads }), T, TYPE, 'options', 'options.threads');
+  }
+  for (const options of [1, 'fast', true]) expectError(() => fm.minePositionsBatch(S, C, [1], 3, options), T, TYPE, 'options');
+  const e = expectError(() => fm.minePositionsBatch(S, C, [1], 3, { signal: new AbortController().signal }), T, TYPE, 'options', 'options.signal');
+  assert.match(e.message, /unknown field: an options object has only threads$/);
+  for (const signal of [1, 'abort', {}, new EventTarget()]) {
+    await assert.rejects(fm.minePositionsBatchAsync(S, C, [1], 3, { signal }), (error) => {
+      assert.deepEqual([error.constructor, error.code, error.argument], [T, TYPE, 'options']);
+      return error.message.startsWith('options.signal: must be an AbortSignal, got ');
+    });
+  }
+  await assert.rejects(fm.minePositionsBatchAsync(S, C, [1], 3, { threads: 1, sginal: null }), { code: TYPE, message: /^options\.sginal: unknown field/ });
+  assert.deepEqual(await fm.minePositionsBatchAsync(S, C, [1], 3, { signal: null, threads: undefined }), expected([1], 3));
+});
+
+test('aborting rejects at once with an AbortError, stops the work and frees its pool thread', async () => {
+  // Four batches that would hold the whole pool (4 threads) for many seconds.
+  const controller = new AbortController();
+  const jobs = [0, 1, 2, 3].map((k) =>
+    fm.minePositionsBatchAsync(S, C, { start: k * 1e9, count: 50_000_000 }, 1, { signal: controller.signal }));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const reason = new Error('the client went away');
+  const aborted = process.hrtime.bigint();
+  controller.abort(reason);
+  for (const job of jobs) {
+    await assert.rejects(job, (error) => {
+      assert.ok(error instanceof Error);
+      assert.deepEqual([error.name, error.code, error.message, error.cause], ['AbortError', 'ABORT_ERR', 'The operation was aborted', reason]);
+      return true;
+    });
+  }
+  assert.ok(Number(process.hrtime.bigint() - aborted) / 1e6 < 100, 'the Promises reject at once');
+  // The pool threads are free again soon: a file read (on the same pool) does not wait for the batches.
+  const read = await ticksDuring(() => fs.promises.readFile(__filename));
+  assert.ok(read.ms < 2000, `a file read waited ${read.ms} ms after the abort`);
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'no listener is left on the signal');
+});
+
+test('an aborted signal rejects at once and starts nothing; a settled batch leaves no listener', async () => {
+  const signal = AbortSignal.abort();
+  const started = process.hrtime.bigint();
+  await assert.rejects(fm.minePositionsBatchAsync(S, C, { start: 0, count: 1e9 }, 24, { signal }),
+    (error) => error.name === 'AbortError' && error.code === 'ABORT_ERR' && error.cause === signal.reason);
+  assert.ok(Number(process.hrtime.bigint() - started) / 1e6 < 100, 'no billion-round work was started');
+  // One signal for many batches (a request's): each removes its listener when it settles.
+  const controller = new AbortController();
+  for (let i = 0; i < 20; i++) {
+    assert.deepEqual(await fm.minePositionsBatchAsync(S, C, [i], 3, { signal: controller.signal }), expected([i], 3));
+  }
+  await assert.rejects(fm.minePositionsBatchAsync(S, C, [1], 25, { signal: controller.signal }), { code: 'FAIRMINES_INVALID_MINES' });
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
+  // A signal aborted after its batch settled changes nothing.
+  const done = await fm.minePositionsBatchAsync(S, C, [7], 3, { signal: controller.signal });
+  controller.abort();
+  assert.deepEqual(done, expected([7], 3));
+});
+
+test('many concurrent async batches all settle with the right rows', async () => {
+  const jobs = Array.from({ length: 32 }, (_, k) => {
+    const nonces = Array.from({ length: 100 }, (_, i) => k * 1000 + i);
+    const options = k % 2 ? { threads: 1 } : undefined;
+    return fm.minePositionsBatchAsync(S, C, nonces, (k % 24) + 1, options).then((rows) => [k, nonces, rows]);
+  });
+  for (const [k, nonces, rows] of await Promise.all(jobs)) {
+    assert.deepEqual(rows, fm.minePositionsBatch(S, C, nonces, (k % 24) + 1));
+  }
+});
