@@ -2,8 +2,8 @@
 game itself (seed pairs, rounds, exact payouts, round replay).
 
 Every function is implemented in Rust (the ``fairmines`` crate) and re-exported here from the
-extension module ``fairmines._native`` (the reports of ``verify_history`` and ``audit`` are shown by
-the classes of ``fairmines._reports``)::
+extension module ``fairmines._native`` (``verify_history`` and ``audit`` convert their inputs in
+``fairmines._history``, and their reports are shown by the classes of ``fairmines._reports``)::
 
     >>> import fairmines
     >>> fairmines.mine_positions(
@@ -18,10 +18,16 @@ Bad values and refused moves raise a subclass of :class:`FairminesError` (a ``Va
 message starts with the name of the argument; arguments of the wrong type raise ``TypeError``.
 """
 
+from ._history import *  # noqa: F403
 from ._native import *  # noqa: F403
 from ._native import __all__ as __all__  # the extension's own list of its names (type checkers read it too)
 from ._reports import *  # noqa: F403
 
-# A list of its own (the extension's stays as it is): the extension's names, then _reports.__all__ (as a
-# literal, which is what type checkers read; tests/test_package.py checks that the two agree).
-__all__ = [*__all__, "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit"]
+# A list of its own (the extension's stays as it is): the extension's names, then _reports.__all__ and
+# _history.__all__ (as literals, which is what type checkers read; tests/test_package.py checks that they
+# agree).
+__all__ = [
+    *__all__,
+    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit",
+    "audit", "verify_history",
+]  # fmt: skip

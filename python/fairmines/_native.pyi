@@ -4,14 +4,10 @@
 from collections.abc import Callable, Iterable, Mapping
 from decimal import Decimal
 from fractions import Fraction
-from os import PathLike
 from typing import Any, ClassVar, Literal, NoReturn, SupportsIndex, final
 
 import numpy as np
 import numpy.typing as npt
-from _typeshed import SupportsRead
-
-from ._reports import AuditReport, HistoryReport
 
 __version__: str
 __all__ = [
@@ -44,7 +40,6 @@ __all__ = [
     "TileAlreadyRevealedError",
     "Verification",
     "__version__",
-    "audit",
     "commitment",
     "draw_order",
     "generate_server_seed",
@@ -55,7 +50,6 @@ __all__ = [
     "payout_table",
     "round_signature",
     "verify",
-    "verify_history",
     "verify_round",
 ]
 
@@ -602,52 +596,38 @@ def payout_table(rtp: _ExactNumber) -> list[TableEntry]:
 def max_safe_picks(mines: _Number) -> int:
     """The most safe picks a round with ``mines`` mines allows: 25 - mines."""
 
-# --- whole histories (fairmines-history) ------------------------------------------------------
+# --- whole histories (fairmines-history): for fairmines/_history.py, which types and documents them --------
 
 _FailureKind = Literal["malformed", "commitment", "positions", "duplicate_nonce", "nonce_gap"]
-_History = str | PathLike[str] | SupportsRead[bytes] | Iterable[Mapping[str, Any]]
 _Progress = Callable[[int, int], object]
 
-def verify_history(
-    history: _History,
+def _verify_history(
+    history: object,
     /,
     *,
-    format: Literal["auto", "jsonl", "csv"] | str | None = None,
+    format: str | None = None,
     threads: SupportsIndex | None = None,
     progress: _Progress | None = None,
-) -> HistoryReport:
-    """Verifies a whole bet history: every row's commitment and mine positions recomputed from its seeds,
-    nonce gaps and duplicates per seed pair, malformed rows reported and skipped.
+    columns: Mapping[str, str] | None = None,
+    delimiter: str | None = None,
+) -> _Report:
+    """``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report."""
 
-    ``history`` is a path (JSON Lines or CSV, read by Rust in constant memory), a binary file object, or
-    an iterable of dicts with the fields of the format (converted row by row; a generator streams, a
-    list is as big as it is). ``format`` is ``"jsonl"``, ``"csv"`` or ``"auto"`` (for paths and files;
-    by default from the file's extension, else its first byte). ``threads``: worker threads (default:
-    one per core). ``progress(rows, bytes)`` is called after every chunk of 2,048 rows; an exception in
-    it (or Ctrl-C) stops the run and is raised. Runs with the GIL released.
-    """
-
-def audit(
-    history: _History | None = None,
+def _audit(
+    history: object = None,
     /,
     *,
     server_seed: str | None = None,
     client_seed: str | None = None,
     nonces: range | None = None,
     mines: _Number | Iterable[_Number] | None = None,
-    format: Literal["auto", "jsonl", "csv"] | str | None = None,
+    format: str | None = None,
     threads: SupportsIndex | None = None,
     progress: _Progress | None = None,
-) -> AuditReport:
-    """Audits the fairness of mine placement: per mine count, how often each tile held a mine, with a
-    chi-square test against the uniform distribution; and the distribution of each round's first draw.
-
-    Either over a history (``audit(history)``: a path, binary file or iterable of dicts, as for
-    ``verify_history``; the declared positions are counted, the first draws recomputed), or over a
-    seed pair (``audit(server_seed=..., client_seed=..., nonces=range(...), mines=3 or [1, 3, 24])``:
-    the core's batch computes every round, on every core). ``progress(rows, bytes)`` as for
-    ``verify_history``. Runs with the GIL released.
-    """
+    columns: Mapping[str, str] | None = None,
+    delimiter: str | None = None,
+) -> _AuditCounts:
+    """``fairmines.audit`` (python/fairmines/_history.py) without its conversions: the crate's counts."""
 
 # The state behind ``fairmines.HistoryReport`` and ``fairmines.AuditReport`` (_reports.py), which show it.
 
@@ -690,6 +670,8 @@ class _AuditCounts:
         """These counts and ``other``'s added up."""
     def report(self) -> str:
         """The tests over the counts (the crate's ``AuditReport``), as JSON."""
+    def only(self, mines: _Number) -> _AuditCounts:
+        """The counts of one mine count only (for its heatmap)."""
     def heatmap_text(self) -> str:
         """The heatmap as text."""
     def heatmap_svg(self, title: str | None = None) -> str:

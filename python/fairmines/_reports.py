@@ -8,7 +8,9 @@ over once, on first use (dicts, which become the instances' ``__dict__``: a ``Fa
 
 from __future__ import annotations
 
+import html
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cached_property
 from operator import itemgetter
@@ -33,6 +35,25 @@ _COLUMNS = (
 def _expect(other: object, cls: type) -> None:
     if not isinstance(other, cls):
         raise TypeError(f"other: must be {cls.__name__}, not {type(other).__name__}")
+
+
+def _need_pandas(what: str, instead: str) -> None:
+    try:
+        import pandas  # noqa: F401
+    except ImportError as err:
+        message = f"{what} needs pandas, which could not be imported (pip install pandas); {instead}"
+        raise ImportError(message) from err
+
+
+def _table(header: tuple[str, ...], rows: Sequence[tuple[object, ...]]) -> str:
+    """An HTML table, every cell escaped."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _p(value: float | None) -> str:
+    return "" if value is None else f"{value:.4f}"
 
 
 @final
@@ -175,11 +196,9 @@ class HistoryReport:
         (categorical), ``field``, ``expected``, ``declared``, ``nonce``, ``last_nonce`` (nullable
         ``Int64``/``UInt64``), ``pair_commitment``, ``client_seed``, ``message``. Needs pandas.
         """
-        try:
-            import pandas as pd
-        except ImportError as err:
-            message = "HistoryReport.to_pandas needs pandas, which could not be imported (pip install pandas); "
-            raise ImportError(message + ".failures has the same data as a tuple") from err
+        _need_pandas("HistoryReport.to_pandas", ".failures has the same data as a tuple")
+        import pandas as pd
+
         rows = list(map(itemgetter(*_COLUMNS), self._report.failures()))  # no need for the Failure objects
         frame = pd.DataFrame(rows, columns=list(_COLUMNS), dtype=object)
         kinds = pd.CategoricalDtype(_native._Report.kinds)
@@ -203,6 +222,18 @@ class HistoryReport:
             f"<HistoryReport {'ok' if self.ok else 'FAILED'}: {s.rows_read} rows read, {s.ok} ok, "
             f"{s.mismatched} mismatched, {s.malformed} malformed, {s.nonce_gaps} nonce gap(s), "
             f"{len(self._report)} failure(s)>"
+        )
+
+    def _repr_html_(self) -> str:
+        """The verdict, the counts and the first 20 failures, for notebooks."""
+        counts = [(name, value) for name, value in self.summary.to_dict().items()]
+        failures = [tuple(f.to_dict()[c] for c in ("line", "round_id", "kind", "message")) for f in self.failures[:20]]
+        more = len(self.failures) - len(failures)
+        return (
+            f"<p><b>HistoryReport: {'ok' if self.ok else 'FAILED'}</b></p>"
+            + _table(("count", "value"), counts)
+            + (_table(("line", "round_id", "kind", "message"), failures) if failures else "")
+            + (f"<p>… and {more} more failure(s): <code>to_pandas()</code> has them all</p>" if more else "")
         )
 
 
@@ -237,6 +268,13 @@ class MineAudit:
     chi_square: ChiSquare | None
     """The test of ``tile_counts`` (Pearson's statistic scaled by 24 / (25 - mines), 24 degrees of
     freedom; see the crate's README), or None without rounds."""
+    expected: float
+    """The mines each tile holds in ``rounds`` rounds if placement is uniform: ``rounds * mines / 25``."""
+    z_scores: tuple[float, ...]
+    """25 values: how far tile ``i + 1``'s count is from ``expected``, in standard deviations."""
+    holm_p_value: float | None
+    """``chi_square.p_value`` adjusted for testing every mine count of the report (Holm's method): the
+    p-value to hold against a threshold when every mine count is looked at."""
 
     def __repr__(self) -> str:
         t = self.chi_square
@@ -250,8 +288,14 @@ class AuditReport:
     """What ``audit`` found: per mine count, how often each tile held a mine and a chi-square test against
     the uniform distribution; the first-draw distribution and its test; the heatmap.
 
+    Reading the p-values: an audit tests each mine count apart (up to 24 tests), and by chance alone about
+    one p-value in twenty is below 0.05, one in a hundred below 0.01. So do not hold each
+    ``chi_square.p_value`` against a threshold: hold ``holm_p_value`` (per mine count, or the report's,
+    the smallest of them), which Holm's method adjusts for the number of tests, or the single ``combined``
+    test. ``how_to_read()`` says this with the report's own numbers.
+
     ``merge(other)`` adds the counts of another part (Dask partitions) and recomputes the tests.
-    Reports pickle (as ``to_json()``: the counts).
+    Reports pickle (as ``to_json()``: the counts). In a notebook a report shows as a table and its heatmap.
     """
 
     rows_read: int
@@ -268,6 +312,9 @@ class AuditReport:
     """The uniformity test of ``first_draw_counts`` (plain Pearson, 24 degrees of freedom), or None."""
     combined: ChiSquare | None
     """All mine counts together: the sum of their statistics, 24 degrees of freedom each; or None."""
+    holm_p_value: float | None
+    """The smallest Holm-adjusted p-value of the mine counts: one p-value for "some mine count is not
+    uniform" that accounts for the number of mine counts tested; or None."""
     _counts: _native._AuditCounts
     __hash__ = None  # type: ignore[assignment]
 
@@ -284,7 +331,10 @@ class AuditReport:
     def __show(self, counts: _native._AuditCounts) -> None:
         report = json.loads(counts.report())
         by_mines = (
-            MineAudit(m["mines"], m["rounds"], tuple(m["tile_counts"]), _chi_square(m["chi_square"]))
+            MineAudit(
+                m["mines"], m["rounds"], tuple(m["tile_counts"]), _chi_square(m["chi_square"]),
+                m["expected"], tuple(m["z_scores"]), m["holm_p_value"],
+            )  # fmt: skip
             for m in report["by_mines"]
         )
         vars(self).update(
@@ -295,16 +345,73 @@ class AuditReport:
             first_draw_counts=tuple(report["first_draw_counts"]),
             first_draw=_chi_square(report["first_draw"]),
             combined=_chi_square(report["combined"]),
+            holm_p_value=report["holm_p_value"],
             _counts=counts,
         )
 
-    def heatmap_text(self) -> str:
-        """The 5×5 grid as text: each tile's deviation from uniform in percent, shaded by its z-score."""
-        return self._counts.heatmap_text()
+    def _of_mines(self, mines: int | None) -> _native._AuditCounts:
+        return self._counts if mines is None else self._counts.only(mines)
 
-    def heatmap_svg(self, title: str | None = None) -> str:
-        """The heatmap as a standalone SVG document (red above uniform, blue below)."""
-        return self._counts.heatmap_svg(title)
+    def heatmap_text(self, mines: int | None = None) -> str:
+        """The 5×5 grid as text: each tile's deviation from uniform in percent, shaded by its z-score; over
+        every mine count, or over one (``mines=3``)."""
+        return self._of_mines(mines).heatmap_text()
+
+    def heatmap_svg(self, title: str | None = None, mines: int | None = None) -> str:
+        """The heatmap as a standalone SVG document (red above uniform, blue below); over every mine count,
+        or over one (``mines=3``)."""
+        return self._of_mines(mines).heatmap_svg(title)
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The tile counts as a tidy pandas DataFrame, one row per mine count and tile: ``mines``, ``tile``
+        (1..25), ``count`` (rounds with a mine there), ``expected`` (if uniform) and ``z`` (the deviation in
+        standard deviations). ``frame.pivot(index="tile", columns="mines", values="z")`` is a table of
+        z-scores. Needs pandas."""
+        _need_pandas("AuditReport.to_pandas", ".by_mines has the same data")
+        import pandas as pd
+
+        rows = [
+            (m.mines, tile, count, m.expected, z)
+            for m in self.by_mines
+            for tile, (count, z) in enumerate(zip(m.tile_counts, m.z_scores), start=1)
+        ]
+        frame = pd.DataFrame(rows, columns=["mines", "tile", "count", "expected", "z"])
+        return frame.astype({"mines": "int64", "tile": "int64", "count": "int64", "expected": "float64", "z": "float64"})
+
+    def how_to_read(self) -> str:
+        """How to read the p-values of this report, in words, with its own numbers."""
+        tests = sum(m.chi_square is not None for m in self.by_mines)
+        if tests == 0:
+            return "No rounds: nothing was tested."
+        text = (
+            f"{tests} mine count(s) tested, each by a chi-square test of its 25 tile counts. By chance alone "
+            "about one p-value in twenty is below 0.05, so look at the Holm-adjusted p-values, which account "
+            f"for the number of tests: the smallest is {self.holm_p_value:.4f}"
+        )
+        if self.combined is not None:
+            text += f"; all mine counts in one test (combined): p = {self.combined.p_value:.4f}"
+        return text + ". A small value (below 0.01, say) is a reason to look closer, not yet a proof of bias."
+
+    def _repr_svg_(self) -> str:
+        """The heatmap, for notebooks."""
+        return self.heatmap_svg()
+
+    def _repr_html_(self) -> str:
+        """The tests per mine count, how to read them, and the heatmap, for notebooks."""
+        rows: list[tuple[object, ...]] = []
+        for m in self.by_mines:
+            t = m.chi_square
+            rows.append((m.mines, m.rounds, "" if t is None else f"{t.statistic:.2f}", _p(t and t.p_value), _p(m.holm_p_value)))
+        for label, t in (("combined", self.combined), ("first draw", self.first_draw)):
+            if t is not None:
+                rows.append((label, "", f"{t.statistic:.2f}", _p(t.p_value), ""))
+        header = ("mines", "rounds", "chi-square", "p-value", "Holm p-value")
+        return (
+            f"<p><b>{html.escape(repr(self))}</b></p>"
+            + _table(header, rows)
+            + f"<p>{html.escape(self.how_to_read())}</p>"
+            + self.heatmap_svg()
+        )
 
     def merge(self, other: AuditReport) -> AuditReport:
         """The counts of this part and ``other`` added up, with the tests recomputed."""
@@ -326,6 +433,8 @@ class AuditReport:
     def __repr__(self) -> str:
         rounds = sum(m.rounds for m in self.by_mines)
         combined = "no test" if self.combined is None else f"combined p = {self.combined.p_value:.4f}"
+        if self.holm_p_value is not None:
+            combined += f", smallest Holm p = {self.holm_p_value:.4f}"
         return (
             f"<AuditReport {rounds} rounds over {len(self.by_mines)} mine count(s), {self.malformed} malformed, "
             f"{self.skipped} skipped; {combined}>"

@@ -12,12 +12,14 @@ Two ways in:
   ``dask.bag.read_text`` (a partition is a byte range of whole lines, verified as a file). Every fault
   a single run finds is found the same way, including lines that are not JSON and a truncated last line.
 - ``verify_dataframe(ddf)`` / ``audit_dataframe``: a ``dask.dataframe`` with the format's columns;
-  ``ddf.map_partitions(verify_partition)`` gives one report per partition. Rows go in as dicts, so a
-  value is checked with the type it has in the frame: keep the columns as ``object`` (or as proper
-  integer and string columns). Note that ``pandas.read_json`` changes types (``"3"`` becomes 3, and a
-  column of integers with a missing value becomes floats); read JSON Lines with ``verify_text`` instead.
-  Dask itself turns ``object`` columns into strings unless ``dask.config.set({"dataframe.convert-string":
-  False})`` is in effect where the frame is built (a nonce ``"5"`` is then malformed: a string).
+  ``ddf.map_partitions(verify_partition)`` gives one report per partition. Each partition goes to
+  ``verify_history`` as a pandas frame (read column-wise; one whose object columns pyarrow cannot convert
+  goes row by row), so a value is checked with the type it has in the frame: keep the columns as proper
+  integer and string columns (or ``object``). Integers in a seed column are read as their digits and whole
+  floats count as integers, but ``pandas.read_json`` also turns ``"3"`` into 3; read JSON Lines with
+  ``verify_text`` instead. Dask itself turns ``object`` columns into strings unless
+  ``dask.config.set({"dataframe.convert-string": False})`` is in effect where the frame is built (a nonce
+  ``"5"`` is then malformed: a string).
 
 Set ``threads`` to the cores each worker may use (by default every core of the machine, per partition).
 """
@@ -28,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar, Union
 
-from ._native import audit, verify_history
+from ._history import _frame_rows, audit, verify_history
 from ._reports import AuditReport, HistoryReport
 
 if TYPE_CHECKING:
@@ -62,11 +64,9 @@ def merge_reports(reports: Iterable[R], empty: R) -> R:
     return level[0]
 
 
-def rows(partition: pd.DataFrame) -> list[dict[str, Any]]:
+def rows(partition: pd.DataFrame) -> list[dict[Any, Any]]:
     """A pandas partition as rows (dicts), with its missing values (NaN, None, pd.NA, NaT) as None."""
-    frame = partition.astype(object)
-    records: list[dict[str, Any]] = frame.where(frame.notna(), None).to_dict("records")  # type: ignore[assignment]
-    return records
+    return _frame_rows(partition)
 
 
 def _series(report: _Report) -> pd.Series:
@@ -78,12 +78,12 @@ def _series(report: _Report) -> pd.Series:
 def verify_partition(partition: pd.DataFrame, *, threads: int | None = None) -> pd.Series:
     """``verify_history`` over one partition: a one-element object Series holding its ``HistoryReport``
     (for ``ddf.map_partitions(verify_partition, meta=pandas.Series(dtype=object))``)."""
-    return _series(verify_history(rows(partition), threads=threads))
+    return _series(verify_history(partition, threads=threads))
 
 
 def audit_partition(partition: pd.DataFrame, *, threads: int | None = None) -> pd.Series:
     """``audit`` over one partition: a one-element object Series holding its ``AuditReport``."""
-    return _series(audit(rows(partition), threads=threads))
+    return _series(audit(partition, threads=threads))
 
 
 def _map_partitions(ddf: Any, function: Any, threads: int | None) -> list[Any]:

@@ -120,3 +120,47 @@ def test_the_batch_releases_the_gil() -> None:
     # Holding the GIL, the batch would freeze this loop for its whole duration.
     assert timing["batch"] > 0.1, "batch too short to tell"
     assert longest_gap < timing["batch"] / 2, (longest_gap, timing["batch"])
+
+
+def test_ctrl_c_during_a_batch_is_a_keyboard_interrupt_at_once() -> None:
+    """Issue 22: Ctrl-C during mine_positions_batch was seen only once the whole batch was done, and in a
+    process's first batch it surfaced as pyo3_runtime.PanicException (numpy's C API, first fetched after
+    the batch, ran Python code with the interrupt pending). Now the batch runs in blocks with Ctrl-C looked
+    for in between, and numpy's API is fetched before it. Run in a process of its own: its first batch."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import os, signal, threading, time
+        import numpy  # imported before, so that the interrupt falls in the batch itself
+        import fairmines
+
+        sent = []
+
+        def interrupt():
+            time.sleep(0.3)
+            sent.append(time.perf_counter())
+            os.kill(os.getpid(), signal.SIGINT)
+
+        # The interrupted batch is this process's first; a tenth of it is timed after it, as the measure.
+        threading.Thread(target=interrupt).start()
+        start = time.perf_counter()
+        try:
+            fairmines.mine_positions_batch("s", "c", range(30_000_000), 24)  # seconds, even on many cores
+            print("finished", time.perf_counter() - start, 0)
+        except KeyboardInterrupt:
+            seen = time.perf_counter() - sent[0]
+            start = time.perf_counter()
+            fairmines.mine_positions_batch("s", "c", range(3_000_000), 24)
+            print("KeyboardInterrupt", seen, time.perf_counter() - start)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0 and "PanicException" not in result.stderr, result.stderr
+    outcome, seen, tenth = result.stdout.split()
+    assert outcome == "KeyboardInterrupt", result.stdout
+    # Seen once the whole batch was done, the interrupt would come about 10 tenths after the start; the
+    # bound is relative to this machine's speed, not a time.
+    assert float(seen) < 3 * float(tenth), f"the interrupt was seen {seen} s after it was sent ({tenth} s a tenth)"

@@ -82,20 +82,51 @@ def test_dict_rows_are_checked_like_lines() -> None:
     assert fairmines.verify_history(genuine).summary.ok == len(genuine)
 
 
+def test_numpy_integers_inside_positions_are_tile_numbers() -> None:
+    """Issue 22's bug: numpy integers as the items of `positions` were malformed (`got {}`)."""
+    rows = genuine_rows(pairs=1, rounds=30)
+    for convert in (
+        lambda p: [np.int64(t) for t in p],
+        lambda p: tuple(np.uint8(t) for t in p),
+        lambda p: np.array(p, dtype=np.int32),
+        lambda p: [np.float64(t) for t in p],  # whole floats count as integers (the core's Number rule)
+    ):
+        converted = [dict(r, positions=convert(r["positions"])) for r in rows]
+        report = fairmines.verify_history(converted)
+        assert report.ok and report.summary.ok == len(rows), report.failures[:1]
+    bad = [dict(rows[0], positions=[np.float32(7.5), 1])]
+    assert fairmines.verify_history(bad).failures[0].message.startswith("positions: tile 7.5 at index 0 is outside")
+
+
+def test_what_pandas_makes_of_a_csv_is_read_as_written() -> None:
+    """Numeric client seeds become ints and integer columns with a gap become floats in pd.read_csv: a seed
+    that is an integer is read as its digits, and a whole float counts as an integer."""
+    server = "server-seed-0"
+    rows = [
+        {"round_id": float(n), "server_seed": server, "commitment": fairmines.commitment(server), "client_seed": 12345,
+         "nonce": float(n), "mines": 3.0, "positions": ",".join(map(str, fairmines.mine_positions(server, "12345", n, 3)))}
+        for n in range(20)
+    ]  # fmt: skip
+    report = fairmines.verify_history(rows)
+    assert report.ok and report.summary.ok == 20
+    rows[3]["nonce"] = float("nan")  # a missing value
+    assert fairmines.verify_history(rows).failures[0].message == "nonce: missing"
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
         ("mines", "3", "mines: must be an integer, got a string"),
-        ("nonce", 5.5, "nonce: must be an integer, got 5.5"),
+        ("nonce", 5.5, "nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got 5.5"),
         ("nonce", True, "nonce: must be an integer, got a boolean"),
-        ("nonce", -1, "nonce: must be an integer in 0..=18446744073709551615, got -1"),
+        ("nonce", -1, "nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got -1"),
         ("nonce", float("nan"), "nonce: missing"),
         ("client_seed", None, "client_seed: missing"),
-        ("client_seed", 7, "client_seed: must be a string, got a number"),
+        ("client_seed", 7.5, "client_seed: must be a string, got 7.5 (a number is read as its digits only when"),
         ("server_seed", b"bytes", "server_seed: must be a string, got an object"),
         ("positions", [1, "x", 3], "positions: item 1 must be an integer tile number"),
         ("positions", {"a": 1}, "positions: must be a string like"),
-        ("mines", 2**70, "mines: must be an integer, got"),
+        ("mines", 2**70, "mines: must be an integer in 1..=24, got"),
     ],
 )
 def test_dict_rows_with_wrong_types_are_malformed(field: str, value: Any, message: str) -> None:
@@ -394,3 +425,127 @@ def test_audit_arguments() -> None:
     calls: list[int] = []
     fairmines.audit(server_seed="s", client_seed="c", nonces=range(70_000), mines=3, progress=lambda r, _: calls.append(r))
     assert calls[-1] == 70_000
+
+
+# --- issue 22: compressed paths, JSON arrays, delimiters, column names, progress totals ----------------
+
+
+def test_gzip_paths_json_arrays_delimiters_and_column_names(faulty_path: Path, tmp_path: Path) -> None:
+    expected = fairmines.verify_history(faulty_path)
+    packed = tmp_path / "faulty.jsonl.gz"
+    packed.write_bytes(gzip.compress(faulty_path.read_bytes()))
+    assert fairmines.verify_history(packed) == expected
+    with packed.open("rb") as raw:  # a plain binary file of gzip: recognised by its first bytes too
+        assert fairmines.verify_history(raw) == expected
+    csv_packed = tmp_path / "history.csv.gz"
+    csv_packed.write_bytes(gzip.compress((SAMPLES / "history.csv").read_bytes()))
+    assert fairmines.verify_history(csv_packed).summary.ok == 60
+    # One JSON array is not JSON Lines: said so, whatever the extension.
+    array = json.dumps(genuine_rows(pairs=1, rounds=3), indent=2)
+    for name in ("rows.json", "rows.jsonl", "rows"):
+        (tmp_path / name).write_text(array, encoding="utf-8")
+        with pytest.raises(ValueError, match=r"^history: input: the history is one JSON array \(\[\.\.\.\]\), not JSON Lines") as err:
+            fairmines.verify_history(tmp_path / name)
+        assert "truncated" not in str(err.value)
+    # A semicolon-separated export with its own column names.
+    lines = (SAMPLES / "history.csv").read_text(encoding="utf-8").splitlines()
+    parsed = list(__import__("csv").reader(lines))
+    out = io.StringIO()
+    writer = __import__("csv").writer(out, delimiter=";")
+    writer.writerow(["Server Seed" if c == "server_seed" else c for c in parsed[0]])
+    writer.writerows(parsed[1:])
+    semicolons = tmp_path / "export.csv"
+    semicolons.write_text(out.getvalue(), encoding="utf-8")
+    columns = {"Server Seed": "server_seed"}
+    assert fairmines.verify_history(semicolons, delimiter=";", columns=columns).summary.ok == 60
+    assert fairmines.audit(semicolons, delimiter=";", columns=columns) == fairmines.audit(SAMPLES / "history.csv")
+    with pytest.raises(ValueError, match="^history: header: the CSV header must name the columns"):
+        fairmines.verify_history(semicolons)
+    with pytest.raises(ValueError, match=r'^delimiter: must be one ASCII character other than a quote or a line break \(such as ";" or "\\t"\), got ";;"'):
+        fairmines.verify_history(semicolons, delimiter=";;")
+    with pytest.raises(TypeError, match="^delimiter: must be str, not int"):
+        fairmines.verify_history(semicolons, delimiter=5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="^audit: format, threads, columns and delimiter are for histories"):
+        fairmines.audit(server_seed="s", client_seed="c", nonces=range(3), mines=3, delimiter=";")
+
+
+def test_progress_has_the_files_total_and_drives_a_tqdm_bar(big_path: Path, tmp_path: Path) -> None:
+    size = big_path.stat().st_size
+    seen: list[tuple[int, int, int | None]] = []
+    fairmines.verify_history(big_path, progress=lambda rows, read, total: seen.append((rows, read, total)))
+    assert seen[-1] == (60_000, size, size)
+    with big_path.open("rb") as f:
+        f.readline()  # a file object is read from where it stands: the total is what is left
+        left = size - f.tell()
+        fairmines.verify_history(f, progress=lambda rows, read, total: seen.append((rows, read, total)))
+        assert seen[-1] == (59_999, left, left)
+    tqdm = pytest.importorskip("tqdm")
+    with tqdm.tqdm(file=io.StringIO(), unit="B", unit_scale=True) as bar:
+        fairmines.verify_history(big_path, progress=bar)
+        assert (bar.total, bar.n) == (size, size)
+    with tqdm.tqdm(total=size, file=io.StringIO()) as bar:
+        fairmines.verify_history(big_path, progress=bar.update)  # increments
+        assert bar.n == size
+    packed = tmp_path / "big.jsonl.gz"
+    packed.write_bytes(gzip.compress(big_path.read_bytes(), compresslevel=1))
+    totals: list[tuple[int, int | None]] = []
+    fairmines.verify_history(packed, progress=lambda rows, read, total: totals.append((read, total)))
+    assert totals[-1] == (packed.stat().st_size, packed.stat().st_size)  # the bytes read are compressed ones
+    rows: list[int] = []
+    fairmines.verify_history(genuine_rows(pairs=2, rounds=3000), progress=lambda n: rows.append(n))
+    assert sum(rows) == 6000
+
+
+# --- issue 22: the audit as a table, per-mine heatmaps, Holm, notebooks ---------------------------------
+
+
+def holm(p: list[float]) -> list[float]:
+    """Holm's step-down adjustment, written out."""
+    order = sorted(range(len(p)), key=p.__getitem__)
+    adjusted, running = [0.0] * len(p), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def test_audit_as_a_tidy_frame_with_z_scores_and_holm_p_values() -> None:
+    report = fairmines.audit(server_seed="t-s", client_seed="t-c", nonces=range(5000), mines=[1, 3, 12])
+    frame = report.to_pandas()
+    assert list(frame.columns) == ["mines", "tile", "count", "expected", "z"] and len(frame) == 75
+    assert [str(t) for t in frame.dtypes] == ["int64", "int64", "int64", "float64", "float64"]
+    for m in report.by_mines:
+        part = frame[frame["mines"] == m.mines]
+        assert tuple(part["count"]) == m.tile_counts and list(part["tile"]) == list(range(1, 26))
+        p = m.mines / 25
+        assert m.expected == pytest.approx(m.rounds * p) and set(part["expected"]) == {m.expected}
+        z = [(c - m.expected) / (m.rounds * p * (1 - p)) ** 0.5 for c in m.tile_counts]
+        assert list(part["z"]) == pytest.approx(z) and m.z_scores == pytest.approx(z)
+    p_values = [m.chi_square.p_value for m in report.by_mines if m.chi_square]
+    assert [m.holm_p_value for m in report.by_mines] == pytest.approx(holm(p_values))
+    assert report.holm_p_value == min(m.holm_p_value for m in report.by_mines if m.holm_p_value is not None)
+    assert all(m.holm_p_value is not None and m.chi_square and m.holm_p_value >= m.chi_square.p_value for m in report.by_mines)
+    grid = frame.pivot(index="tile", columns="mines", values="z")
+    assert grid.shape == (25, 3)
+    empty = fairmines.AuditReport()
+    assert len(empty.to_pandas()) == 0 and empty.holm_p_value is None and empty.how_to_read() == "No rounds: nothing was tested."
+
+
+def test_per_mine_heatmaps_and_notebook_display(faulty_path: Path) -> None:
+    report = fairmines.audit(server_seed="t-s", client_seed="t-c", nonces=range(5000), mines=[1, 3, 12])
+    three = report.heatmap_svg("three", mines=3)
+    assert "5000 rounds with 3 mines: chi-square" in three and "first draw" not in three
+    assert report.heatmap_text(mines=3) != report.heatmap_text() and "tiles  1-5" in report.heatmap_text(mines=12)
+    assert report.heatmap_text(mines=5) == "no rounds to show\n"
+    with pytest.raises(fairmines.InvalidMinesError, match="^mines: must be an integer in 1..=24, got 25"):
+        report.heatmap_svg(mines=25)
+    assert report._repr_svg_() == report.heatmap_svg()
+    shown = report._repr_html_()
+    assert shown.startswith("<p><b>&lt;AuditReport 15000 rounds") and shown.count("<tr>") == 1 + 3 + 2
+    assert "Holm p-value" in shown and report.how_to_read() in shown.replace("&#x27;", "'") and "<svg" in shown
+    assert "3 mine count(s) tested" in report.how_to_read()
+    assert f"the smallest is {report.holm_p_value:.4f}" in report.how_to_read()
+    history = fairmines.verify_history(faulty_path)._repr_html_()
+    assert "FAILED" in history and "<td>positions: the seeds give" in history and history.count("<table>") == 2
+    many = fairmines.verify_history([{"nonce": n} for n in range(25)])._repr_html_()
+    assert "… and 5 more failure(s)" in many

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import fairmines
 from conftest import REPO_ROOT
-from fairmines import _reports
+from fairmines import _history, _reports
 
 
 def run(code: str) -> subprocess.CompletedProcess[str]:
@@ -31,17 +31,18 @@ def test_the_installed_package_is_tested() -> None:
     assert native is not None and native.endswith(".abi3.so"), native
 
 
-def test_the_package_exports_the_extensions_names_then_the_reports() -> None:
-    # __init__.py writes down only the report classes' names (tests/test_stub.py checks the stub's list
-    # against the module's).
+def test_the_package_exports_the_extensions_names_then_the_pythons() -> None:
+    # __init__.py writes down only the names of the report classes and of verify_history/audit
+    # (tests/test_stub.py checks the stub's list against the module's).
     native = fairmines._native
-    assert fairmines.__all__ == native.__all__ + _reports.__all__
+    assert fairmines.__all__ == native.__all__ + _reports.__all__ + _history.__all__
     public = {name for name in dir(native) if not name.startswith("_")} | {"__version__"}
     assert public == set(native.__all__)
-    for module in (native, _reports):
+    for module in (native, _reports, _history):
         assert all(getattr(fairmines, name) is getattr(module, name) for name in module.__all__)
     # Shown and pickled as fairmines.<name>, like the extension's classes.
-    assert all(getattr(_reports, name).__module__ == "fairmines" for name in _reports.__all__)
+    python = [getattr(module, name) for module in (_reports, _history) for name in module.__all__]
+    assert all(obj.__module__ == "fairmines" for obj in python)
 
 
 def test_everything_has_a_docstring() -> None:
@@ -99,17 +100,3 @@ def test_the_typing_usage_file_runs() -> None:
     import typing_usage
 
     typing_usage.main()
-
-
-def test_the_readme_example_runs() -> None:
-    readme = (REPO_ROOT / "python" / "README.md").read_text(encoding="utf-8")
-    blocks = [block.split("```", 1)[0] for block in readme.split("```python\n")[1:]]
-    assert blocks, "no python example in the README"
-    outputs = []
-    for block in blocks:
-        result = run(block)
-        assert result.returncode == 0, result.stderr
-        outputs.append(result.stdout)
-    shown = "".join(outputs)
-    assert "ServerSeed(commitment=" in shown and "positions differ" in shown
-    assert "SeedPair(commitment=" in shown and "server_seed=<hidden>" in shown

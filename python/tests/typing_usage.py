@@ -7,12 +7,15 @@ reject (mypy's strict mode reports an ignore that is no longer needed, so a stub
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal, Optional
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
+import polars as pl
 
 import fairmines
 
@@ -115,6 +118,63 @@ def game() -> None:
             raise AssertionError("no error")
 
 
+class Bar:
+    """A progress bar as tqdm's: update(n)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def update(self, n: int = 1) -> None:
+        self.n += n
+
+
+def histories() -> None:
+    """Histories as analysts hold them: pandas' records (Mapping[Any, Any] rows), DataFrames, polars."""
+    server = "s"
+    rows = [
+        {"server_seed": server, "commitment": fairmines.commitment(server), "client_seed": "c", "nonce": n,
+         "mines": 3, "positions": fairmines.mine_positions(server, "c", n, 3)}
+        for n in range(10)
+    ]  # fmt: skip
+    frame = pd.DataFrame(rows)
+    records = frame.to_dict("records")  # list[dict[Hashable, Any]] under pandas-stubs
+    assert_type(fairmines.verify_history(records), fairmines.HistoryReport)
+    assert_type(fairmines.verify_history(frame), fairmines.HistoryReport)
+    assert fairmines.verify_history(pl.from_pandas(frame.rename(columns={"nonce": "n"})), columns={"n": "nonce"}).ok
+    audit = fairmines.audit(frame, threads=1)
+    assert_type(audit, fairmines.AuditReport)
+    assert_type(audit.to_pandas(), pd.DataFrame)
+    assert_type(audit.holm_p_value, "float | None")
+    assert_type(audit.by_mines[0].z_scores, "tuple[float, ...]")
+    assert_type(audit.heatmap_svg(mines=3), str)
+    seen: list[int] = []
+
+    def two(rows: int, read: int) -> None:
+        seen.append(rows)
+
+    def three(rows: int, read: int, total: int | None) -> None:
+        seen.append(rows)
+
+    bar = Bar()
+    for progress in (two, three, bar, bar.update):
+        fairmines.verify_history(records, progress=progress)
+    assert bar.n == 20 and seen == [10, 10]
+
+    # What the stubs must reject.
+    rejected: list[Callable[[], object]] = [
+        lambda: fairmines.verify_history(42),  # type: ignore[arg-type]
+        lambda: fairmines.verify_history(records, columns={"a": 1}),  # type: ignore[dict-item]
+        lambda: fairmines.verify_history(records, progress=3),  # type: ignore[arg-type]
+    ]
+    for bad in rejected:
+        try:
+            bad()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError("no TypeError")
+
+
 def main() -> None:
     assert_type(fairmines.commitment(SERVER), str)
     assert_type(fairmines.round_signature(SERVER, CLIENT, 1), str)
@@ -156,6 +216,7 @@ def main() -> None:
         else:
             raise AssertionError("no TypeError")
     game()
+    histories()
 
 
 if __name__ == "__main__":

@@ -77,10 +77,12 @@ pub(crate) fn unit_range(range: &Bound<'_, PyRange>, stepped: bool) -> PyResult<
     Ok(Some((first, u128::from(last - first) + 1)))
 }
 
-/// `import name`, or an `ImportError` saying what needs it (`message`), with the failure as its cause.
+/// `import name`, or an `ImportError` saying what needs it (`message`), with the failure as its cause
+/// (another exception, such as a `KeyboardInterrupt` during the import, is raised as it is).
 pub(crate) fn import<'py>(py: Python<'py>, name: &str, message: &'static str) -> PyResult<Bound<'py, PyModule>> {
     py.import(name).map_err(|cause| {
-        let err = PyImportError::new_err(message);
+        let err =
+            if cause.is_instance_of::<PyImportError>(py) { PyImportError::new_err(message) } else { return cause };
         err.set_cause(py, Some(cause));
         err
     })

@@ -18,13 +18,24 @@ enum Owned {
 }
 
 impl Owned {
-    fn as_nonces(&self) -> Nonces<'_> {
+    fn len(&self) -> usize {
         match self {
-            Owned::Range { start, count } => Nonces::Range { start: *start, count: *count },
-            Owned::List(list) => Nonces::List(list),
+            Owned::Range { count, .. } => *count,
+            Owned::List(list) => list.len(),
+        }
+    }
+
+    /// The `count` nonces from index `from`.
+    fn part(&self, from: usize, count: usize) -> Nonces<'_> {
+        match self {
+            Owned::Range { start, .. } => Nonces::Range { start: start + from as u64, count },
+            Owned::List(list) => Nonces::List(&list[from..from + count]),
         }
     }
 }
+
+/// Rounds per block: Ctrl-C is looked for between blocks (about 20 ms apart on 2 cores).
+const BLOCK: usize = 1 << 16;
 
 fn too_big(count: impl std::fmt::Display, mines: u8) -> PyErr {
     PyMemoryError::new_err(format!(
@@ -39,11 +50,15 @@ fn room_for(count: usize, mines: u8) -> PyResult<Vec<u64>> {
     Ok(list)
 }
 
-/// numpy is only needed here: import it now, with a clear message when it is missing.
+/// numpy is only needed here: import it now, with a clear message when it is missing. Its C API is fetched
+/// now too (the first time, that runs Python code): later, a Ctrl-C pending there would be a panic.
 pub(crate) fn require_numpy(py: Python<'_>) -> PyResult<()> {
     const MISSING: &str = "fairmines.mine_positions_batch needs numpy, which could not be imported \
                            (pip install numpy); every other function works without it";
-    args::import(py, "numpy", MISSING).map(drop)
+    args::import(py, "numpy", MISSING)?;
+    py.check_signals()?;
+    numpy::dtype::<u8>(py);
+    Ok(())
 }
 
 fn from_range(range: &Bound<'_, PyRange>, mines: u8) -> PyResult<Option<Owned>> {
@@ -145,14 +160,19 @@ pub(crate) fn run<'py>(
 ) -> PyResult<Obj<'py>> {
     let row = usize::from(mines.get());
     let owned = owned_nonces(nonces, mines.get())?;
-    let rounds = owned.as_nonces().len();
+    let rounds = owned.len();
     let size = rounds.checked_mul(row).ok_or_else(|| too_big(rounds, mines.get()))?;
     let mut out: Vec<u8> = Vec::new();
     out.try_reserve_exact(size).map_err(|_| too_big(rounds, mines.get()))?;
-    out.resize(size, 0);
-    // The hashing runs on every core with the GIL released; nothing Python is touched inside.
-    let nonces = owned.as_nonces();
-    py.detach(|| fairmines::mine_positions_batch(server_seed, client_seed, nonces, mines, &mut out)).or_raise(py)?;
+    // The hashing runs on every core with the GIL released, block by block (each zeroed just before), with
+    // Ctrl-C looked for in between.
+    for start in (0..rounds).step_by(BLOCK) {
+        let (nonces, count) = (owned.part(start, BLOCK.min(rounds - start)), BLOCK.min(rounds - start));
+        out.resize((start + count) * row, 0);
+        let block = &mut out[start * row..];
+        py.detach(|| fairmines::mine_positions_batch(server_seed, client_seed, nonces, mines, block)).or_raise(py)?;
+        py.check_signals()?;
+    }
     let flat = PyArray1::from_vec(py, out);
     Ok(flat.reshape([rounds, row])?.into_any())
 }

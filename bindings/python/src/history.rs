@@ -1,4 +1,5 @@
-//! `verify_history` and `audit`: whole bet histories, from the `fairmines-history` crate.
+//! `verify_history` and `audit` (as `_native._verify_history`, `_native._audit`, for
+//! python/fairmines/_history.py, which documents them): whole bet histories, from the `fairmines-history` crate.
 //!
 //! The crate reads, schedules, counts, and stops a run when its progress callback says so; this module
 //! turns Python inputs into what it reads, and serves the callback with the GIL:
@@ -6,6 +7,8 @@
 //! - a path (`str`, `os.PathLike`) is opened and read by Rust: streaming, constant memory;
 //! - a binary file object (anything with `read`, e.g. `open(p, "rb")`, `gzip.open(p)`, `io.BytesIO`)
 //!   is read in 64 KiB pieces, each `read` call taking the GIL for a moment;
+//! - an Arrow C stream (the PyCapsule of a DataFrame's `__arrow_c_stream__()`) is read by the crate
+//!   column-wise, without the GIL (pyo3-arrow imports it);
 //! - any other iterable yields rows (dicts): they are pulled a batch of 256 at a time by the crate's
 //!   reader thread, each batch under the GIL, and converted to `serde_json::Value`s for the crate's
 //!   `verify_values` / `audit_values`, so only the pipeline's few chunks of rows are held, never the whole
@@ -22,19 +25,21 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use fairmines_history::{self as history, Format, HistoryError, Options, Progress};
+use fairmines_history::{self as history, Format, HistoryError, Options, Progress, RecordBatchReader};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{
-    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyIterator, PyList, PyMapping, PyRange, PyString, PyTuple,
+    PyBool, PyByteArray, PyBytes, PyCapsule, PyDict, PyFloat, PyInt, PyIterator, PyList, PyMapping, PyRange, PyString,
+    PyTuple,
 };
+use pyo3_arrow::PyRecordBatchReader;
 use serde_json::{Map, Number, Value};
 
 use crate::args::{self, Obj};
 use crate::errors::{to_py, wrong_type};
-use crate::reports::{Audit, Report, show};
+use crate::reports::{Audit, Report};
 
-const HISTORY_EXPECTED: &str = "a path, a binary file object or an iterable of dicts (rows)";
+const HISTORY_EXPECTED: &str = "a path, a binary file object, a DataFrame or an iterable of dicts (rows)";
 /// Rows converted per visit to the interpreter.
 const ROW_BATCH: usize = 256;
 
@@ -71,6 +76,7 @@ fn outcome<T>(py: Python<'_>, result: Result<T, HistoryError>, failed: Failed) -
     result.map_err(|error| match error {
         HistoryError::Io(err) => PyOSError::new_err(format!("history: {err}")),
         HistoryError::Invalid(err) => to_py(py, &err),
+        HistoryError::Argument(message) => PyValueError::new_err(message),
         other => PyValueError::new_err(format!("history: {other}")),
     })
 }
@@ -82,9 +88,13 @@ enum Source {
     Path(PathBuf),
     File(Py<PyAny>),
     Rows(Py<PyIterator>),
+    Stream(Box<dyn RecordBatchReader + Send>),
 }
 
 fn source_of(obj: &Obj<'_>) -> PyResult<Source> {
+    if let Ok(capsule) = obj.cast::<PyCapsule>() {
+        return Ok(Source::Stream(PyRecordBatchReader::from_arrow_pycapsule(capsule)?.into_reader()?));
+    }
     if obj.is_instance_of::<PyString>() || obj.hasattr("__fspath__")? {
         let path: PathBuf = obj.extract().map_err(|_| wrong_type("history", HISTORY_EXPECTED, obj))?;
         return Ok(Source::Path(path));
@@ -215,7 +225,7 @@ fn int_value(obj: &Obj<'_>) -> Value {
 }
 
 /// A field's value as JSON. `bool` before `int` (it is one in Python); integers by `__index__` (numpy
-/// integers), floats by `__float__` (numpy floats); lists, tuples and other iterables as arrays.
+/// integers), floats by `__float__` (numpy floats, when not sized); lists, tuples and other iterables as arrays.
 fn value_of(obj: &Obj<'_>, depth: u32) -> Value {
     if obj.is_none() {
         return Value::Null;
@@ -232,6 +242,18 @@ fn value_of(obj: &Obj<'_>, depth: u32) -> Value {
     if let Ok(x) = obj.cast::<PyFloat>() {
         return float_value(x.value());
     }
+    // Scalars (numpy integers and floats) at any depth; an array has `__index__` too, which refuses.
+    if obj.hasattr("__index__").unwrap_or(false)
+        && let Ok(index) = obj.call_method0("__index__")
+    {
+        return int_value(&index);
+    }
+    if !obj.hasattr("__len__").unwrap_or(true)
+        && obj.hasattr("__float__").unwrap_or(false)
+        && let Ok(x) = obj.extract::<f64>()
+    {
+        return float_value(x);
+    }
     if depth >= MAX_DEPTH {
         return Value::Object(Map::new());
     }
@@ -243,16 +265,6 @@ fn value_of(obj: &Obj<'_>, depth: u32) -> Value {
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
         return Value::Array(tuple.iter().map(|item| value_of(&item, depth + 1)).collect());
-    }
-    if obj.hasattr("__index__").unwrap_or(false)
-        && let Ok(index) = obj.call_method0("__index__")
-    {
-        return int_value(&index);
-    }
-    if obj.hasattr("__float__").unwrap_or(false)
-        && let Ok(x) = obj.extract::<f64>()
-    {
-        return float_value(x);
     }
     let text = obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>();
     if !text && let Ok(items) = obj.try_iter() {
@@ -266,8 +278,18 @@ fn value_of(obj: &Obj<'_>, depth: u32) -> Value {
 // ---------------------------------------------------------------------------------------------------
 // Options
 
-fn options_of(threads: Option<&Obj<'_>>) -> PyResult<Options> {
-    let Some(threads) = threads.filter(|t| !t.is_none()) else { return Ok(Options::default()) };
+/// `columns` (a dict of str to str) and `delimiter` (a str) go to the crate as given, which judges them.
+fn options_of(threads: Option<&Obj<'_>>, columns: Option<&Obj<'_>>, delimiter: Option<&Obj<'_>>) -> PyResult<Options> {
+    let mut options = Options::default();
+    if let Some(columns) = columns.filter(|c| !c.is_none()) {
+        let expected = "a dict of str (a name in the input) to str (a field)";
+        options.columns = columns.extract().map_err(|_| wrong_type("columns", expected, columns))?;
+    }
+    if let Some(delimiter) = delimiter.filter(|d| !d.is_none()) {
+        let parsed = history::parse_delimiter(&args::text(delimiter, "delimiter")?);
+        options.delimiter = parsed.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    }
+    let Some(threads) = threads.filter(|t| !t.is_none()) else { return Ok(options) };
     if threads.is_instance_of::<PyBool>() {
         return Err(wrong_type("threads", "int", threads));
     }
@@ -277,7 +299,7 @@ fn options_of(threads: Option<&Obj<'_>>) -> PyResult<Options> {
     let threads = usize::try_from(value).ok().filter(|&n| n <= 4096).ok_or_else(|| {
         PyValueError::new_err(format!("threads: must be 0..=4096 (0 or None: one per core), got {value}"))
     })?;
-    Ok(Options { threads, ..Options::default() })
+    Ok(Options { threads, ..options })
 }
 
 fn format_of(format: Option<&Obj<'_>>) -> PyResult<Option<Format>> {
@@ -305,19 +327,23 @@ fn open(py: Python<'_>, path: &PathBuf) -> PyResult<std::fs::File> {
     })
 }
 
-/// A history as the crate reads it: bytes (a path or a file object), or rows as JSON values.
+/// A history as the crate reads it: bytes (a path or a file object), rows as JSON values, or columns.
 enum Input<'a> {
     Read(Box<dyn Read + Send + 'a>, Options),
     Rows(Rows<'a>, Options),
+    Batches(Box<dyn RecordBatchReader + Send>, Options),
 }
+
+/// The keyword arguments of a history: `format`, `threads`, `columns`, `delimiter`.
+type Settings<'a, 'py> = [Option<&'a Obj<'py>>; 4];
 
 fn input<'a>(
     history: &Obj<'_>,
-    format: Option<&Obj<'_>>,
-    threads: Option<&Obj<'_>>,
+    [format, threads, columns, delimiter]: Settings<'_, '_>,
     failed: &'a Failed,
 ) -> PyResult<Input<'a>> {
-    let (source, format, options) = (source_of(history)?, format_of(format)?, options_of(threads)?);
+    let (format, options) = (format_of(format)?, options_of(threads, columns, delimiter)?);
+    let source = source_of(history)?;
     Ok(match source {
         Source::Path(path) => {
             let format = format.unwrap_or_else(|| Format::from_path(&path));
@@ -327,9 +353,10 @@ fn input<'a>(
             let format = format.unwrap_or(Format::Auto);
             Input::Read(Box::new(PyReader { file, failed }), Options { format, ..options })
         }
-        Source::Rows(_) if format.is_some() => {
-            return Err(PyValueError::new_err("format: only for a path or a file; rows are dicts"));
+        Source::Rows(_) | Source::Stream(_) if format.is_some() => {
+            return Err(PyValueError::new_err("format: only for a path or a file; rows are dicts, frames columns"));
         }
+        Source::Stream(batches) => Input::Batches(batches, options),
         Source::Rows(iter) => {
             let rows = Rows { iter, failed, buffer: VecDeque::with_capacity(ROW_BATCH), done: false };
             Input::Rows(rows, options)
@@ -340,31 +367,26 @@ fn input<'a>(
 // ---------------------------------------------------------------------------------------------------
 // verify_history and audit
 
-/// Verifies a whole bet history: every row's commitment and mine positions recomputed from its seeds,
-/// nonce gaps and duplicates per seed pair, malformed rows reported and skipped.
-///
-/// ``history`` is a path (JSON Lines or CSV, read by Rust in constant memory), a binary file object, or
-/// an iterable of dicts with the fields of the format (converted row by row; a generator streams, a
-/// list is as big as it is). ``format`` is ``"jsonl"``, ``"csv"`` or ``"auto"`` (for paths and files;
-/// by default from the file's extension, else its first byte). ``threads``: worker threads (default:
-/// one per core). ``progress(rows, bytes)`` is called after every chunk of 2,048 rows; an exception in
-/// it (or Ctrl-C) stops the run and is raised. Runs with the GIL released.
+/// ``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report.
 #[pyfunction]
-#[pyo3(signature = (history, /, *, format=None, threads=None, progress=None))]
-pub(crate) fn verify_history<'py>(
-    history: &Obj<'py>,
+#[pyo3(signature = (history, /, *, format=None, threads=None, progress=None, columns=None, delimiter=None))]
+pub(crate) fn verify_history(
+    history: &Obj<'_>,
     format: Option<&Obj<'_>>,
     threads: Option<&Obj<'_>>,
     progress: Option<&Obj<'_>>,
-) -> PyResult<Obj<'py>> {
+    columns: Option<&Obj<'_>>,
+    delimiter: Option<&Obj<'_>>,
+) -> PyResult<Report> {
     let (callback, failed) = (callback_of(progress)?, Failed::new());
-    let input = input(history, format, threads, &failed)?;
+    let input = input(history, [format, threads, columns, delimiter], &failed)?;
     let progress = on_progress(callback.as_ref(), &failed);
     let report = history.py().detach(|| match input {
         Input::Read(read, options) => history::verify_history(read, &options, progress),
         Input::Rows(rows, options) => history::verify_values(rows, &options, progress),
+        Input::Batches(batches, options) => history::verify_batches(batches, &options, progress),
     });
-    show(history.py(), "HistoryReport", Report(outcome(history.py(), report, failed)?))
+    Ok(Report(outcome(history.py(), report, failed)?))
 }
 
 /// Mine counts for a seed-pair audit: an int or an iterable of ints (at least one).
@@ -395,19 +417,12 @@ fn nonce_range(obj: &Obj<'_>) -> PyResult<(u64, u64)> {
     Ok((first, u64::try_from(count).unwrap_or(u64::MAX)))
 }
 
-/// Audits the fairness of mine placement: per mine count, how often each tile held a mine, with a
-/// chi-square test against the uniform distribution; and the distribution of each round's first draw.
-///
-/// Either over a history (``audit(history)``: a path, binary file or iterable of dicts, as for
-/// ``verify_history``; the declared positions are counted, the first draws recomputed), or over a
-/// seed pair (``audit(server_seed=..., client_seed=..., nonces=range(...), mines=3 or [1, 3, 24])``:
-/// the core's batch computes every round, on every core). ``progress(rows, bytes)`` as for
-/// ``verify_history``. Runs with the GIL released.
+/// ``fairmines.audit`` (python/fairmines/_history.py) without its conversions: the crate's counts.
 #[pyfunction]
-#[pyo3(signature = (history=None, /, *, server_seed=None, client_seed=None, nonces=None, mines=None, format=None, threads=None, progress=None))]
+#[pyo3(signature = (history=None, /, *, server_seed=None, client_seed=None, nonces=None, mines=None, format=None, threads=None, progress=None, columns=None, delimiter=None))]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn audit<'py>(
-    py: Python<'py>,
+pub(crate) fn audit(
+    py: Python<'_>,
     history: Option<&Obj<'_>>,
     server_seed: Option<&Obj<'_>>,
     client_seed: Option<&Obj<'_>>,
@@ -416,7 +431,9 @@ pub(crate) fn audit<'py>(
     format: Option<&Obj<'_>>,
     threads: Option<&Obj<'_>>,
     progress: Option<&Obj<'_>>,
-) -> PyResult<Obj<'py>> {
+    columns: Option<&Obj<'_>>,
+    delimiter: Option<&Obj<'_>>,
+) -> PyResult<Audit> {
     let given = |arg: Option<&Obj<'_>>| arg.is_some_and(|a| !a.is_none());
     let seed_pair = [server_seed, client_seed, nonces, mines].into_iter().any(given);
     let (callback, failed) = (callback_of(progress)?, Failed::new());
@@ -427,20 +444,21 @@ pub(crate) fn audit<'py>(
             ));
         }
         Some(history) => {
-            let input = input(history, format, threads, &failed)?;
+            let input = input(history, [format, threads, columns, delimiter], &failed)?;
             let progress = on_progress(callback.as_ref(), &failed);
             py.detach(|| match input {
                 Input::Read(read, options) => history::audit_history(read, &options, progress),
                 Input::Rows(rows, options) => history::audit_values(rows, &options, progress),
+                Input::Batches(batches, options) => history::audit_batches(batches, &options, progress),
             })
         }
         None if !seed_pair => {
             return Err(PyTypeError::new_err("audit: give a history, or server_seed, client_seed, nonces and mines"));
         }
         None => {
-            if given(format) || given(threads) {
+            if [format, threads, columns, delimiter].into_iter().any(given) {
                 return Err(PyTypeError::new_err(
-                    "audit: format and threads are for histories; a seed-pair audit uses every core",
+                    "audit: format, threads, columns and delimiter are for histories; a seed-pair audit uses every core",
                 ));
             }
             let server_seed = args::text(needed(server_seed, "server_seed")?, "server_seed")?;
@@ -451,5 +469,5 @@ pub(crate) fn audit<'py>(
             py.detach(|| history::audit_seed_pair_counts(&server_seed, &client_seed, first, count, &mines, progress))
         }
     };
-    show(py, "AuditReport", Audit(outcome(py, counts, failed)?))
+    Ok(Audit(outcome(py, counts, failed)?))
 }

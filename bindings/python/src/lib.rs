@@ -44,15 +44,14 @@ pub(crate) mod _native {
         payout_table, verify_round,
     };
 
-    #[pymodule_export]
-    use crate::history::{audit, verify_history};
-
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
         module.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        // For python/fairmines/_reports.py only: not in `__all__`.
+        // For python/fairmines/_reports.py and _history.py only: not in `__all__`.
         module.setattr("_Report", module.py().get_type::<crate::reports::Report>())?;
         module.setattr("_AuditCounts", module.py().get_type::<crate::reports::Audit>())?;
+        module.setattr("_verify_history", wrap_pyfunction!(crate::history::verify_history, module)?)?;
+        module.setattr("_audit", wrap_pyfunction!(crate::history::audit, module)?)?;
         crate::errors::register(module)
     }
 

@@ -13,11 +13,6 @@ use pyo3::types::PyDict;
 use crate::args::{self, Obj};
 use crate::errors::OrRaise;
 
-/// `fairmines.<class>._of(state)`: a report as Python shows it.
-pub(crate) fn show<'py>(py: Python<'py>, class: &str, state: impl IntoPyObject<'py>) -> PyResult<Obj<'py>> {
-    py.import("fairmines._reports")?.getattr(class)?.call_method1("_of", (state,))
-}
-
 /// The history crate's report of ``verify_history``, behind ``fairmines.HistoryReport``.
 #[pyclass(module = "fairmines._native", name = "_Report", frozen, eq)]
 #[derive(PartialEq, Default)]
@@ -125,6 +120,11 @@ impl Audit {
     /// The tests over the counts (the crate's ``AuditReport``), as JSON.
     fn report(&self) -> String {
         serde_json::to_string(&self.0.report()).unwrap_or_default()
+    }
+
+    /// The counts of one mine count only (for its heatmap).
+    fn only(&self, mines: &Obj<'_>) -> PyResult<Self> {
+        Ok(Audit(self.0.only(args::mines(mines)?)))
     }
 
     /// The heatmap as text.

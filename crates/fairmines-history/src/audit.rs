@@ -9,7 +9,7 @@ use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use serde_json::Value;
 
-use crate::input::{Chunk, HistoryError, Proceed, pipeline, read_chunks, thread_count, value_chunks};
+use crate::input::{Chunk, HistoryError, Proceed, Reading, pipeline, read_chunks, thread_count, value_chunks};
 use crate::verify::{Options, Progress};
 
 const N: usize = TILES as usize;
@@ -72,6 +72,51 @@ pub struct MineAudit {
     pub tile_counts: [u64; N],
     /// The uniformity test of `tile_counts` ([`tile_chi_square`]).
     pub chi_square: Option<ChiSquare>,
+    /// The mines each tile holds in `rounds` rounds if placement is uniform: `rounds × mines / 25`.
+    pub expected: f64,
+    /// Index `i`: how far tile `i + 1`'s count is from `expected`, in standard deviations
+    /// (`(count − expected) / √(rounds · p · (1 − p))`, `p = mines / 25`).
+    pub z_scores: [f64; N],
+    /// The p-value of `chi_square` adjusted for testing every mine count of the report (Holm's step-down
+    /// method, [`holm`]): the one to hold against a threshold when every mine count is looked at.
+    pub holm_p_value: Option<f64>,
+}
+
+impl MineAudit {
+    fn new(mines: MineCount, rounds: u64, tile_counts: [u64; N]) -> MineAudit {
+        let p = f64::from(mines.get()) / f64::from(TILES);
+        let expected = rounds as f64 * p;
+        let deviation = (rounds as f64 * p * (1.0 - p)).sqrt().max(f64::MIN_POSITIVE);
+        MineAudit {
+            mines: mines.get(),
+            rounds,
+            tile_counts,
+            chi_square: tile_chi_square(&tile_counts, mines),
+            expected,
+            z_scores: tile_counts.map(|c| (c as f64 - expected) / deviation),
+            holm_p_value: None,
+        }
+    }
+}
+
+/// Holm's step-down adjustment of `p_values` (one per test of a family), in their order: the `k`-th
+/// smallest becomes `max` over `j ≤ k` of `min(1, (m − j + 1) · p₍ⱼ₎)`, `m` tests. Rejecting the tests
+/// whose adjusted p-value is below `α` keeps the chance of any false rejection in the family at most `α`.
+///
+/// ```
+/// assert_eq!(fairmines_history::holm(&[0.0625, 0.25, 0.125]), [0.1875, 0.25, 0.25]);
+/// ```
+pub fn holm(p_values: &[f64]) -> Vec<f64> {
+    let m = p_values.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p_values[a].total_cmp(&p_values[b]));
+    let mut adjusted = vec![0.0; m];
+    let mut running = 0f64;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * p_values[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
 }
 
 /// What an audit found, per mine count and over the first draw of every round.
@@ -92,6 +137,10 @@ pub struct AuditReport {
     pub first_draw: Option<ChiSquare>,
     /// All mine counts together: the sum of their statistics, with 24 degrees of freedom each.
     pub combined: Option<ChiSquare>,
+    /// The smallest of the mine counts' Holm-adjusted p-values ([`MineAudit::holm_p_value`]): one p-value for
+    /// "some mine count is not uniform" that accounts for the number of mine counts tested (about one test in
+    /// twenty is below 0.05 by chance alone).
+    pub holm_p_value: Option<f64>,
 }
 
 /// Counts being gathered; add them up with [`AuditCounts::merge`] and test with [`AuditCounts::report`].
@@ -172,17 +221,29 @@ impl AuditCounts {
         }
     }
 
+    /// The counts of one mine count only (its rounds and tile counts; no first draws): for its heatmap.
+    pub fn only(&self, mines: MineCount) -> AuditCounts {
+        let m = usize::from(mines.get() - 1);
+        let mut counts = AuditCounts { rows_read: self.rounds[m], ..AuditCounts::default() };
+        counts.rounds[m] = self.rounds[m];
+        counts.tiles[m] = self.tiles[m];
+        counts
+    }
+
     /// The tests over the counts.
     pub fn report(&self) -> AuditReport {
         let mut by_mines = Vec::new();
         for (m, &rounds) in self.rounds.iter().enumerate() {
             let Ok(mines) = MineCount::try_from(m + 1) else { continue };
             if rounds > 0 {
-                let chi_square = tile_chi_square(&self.tiles[m], mines);
-                by_mines.push(MineAudit { mines: mines.get(), rounds, tile_counts: self.tiles[m], chi_square });
+                by_mines.push(MineAudit::new(mines, rounds, self.tiles[m]));
             }
         }
         let tests: Vec<ChiSquare> = by_mines.iter().filter_map(|m| m.chi_square).collect();
+        let adjusted = holm(&tests.iter().map(|t| t.p_value).collect::<Vec<_>>());
+        for (mine, p) in by_mines.iter_mut().filter(|m| m.chi_square.is_some()).zip(&adjusted) {
+            mine.holm_p_value = Some(*p);
+        }
         let combined = (!tests.is_empty())
             .then(|| ChiSquare::new(tests.iter().map(|t| t.statistic).sum(), DF * tests.len() as u32));
         AuditReport {
@@ -193,6 +254,7 @@ impl AuditCounts {
             first_draw_counts: self.first_draw,
             first_draw: draw_chi_square(&self.first_draw),
             combined,
+            holm_p_value: adjusted.into_iter().reduce(f64::min),
         }
     }
 }
@@ -269,9 +331,8 @@ pub fn audit_seed_pair_counts<C: Proceed>(
 
 fn audit_chunk(chunk: Chunk) -> AuditCounts {
     let mut counts = AuditCounts::default();
-    let header = chunk.header.as_deref();
     for raw in &chunk.rows {
-        match raw.parse(header) {
+        match raw.parse(&chunk.layout) {
             Err(_) => {
                 counts.rows_read += 1;
                 counts.malformed += 1;
@@ -294,12 +355,13 @@ pub fn audit_history<R: Read + Send, C: Proceed>(
     options: &Options,
     on_progress: impl FnMut(Progress) -> C,
 ) -> Result<AuditCounts, HistoryError> {
-    let (format, chunk_rows) = (options.format, options.chunk_rows);
-    audit_chunks(options, move |send| read_chunks(input, format, chunk_rows, send), on_progress)
+    let reading = Reading::new(options)?;
+    audit_chunks(options, move |send| read_chunks(input, &reading, send), on_progress)
 }
 
 /// [`audit_history`] over rows given as JSON values (e.g. Python dicts), as
-/// [`verify_values`](crate::verify_values) checks them. The only error is [`HistoryError::Stopped`].
+/// [`verify_values`](crate::verify_values) checks them. The errors are [`HistoryError::Stopped`] and
+/// [`HistoryError::Argument`].
 pub fn audit_values<I, C>(
     rows: I,
     options: &Options,
@@ -310,11 +372,11 @@ where
     I::IntoIter: Send,
     C: Proceed,
 {
-    let (rows, chunk_rows) = (rows.into_iter(), options.chunk_rows);
-    audit_chunks(options, move |send| value_chunks(rows, chunk_rows, send), on_progress)
+    let (rows, reading) = (rows.into_iter(), Reading::new(options)?);
+    audit_chunks(options, move |send| value_chunks(rows, &reading, send), on_progress)
 }
 
-fn audit_chunks<C: Proceed>(
+pub(crate) fn audit_chunks<C: Proceed>(
     options: &Options,
     produce: impl FnOnce(&mut dyn FnMut(Chunk) -> bool) -> Result<(), HistoryError> + Send,
     mut on_progress: impl FnMut(Progress) -> C,
@@ -398,11 +460,14 @@ pub fn heatmap_svg(report: &AuditReport, title: &str) -> String {
          font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"20\" y=\"28\" font-size=\"16\">{}</text>\n<text x=\"20\" y=\"52\" font-size=\"13\">{}</text>\n",
         escape(title),
-        escape(&format!(
-            "{} rounds · all mine counts: {}",
-            report.by_mines.iter().map(|m| m.rounds).sum::<u64>(),
-            describe(report.combined)
-        )),
+        escape(&match &report.by_mines[..] {
+            [one] => format!("{} rounds with {} mines: {}", one.rounds, one.mines, describe(one.chi_square)),
+            all => format!(
+                "{} rounds · all mine counts: {}",
+                all.iter().map(|m| m.rounds).sum::<u64>(),
+                describe(report.combined)
+            ),
+        }),
     );
     let ratios = tile_ratios(report).unwrap_or([(1.0, 0.0); N]);
     for (i, (ratio, z)) in ratios.iter().enumerate() {
@@ -427,10 +492,12 @@ pub fn heatmap_svg(report: &AuditReport, title: &str) -> String {
         ));
     }
     let legend_y = TOP + CELL * 5 + 28;
+    if report.first_draw.is_some() {
+        let first = escape(&describe(report.first_draw));
+        svg.push_str(&format!("<text x=\"20\" y=\"{legend_y}\" font-size=\"13\">first draw: {first}</text>\n"));
+    }
     svg.push_str(&format!(
-        "<text x=\"20\" y=\"{legend_y}\" font-size=\"13\">first draw: {}</text>\n\
-         <text x=\"20\" y=\"{}\" font-size=\"12\" fill=\"#333\">red: more mines than uniform, blue: fewer; full colour at |z| = 4</text>\n</svg>\n",
-        escape(&describe(report.first_draw)),
+        "<text x=\"20\" y=\"{}\" font-size=\"12\" fill=\"#333\">red: more mines than uniform, blue: fewer; full colour at |z| = 4</text>\n</svg>\n",
         legend_y + 24
     ));
     svg
@@ -458,6 +525,38 @@ mod tests {
         // The 95th percentile of chi-square with 24 degrees of freedom is 36.415.
         let t = ChiSquare::new(36.415, 24);
         assert!((t.p_value - 0.05).abs() < 1e-4, "{t:?}");
+    }
+
+    #[test]
+    fn holm_adjusts_step_down_and_stays_monotone() {
+        assert_eq!(holm(&[]), Vec::<f64>::new());
+        assert_eq!(holm(&[0.2]), [0.2]);
+        // Sorted 0.0625, 0.125, 0.5: 3 × 0.0625, max(0.1875, 2 × 0.125), max(0.25, 0.5); capped at 1.
+        assert_eq!(holm(&[0.5, 0.0625, 0.125]), [0.5, 0.1875, 0.25]);
+        assert_eq!(holm(&[0.6, 0.7]), [1.0, 1.0]);
+    }
+
+    #[test]
+    fn a_report_gives_each_mine_count_its_expectation_z_scores_and_holm_p_value() {
+        let mut counts = AuditCounts::default();
+        let (three, five) = (MineCount::new(3).unwrap(), MineCount::new(5).unwrap());
+        for _ in 0..4 {
+            counts.add_round(three, &[1, 2, 3], Some(1));
+            counts.add_round(five, &[1, 2, 3, 4, 5], None);
+        }
+        let report = counts.report();
+        let m = &report.by_mines[0];
+        assert_eq!((m.mines, m.rounds, m.expected), (3, 4, 4.0 * 3.0 / 25.0));
+        let sd = (4.0 * 0.12 * 0.88f64).sqrt();
+        assert!((m.z_scores[0] - (4.0 - m.expected) / sd).abs() < 1e-12 && m.z_scores[24] < 0.0);
+        let p: Vec<f64> = report.by_mines.iter().map(|m| m.chi_square.unwrap().p_value).collect();
+        let adjusted: Vec<f64> = report.by_mines.iter().map(|m| m.holm_p_value.unwrap()).collect();
+        assert_eq!(adjusted, holm(&p));
+        assert_eq!(report.holm_p_value, adjusted.iter().copied().reduce(f64::min));
+        let only = counts.only(five).report();
+        assert_eq!((only.by_mines.len(), only.by_mines[0].mines, only.first_draw), (1, 5, None));
+        assert!(heatmap_svg(&only, "t").contains("4 rounds with 5 mines: chi-square"));
+        assert!(!heatmap_svg(&only, "t").contains("first draw"));
     }
 
     #[test]

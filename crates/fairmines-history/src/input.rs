@@ -8,9 +8,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread;
 
+use flate2::read::MultiGzDecoder;
 use serde_json::Value;
 
-use crate::row::{CsvHeader, Row, RowError, parse_json_line, parse_value};
+use crate::row::{CsvHeader, Names, Row, RowError, parse_json_line, parse_value};
+use crate::verify::Options;
 
 /// The two written forms of a history.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -36,11 +38,13 @@ impl Format {
         }
     }
 
-    /// From a file name's extension (`.csv`, `.jsonl`, `.ndjson`, `.json`); `Auto` otherwise.
+    /// From a file name's extension (`.csv`, `.jsonl`, `.ndjson`, `.json`), looking through a `.gz` one
+    /// (`h.csv.gz` is CSV; gzip is recognised by its first bytes, whatever the name); `Auto` otherwise.
     pub fn from_path(path: &std::path::Path) -> Format {
         match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
             Some("csv") => Format::Csv,
             Some("jsonl" | "ndjson" | "json") => Format::JsonLines,
+            Some("gz") => path.file_stem().map_or(Format::Auto, |stem| Format::from_path(stem.as_ref())),
             _ => Format::Auto,
         }
     }
@@ -52,8 +56,12 @@ impl Format {
 pub enum HistoryError {
     /// Reading the input failed.
     Io(io::Error),
-    /// The CSV header does not name the columns the format needs.
+    /// The CSV header (or a table's columns) does not name the columns the format needs.
     Header(String),
+    /// The input is in a form the reader does not take (a JSON array where JSON Lines are read).
+    Unreadable(String),
+    /// An option of the run that cannot be used (a column mapping, a delimiter); the message names it.
+    Argument(String),
     /// An argument of the run that the core refuses (a seed-pair audit's range of nonces).
     Invalid(fairmines::Error),
     /// The progress callback (or [`Sink::progress`](crate::Sink::progress)) stopped the run.
@@ -64,7 +72,9 @@ impl core::fmt::Display for HistoryError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             HistoryError::Io(e) => write!(f, "input: {e}"),
-            HistoryError::Header(message) => f.write_str(message),
+            HistoryError::Header(message) | HistoryError::Unreadable(message) | HistoryError::Argument(message) => {
+                f.write_str(message)
+            }
             HistoryError::Invalid(e) => write!(f, "{e}"),
             HistoryError::Stopped => f.write_str("stopped by the progress callback"),
         }
@@ -112,7 +122,19 @@ pub(crate) enum RawData {
     Json(Vec<u8>),
     Csv(csv::ByteRecord),
     Value(Value),
+    /// The row at this index of the chunk's columns.
+    #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
+    Column(usize),
     TooLong(u64),
+}
+
+/// How the rows of a chunk are laid out: the names of the fields (JSON), the CSV header, or columns.
+#[derive(Clone)]
+pub(crate) enum Layout {
+    Json(Arc<Names>),
+    Csv(Arc<CsvHeader>),
+    #[cfg(feature = "arrow")]
+    Columns(Arc<crate::columns::Columns>),
 }
 
 pub(crate) struct RawRow {
@@ -124,35 +146,37 @@ pub(crate) struct RawRow {
 
 pub(crate) struct Chunk {
     pub(crate) rows: Vec<RawRow>,
-    pub(crate) header: Option<Arc<CsvHeader>>,
+    pub(crate) layout: Layout,
     pub(crate) blank_lines: u64,
     /// Input bytes read up to the end of this chunk.
     pub(crate) bytes: u64,
 }
 
 impl Chunk {
-    fn new(header: Option<Arc<CsvHeader>>) -> Self {
-        Chunk { rows: Vec::new(), header, blank_lines: 0, bytes: 0 }
+    pub(crate) fn new(layout: Layout) -> Self {
+        Chunk { rows: Vec::new(), layout, blank_lines: 0, bytes: 0 }
     }
 }
 
 impl RawRow {
     /// The row, or why it cannot be read together with its round id where that much could be read.
-    pub(crate) fn parse(&self, header: Option<&CsvHeader>) -> Result<Row, (RowError, Option<String>)> {
-        let result = match &self.data {
-            RawData::Json(bytes) => parse_json_line(bytes),
-            RawData::Value(value) => parse_value(value),
-            RawData::Csv(record) => match header {
-                Some(header) => header.parse(record).map_err(|e| (e, header.round_id(record))),
-                None => Err((RowError { field: None, message: "row: CSV record without a header".into() }, None)),
-            },
-            RawData::TooLong(bytes) => Err((
+    pub(crate) fn parse(&self, layout: &Layout) -> Result<Row, (RowError, Option<String>)> {
+        let result = match (&self.data, layout) {
+            (RawData::Json(bytes), Layout::Json(names)) => parse_json_line(bytes, names),
+            (RawData::Value(value), Layout::Json(names)) => parse_value(value, names),
+            (RawData::Csv(record), Layout::Csv(header)) => {
+                header.parse(record).map_err(|e| (e, header.round_id(record)))
+            }
+            #[cfg(feature = "arrow")]
+            (RawData::Column(index), Layout::Columns(columns)) => columns.row(*index),
+            (RawData::TooLong(bytes), _) => Err((
                 RowError {
                     field: None,
                     message: format!("row: the line has {bytes} bytes, more than the {MAX_LINE_BYTES} read whole"),
                 },
                 None,
             )),
+            _ => Err((RowError { field: None, message: "row: a row read in another layout".into() }, None)),
         };
         result.map_err(|(mut e, id)| {
             if self.unterminated {
@@ -163,10 +187,57 @@ impl RawRow {
     }
 }
 
-/// Counts the bytes read and remembers the last one (to tell whether the input ends in a newline).
-struct Tracking<R> {
+/// What the readers take from a run's [`Options`], checked once.
+#[derive(Clone)]
+pub(crate) struct Reading {
+    pub(crate) format: Format,
+    pub(crate) chunk_rows: usize,
+    pub(crate) delimiter: u8,
+    pub(crate) names: Arc<Names>,
+}
+
+impl Reading {
+    pub(crate) fn new(options: &Options) -> Result<Reading, HistoryError> {
+        let delimiter = options.delimiter;
+        if !delimiter.is_ascii() || matches!(delimiter, b'"' | b'\n' | b'\r') {
+            return Err(HistoryError::Argument(delimiter_message(&char::from(delimiter).to_string())));
+        }
+        let names = Arc::new(Names::new(&options.columns)?);
+        Ok(Reading { format: options.format, chunk_rows: options.chunk_rows.max(1), delimiter, names })
+    }
+}
+
+fn delimiter_message(got: &str) -> String {
+    format!(
+        "delimiter: must be one ASCII character other than a quote or a line break (such as \";\" or \"\\t\"), got {got:?}"
+    )
+}
+
+/// A CSV delimiter given as text (`";"`, `"\t"`): one ASCII character other than a quote or a line break.
+pub fn parse_delimiter(text: &str) -> Result<u8, HistoryError> {
+    match text.as_bytes() {
+        &[byte] if byte.is_ascii() && !matches!(byte, b'"' | b'\n' | b'\r') => Ok(byte),
+        _ => Err(HistoryError::Argument(delimiter_message(text))),
+    }
+}
+
+/// Counts the bytes read from the input (before any decompression).
+struct Counting<R> {
     inner: R,
     bytes: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Remembers the last byte read (to tell whether the input ends in a newline).
+struct Tracking<R> {
+    inner: R,
     last: Option<u8>,
 }
 
@@ -175,39 +246,66 @@ impl<R: Read> Read for Tracking<R> {
         let n = self.inner.read(buf)?;
         if n > 0 {
             self.last = Some(buf[n - 1]);
-            self.bytes.fetch_add(n as u64, Ordering::Relaxed);
         }
         Ok(n)
     }
 }
 
-/// Reads `input` and hands chunks of at most `chunk_rows` raw rows to `send` (which returns `false` to stop).
-pub(crate) fn read_chunks<R: Read>(
-    input: R,
-    format: Format,
-    chunk_rows: usize,
-    send: &mut dyn FnMut(Chunk) -> bool,
-) -> Result<(), HistoryError> {
-    let bytes = Arc::new(AtomicU64::new(0));
-    let mut reader = BufReader::with_capacity(1 << 16, Tracking { inner: input, bytes: bytes.clone(), last: None });
-    let format = match format {
-        Format::Auto => sniff(&mut reader)?,
-        other => other,
-    };
-    let chunk_rows = chunk_rows.max(1);
-    match format {
-        Format::Csv => read_csv(reader, &bytes, chunk_rows, send),
-        _ => read_json_lines(reader, &bytes, chunk_rows, send),
+/// The input's bytes read so far; `exact` when the reader's buffer holds input bytes (no decompression), so
+/// that what it holds can be left out.
+struct Counted {
+    bytes: Arc<AtomicU64>,
+    exact: bool,
+}
+
+impl Counted {
+    fn read_up_to(&self, buffered: usize) -> u64 {
+        let read = self.bytes.load(Ordering::Relaxed);
+        if self.exact { read.saturating_sub(buffered as u64) } else { read }
     }
 }
 
-fn sniff<R: Read>(reader: &mut BufReader<R>) -> io::Result<Format> {
+const JSON_ARRAY: &str = "input: the history is one JSON array ([...]), not JSON Lines (one object per line): \
+                          write it one object per line (jq -c '.[]' history.json > history.jsonl), or read the \
+                          array and pass its rows";
+
+/// Reads `input` and hands chunks of raw rows to `send` (which returns `false` to stop). A gzip stream is
+/// recognised by its first two bytes and read through.
+pub(crate) fn read_chunks<R: Read>(
+    input: R,
+    reading: &Reading,
+    send: &mut dyn FnMut(Chunk) -> bool,
+) -> Result<(), HistoryError> {
+    let bytes = Arc::new(AtomicU64::new(0));
+    let mut raw = BufReader::with_capacity(1 << 16, Counting { inner: input, bytes: bytes.clone() });
+    let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    let inner: Box<dyn Read + '_> = if gzip { Box::new(MultiGzDecoder::new(raw)) } else { Box::new(raw) };
+    let mut reader = BufReader::with_capacity(1 << 16, Tracking { inner, last: None });
+    let counted = Counted { bytes, exact: !gzip };
+    let mut format = reading.format;
+    if format != Format::Csv {
+        let first = first_byte(&mut reader)?;
+        if first == Some(b'[') {
+            return Err(HistoryError::Unreadable(JSON_ARRAY.to_owned()));
+        }
+        if format == Format::Auto && first.is_some_and(|b| b != b'{') {
+            format = Format::Csv;
+        }
+    }
+    match format {
+        Format::Csv => read_csv(reader, &counted, reading, send),
+        _ => read_json_lines(reader, &counted, reading, send),
+    }
+}
+
+/// The first byte that is not white space, looked at without reading it (white space is dropped only when
+/// a whole buffer of it comes first).
+fn first_byte<R: Read>(reader: &mut BufReader<R>) -> io::Result<Option<u8>> {
     loop {
         let buf = reader.fill_buf()?;
-        match buf.iter().position(|b| !b.is_ascii_whitespace()) {
-            Some(i) => return Ok(if buf[i] == b'{' { Format::JsonLines } else { Format::Csv }),
-            None if buf.is_empty() => return Ok(Format::JsonLines),
-            // Only white space so far: it belongs to no row, so it can go.
+        match buf.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(&b) => return Ok(Some(b)),
+            None if buf.is_empty() => return Ok(None),
             None => {
                 let n = buf.len();
                 reader.consume(n);
@@ -217,12 +315,13 @@ fn sniff<R: Read>(reader: &mut BufReader<R>) -> io::Result<Format> {
 }
 
 fn read_json_lines<R: Read>(
-    mut reader: BufReader<Tracking<R>>,
-    bytes: &AtomicU64,
-    chunk_rows: usize,
+    mut reader: BufReader<R>,
+    counted: &Counted,
+    reading: &Reading,
     send: &mut dyn FnMut(Chunk) -> bool,
 ) -> Result<(), HistoryError> {
-    let mut chunk = Chunk::new(None);
+    let layout = Layout::Json(reading.names.clone());
+    let mut chunk = Chunk::new(layout.clone());
     let mut line_number = 0u64;
     let mut scratch = Vec::new();
     loop {
@@ -253,31 +352,32 @@ fn read_json_lines<R: Read>(
             RawData::Json(line)
         };
         chunk.rows.push(RawRow { line: line_number, data, unterminated: !terminated });
-        if chunk.rows.len() >= chunk_rows {
-            chunk.bytes = bytes.load(Ordering::Relaxed) - reader.buffer().len() as u64;
-            if !send(std::mem::replace(&mut chunk, Chunk::new(None))) {
+        if chunk.rows.len() >= reading.chunk_rows {
+            chunk.bytes = counted.read_up_to(reader.buffer().len());
+            if !send(std::mem::replace(&mut chunk, Chunk::new(layout.clone()))) {
                 return Ok(());
             }
         }
     }
-    chunk.bytes = bytes.load(Ordering::Relaxed);
+    chunk.bytes = counted.read_up_to(0);
     send(chunk);
     Ok(())
 }
 
 fn read_csv<R: Read>(
     reader: BufReader<Tracking<R>>,
-    bytes: &AtomicU64,
-    chunk_rows: usize,
+    counted: &Counted,
+    reading: &Reading,
     send: &mut dyn FnMut(Chunk) -> bool,
 ) -> Result<(), HistoryError> {
-    let mut csv = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(reader);
+    let mut csv =
+        csv::ReaderBuilder::new().has_headers(true).flexible(true).delimiter(reading.delimiter).from_reader(reader);
     let header = match csv.byte_headers() {
         Ok(names) if names.is_empty() => return Ok(()),
-        Ok(names) => Arc::new(CsvHeader::new(names).map_err(HistoryError::Header)?),
+        Ok(names) => Layout::Csv(Arc::new(CsvHeader::new(names, &reading.names).map_err(HistoryError::Header)?)),
         Err(e) => return Err(csv_error(e)),
     };
-    let mut chunk = Chunk::new(Some(header.clone()));
+    let mut chunk = Chunk::new(header.clone());
     // Rows are held back by one, so that the last one can be marked when the input ends without a newline.
     let mut pending: Option<RawRow> = None;
     loop {
@@ -288,9 +388,9 @@ fn read_csv<R: Read>(
         let line = record.position().map_or(0, |p| p.line());
         if let Some(row) = pending.replace(RawRow { line, data: RawData::Csv(record), unterminated: false }) {
             chunk.rows.push(row);
-            if chunk.rows.len() >= chunk_rows {
-                chunk.bytes = bytes.load(Ordering::Relaxed);
-                if !send(std::mem::replace(&mut chunk, Chunk::new(Some(header.clone())))) {
+            if chunk.rows.len() >= reading.chunk_rows {
+                chunk.bytes = counted.read_up_to(0);
+                if !send(std::mem::replace(&mut chunk, Chunk::new(header.clone()))) {
                     return Ok(());
                 }
             }
@@ -301,30 +401,26 @@ fn read_csv<R: Read>(
         row.unterminated = !ends_in_newline;
         chunk.rows.push(row);
     }
-    chunk.bytes = bytes.load(Ordering::Relaxed);
+    chunk.bytes = counted.read_up_to(0);
     send(chunk);
     Ok(())
 }
 
-/// Hands rows given as JSON values to `send` in chunks of at most `chunk_rows`; row `i` (0-based) is line
-/// `i + 1`.
+/// Hands rows given as JSON values to `send` in chunks; row `i` (0-based) is line `i + 1`.
 pub(crate) fn value_chunks<I: Iterator<Item = Value>>(
     rows: I,
-    chunk_rows: usize,
+    reading: &Reading,
     send: &mut dyn FnMut(Chunk) -> bool,
 ) -> Result<(), HistoryError> {
-    let chunk_rows = chunk_rows.max(1);
-    let mut chunk = Vec::with_capacity(chunk_rows);
+    let layout = Layout::Json(reading.names.clone());
+    let mut chunk = Chunk::new(layout.clone());
     for (line, value) in (1u64..).zip(rows) {
-        chunk.push(RawRow { line, data: RawData::Value(value), unterminated: false });
-        if chunk.len() == chunk_rows {
-            let rows = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_rows));
-            if !send(Chunk { rows, header: None, blank_lines: 0, bytes: 0 }) {
-                return Ok(());
-            }
+        chunk.rows.push(RawRow { line, data: RawData::Value(value), unterminated: false });
+        if chunk.rows.len() == reading.chunk_rows && !send(std::mem::replace(&mut chunk, Chunk::new(layout.clone()))) {
+            return Ok(());
         }
     }
-    send(Chunk { rows: chunk, header: None, blank_lines: 0, bytes: 0 });
+    send(chunk);
     Ok(())
 }
 

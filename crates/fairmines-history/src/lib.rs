@@ -8,6 +8,10 @@
 //!   on every core; every failing row reported (line, round id, expected against declared), malformed rows
 //!   reported and skipped, nonce gaps and duplicates per seed pair. `ok + mismatched + malformed == rows_read`.
 //! - [`verify_values`]: the same over rows given as `serde_json::Value` objects (a binding's dicts).
+//! - `verify_batches` / `audit_batches` (feature `arrow`): the same over Arrow record batches, read
+//!   column-wise (a DataFrame through the Arrow C stream interface).
+//! - Any input: gzip is read through (recognised by its first bytes), [`Options::columns`] maps other names to
+//!   the fields, [`Options::delimiter`] sets the CSV delimiter.
 //! - [`audit_seed_pair`], [`audit_history`], [`audit_values`]: per-tile mine frequencies per mine count, chi-square tests
 //!   against the uniform distribution, the first-draw distribution, and a heatmap ([`heatmap_text`],
 //!   [`heatmap_svg`]).
@@ -20,18 +24,25 @@
 #![warn(missing_docs)]
 
 mod audit;
+#[cfg(feature = "arrow")]
+mod columns;
 mod input;
 mod ledger;
 mod row;
 mod verify;
 
+/// The Arrow types of [`verify_batches`] (the version this crate reads, for callers).
+#[cfg(feature = "arrow")]
+pub use arrow_array::{RecordBatch, RecordBatchReader};
 pub use audit::{
     AuditCounts, AuditReport, ChiSquare, MineAudit, audit_history, audit_seed_pair, audit_seed_pair_counts,
-    audit_values, draw_chi_square, heatmap_svg, heatmap_text, tile_chi_square, tile_ratios,
+    audit_values, draw_chi_square, heatmap_svg, heatmap_text, holm, tile_chi_square, tile_ratios,
 };
-pub use input::{Format, HistoryError, MAX_LINE_BYTES, Proceed};
+#[cfg(feature = "arrow")]
+pub use columns::{audit_batches, verify_batches};
+pub use input::{Format, HistoryError, MAX_LINE_BYTES, Proceed, parse_delimiter};
 pub use ledger::{NonceRanges, PairNonces};
-pub use row::{CSV_HEADER, REQUIRED_FIELDS, Row, RowError, parse_positions};
+pub use row::{CSV_HEADER, FIELDS, REQUIRED_FIELDS, Row, RowError, parse_positions};
 pub use verify::{
     Failure, FailureKind, Options, Progress, Report, Sink, Summary, verify_history, verify_history_to, verify_values,
 };

@@ -1,15 +1,23 @@
 //! One row of a bet history: parsing from JSON (a line or a `serde_json::Value`) and from CSV, and writing.
 
 use core::fmt;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
+use fairmines::input::Number;
 use fairmines::{Digest, MineCount, Tiles};
 use serde_json::{Map, Value};
+
+use crate::input::HistoryError;
 
 /// The columns of the CSV format, in the order [`Row::to_csv_line`] writes them.
 pub const CSV_HEADER: &str = "round_id,server_seed,commitment,client_seed,nonce,mines,positions";
 
 /// The fields every row must have (`round_id` is optional).
 pub const REQUIRED_FIELDS: [&str; 6] = ["server_seed", "commitment", "client_seed", "nonce", "mines", "positions"];
+
+/// Every field of the format: the required ones, then `round_id`.
+pub const FIELDS: [&str; 7] = ["server_seed", "commitment", "client_seed", "nonce", "mines", "positions", "round_id"];
 
 /// One round of a history, as the operator declared it.
 ///
@@ -68,6 +76,10 @@ impl RowError {
     fn core(field: &'static str, error: fairmines::Error) -> Self {
         RowError::field(field, error.to_string())
     }
+
+    fn missing(field: &'static str) -> Self {
+        RowError::field(field, format!("{field}: missing"))
+    }
 }
 
 impl fmt::Display for RowError {
@@ -78,62 +90,134 @@ impl fmt::Display for RowError {
 
 impl std::error::Error for RowError {}
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// Where each field of [`FIELDS`] is found in the input: under its own name, or under the name a column
+/// mapping gives it (`{"serverSeed": "server_seed"}`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Names([Cow<'static, str>; 7]);
+
+impl Default for Names {
+    fn default() -> Self {
+        Names(FIELDS.map(Cow::Borrowed))
     }
 }
 
-fn get<'v>(map: &'v Map<String, Value>, field: &'static str) -> Result<&'v Value, RowError> {
-    match map.get(field) {
-        None | Some(Value::Null) => Err(RowError::field(field, format!("{field}: missing"))),
-        Some(value) => Ok(value),
+impl Names {
+    /// The names a column mapping gives (the input's name → the field it holds); the other fields keep theirs.
+    pub(crate) fn new(columns: &BTreeMap<String, String>) -> Result<Names, HistoryError> {
+        let mut names = Names::default();
+        let mut given: [Option<&str>; 7] = [None; 7];
+        for (name, field) in columns {
+            let Some(i) = FIELDS.iter().position(|f| f == field) else {
+                return Err(HistoryError::Argument(format!(
+                    "columns: {name:?} is mapped to {field:?}, which is not a field of the format ({})",
+                    FIELDS.join(", ")
+                )));
+            };
+            if let Some(before) = given[i].replace(name) {
+                return Err(HistoryError::Argument(format!(
+                    "columns: {before:?} and {name:?} are both mapped to {field}"
+                )));
+            }
+            names.0[i] = Cow::Owned(name.clone());
+        }
+        Ok(names)
+    }
+
+    /// The name of field `i` of [`FIELDS`] in the input.
+    pub(crate) fn get(&self, i: usize) -> &str {
+        &self.0[i]
+    }
+
+    /// The position of each field among the columns named in `header` (compared trimmed, ignoring case); a
+    /// required field that is not there is an error naming every one missing (`what`: `the CSV header`).
+    pub(crate) fn locate(&self, header: &[String], what: &str) -> Result<[Option<usize>; 7], String> {
+        let found: [Option<usize>; 7] =
+            core::array::from_fn(|i| header.iter().position(|name| name.trim().eq_ignore_ascii_case(self.0[i].trim())));
+        let missing: Vec<&str> = (0..6).filter(|&i| found[i].is_none()).map(|i| self.get(i)).collect();
+        if missing.is_empty() {
+            return Ok(found);
+        }
+        let wanted: Vec<&str> = (0..6).map(|i| self.get(i)).collect();
+        Err(format!(
+            "header: {what} must name the columns {}; missing: {} (its columns: {})",
+            wanted.join(", "),
+            missing.join(", "),
+            header.join(", ")
+        ))
     }
 }
 
-fn string<'v>(map: &'v Map<String, Value>, field: &'static str) -> Result<&'v str, RowError> {
-    match get(map, field)? {
-        Value::String(s) => Ok(s),
-        other => Err(RowError::field(field, format!("{field}: must be a string, got {}", type_name(other)))),
+/// A field's value as an input holds it (a JSON value, a column's cell), before the format's rules judge it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Cell<'a> {
+    /// Absent, null, or NaN (how pandas marks a missing value).
+    Missing,
+    Text(&'a str),
+    Number(Number),
+    Bool,
+    /// Tile numbers (a JSON array, a list column); an item that is not a number, as it is shown.
+    List(Vec<Result<Number, String>>),
+    /// Anything else, named (`an object`).
+    Other(&'a str),
+}
+
+impl Cell<'_> {
+    fn kind(&self) -> &str {
+        match self {
+            Cell::Missing => "null",
+            Cell::Text(_) => "a string",
+            Cell::Number(_) => "a number",
+            Cell::Bool => "a boolean",
+            Cell::List(_) => "an array",
+            Cell::Other(name) => name,
+        }
     }
 }
 
-fn integer(map: &Map<String, Value>, field: &'static str) -> Result<i128, RowError> {
-    match get(map, field)? {
-        Value::Number(n) => n
-            .as_u64()
-            .map(i128::from)
-            .or_else(|| n.as_i64().map(i128::from))
-            .ok_or_else(|| RowError::field(field, format!("{field}: must be an integer, got {n}"))),
-        other => Err(RowError::field(field, format!("{field}: must be an integer, got {}", type_name(other)))),
+/// A seed is text; a number that is an exact integer is read as its decimal digits (what a CSV reader such as
+/// pandas makes of a column of digits).
+fn seed(cell: Cell<'_>, field: &'static str) -> Result<String, RowError> {
+    match cell {
+        Cell::Text(text) => Ok(text.to_owned()),
+        Cell::Number(n) => n.integer().map(|i| i.to_string()).ok_or_else(|| {
+            RowError::field(field, format!("{field}: must be a string, got {n} (a number is read as its digits only when it is an exact integer)"))
+        }),
+        Cell::Missing => Err(RowError::missing(field)),
+        other => Err(RowError::field(field, format!("{field}: must be a string, got {}", other.kind()))),
     }
 }
 
-fn nonce(value: i128) -> Result<u64, RowError> {
-    u64::try_from(value).map_err(|_| {
-        RowError::field("nonce", format!("nonce: must be an integer in 0..=18446744073709551615, got {value}"))
-    })
+fn commitment(cell: Cell<'_>) -> Result<Digest, RowError> {
+    match cell {
+        Cell::Text(text) => Digest::parse_hex(text.trim(), "commitment").map_err(|e| RowError::core("commitment", e)),
+        Cell::Missing => Err(RowError::missing("commitment")),
+        other => Err(RowError::field("commitment", format!("commitment: must be a string, got {}", other.kind()))),
+    }
 }
 
-fn mines(value: i128) -> Result<MineCount, RowError> {
-    MineCount::try_from(value).map_err(|e| RowError::core("mines", e))
+/// A number for the core's rules (a float counts when it is an exact integer).
+fn number(cell: Cell<'_>, field: &'static str) -> Result<Number, RowError> {
+    match cell {
+        Cell::Number(n) => Ok(n),
+        Cell::Missing => Err(RowError::missing(field)),
+        other => Err(RowError::field(field, format!("{field}: must be an integer, got {}", other.kind()))),
+    }
 }
 
-fn commitment(text: &str) -> Result<Digest, RowError> {
-    Digest::parse_hex(text.trim(), "commitment").map_err(|e| RowError::core("commitment", e))
+fn nonce(n: Number) -> Result<u64, RowError> {
+    fairmines::input::nonce(n).map_err(|e| RowError::core("nonce", e))
 }
 
-/// Parses a list of tiles written as text: `7,10,19`, `7 10 19` or `[7, 10, 19]`.
+fn mines(n: Number) -> Result<MineCount, RowError> {
+    MineCount::try_from(n).map_err(|e| RowError::core("mines", e))
+}
+
+/// Parses a list of tiles written as text: `7,10,19`, `7;10;19`, `7 10 19` or `[7, 10, 19]`.
 pub fn parse_positions(text: &str) -> Result<Tiles, RowError> {
     let inner = text.trim();
     let inner = inner.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(inner);
     let tiles = inner
-        .split(|c: char| c == ',' || c.is_whitespace())
+        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
         .filter(|part| !part.is_empty())
         .map(|part| {
             part.parse::<i128>()
@@ -143,71 +227,106 @@ pub fn parse_positions(text: &str) -> Result<Tiles, RowError> {
     Tiles::declared(tiles, "positions").map_err(|e| RowError::core("positions", e))
 }
 
-fn positions(value: &Value) -> Result<Tiles, RowError> {
-    match value {
-        Value::String(text) => parse_positions(text),
-        Value::Array(items) => {
+fn positions(cell: Cell<'_>) -> Result<Tiles, RowError> {
+    match cell {
+        Cell::Text(text) => parse_positions(text),
+        Cell::List(items) => {
             let mut tiles = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                match item.as_i64() {
-                    Some(tile) => tiles.push(i128::from(tile)),
-                    None => {
-                        return Err(RowError::field(
-                            "positions",
-                            format!("positions: item {i} must be an integer tile number, got {item}"),
-                        ));
-                    }
-                }
+            for (i, item) in items.into_iter().enumerate() {
+                tiles.push(item.map_err(|shown| {
+                    RowError::field(
+                        "positions",
+                        format!("positions: item {i} must be an integer tile number, got {shown}"),
+                    )
+                })?);
             }
             Tiles::declared(tiles, "positions").map_err(|e| RowError::core("positions", e))
         }
+        Cell::Missing => Err(RowError::missing("positions")),
         other => Err(RowError::field(
             "positions",
-            format!("positions: must be a string like \"7,10,19\" or an array of integers, got {}", type_name(other)),
+            format!("positions: must be a string like \"7,10,19\" or an array of integers, got {}", other.kind()),
         )),
     }
 }
 
-/// The round id of a JSON row, as text, where it has a usable one.
-pub(crate) fn json_round_id(map: &Map<String, Value>) -> Result<Option<String>, RowError> {
-    match map.get("round_id") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(Value::Number(n)) => Ok(Some(n.to_string())),
-        Some(other) => Err(RowError::field(
-            "round_id",
-            format!("round_id: must be a string or a number, got {}", type_name(other)),
-        )),
+/// A round id is text; a number is kept as its text (an exact integer in decimal, also when it is a float).
+fn round_id(cell: Cell<'_>) -> Result<Option<String>, RowError> {
+    match cell {
+        Cell::Missing => Ok(None),
+        Cell::Text(text) => Ok(Some(text.to_owned())),
+        Cell::Number(n) => Ok(Some(n.integer().map_or_else(|| n.to_string(), |i| i.to_string()))),
+        other => {
+            Err(RowError::field("round_id", format!("round_id: must be a string or a number, got {}", other.kind())))
+        }
+    }
+}
+
+/// A JSON number as the core takes numbers.
+fn json_number(n: &serde_json::Number) -> Number {
+    n.as_i64()
+        .map(Number::from)
+        .or_else(|| n.as_u64().map(Number::from))
+        .unwrap_or_else(|| Number::Float(n.as_f64().unwrap_or(f64::NAN)))
+}
+
+fn json_cell(value: Option<&Value>) -> Cell<'_> {
+    match value {
+        None | Some(Value::Null) => Cell::Missing,
+        Some(Value::String(text)) => Cell::Text(text),
+        Some(Value::Number(n)) => Cell::Number(json_number(n)),
+        Some(Value::Bool(_)) => Cell::Bool,
+        Some(Value::Array(items)) => Cell::List(
+            items
+                .iter()
+                .map(|item| match item {
+                    Value::Number(n) => Ok(json_number(n)),
+                    other => Err(other.to_string()),
+                })
+                .collect(),
+        ),
+        Some(Value::Object(_)) => Cell::Other("an object"),
     }
 }
 
 impl Row {
-    /// Reads a row from a JSON object (what a JSON Lines line holds, or a Python dict converted to JSON).
-    /// Fields not listed in the format are ignored.
-    pub fn from_json_value(value: &Value) -> Result<Row, RowError> {
-        match value {
-            Value::Object(map) => Row::from_json_map(map),
-            other => Err(RowError::whole(format!("row: must be a JSON object, got {}", type_name(other)))),
+    /// Reads a row from the cells of its fields (index `i`: field `i` of [`FIELDS`]); on failure, also the
+    /// round id where that much could be read.
+    pub(crate) fn from_cells<'a>(cell: impl Fn(usize) -> Cell<'a>) -> Result<Row, (RowError, Option<String>)> {
+        let round_id = round_id(cell(6)).map_err(|e| (e, None))?;
+        let fields = (|| {
+            Ok((
+                seed(cell(0), "server_seed")?,
+                commitment(cell(1))?,
+                seed(cell(2), "client_seed")?,
+                nonce(number(cell(3), "nonce")?)?,
+                mines(number(cell(4), "mines")?)?,
+                positions(cell(5))?,
+            ))
+        })();
+        match fields {
+            Ok((server_seed, commitment, client_seed, nonce, mines, positions)) => {
+                Ok(Row { server_seed, commitment, client_seed, nonce, mines, positions, round_id })
+            }
+            Err(e) => Err((e, round_id)),
         }
+    }
+
+    /// Reads a row from a JSON object (what a JSON Lines line holds, or a Python dict converted to JSON).
+    /// Fields not listed in the format are ignored. Numbers follow the core's rules (a float counts when it
+    /// is an exact integer); a seed given as an exact integer is read as its digits.
+    pub fn from_json_value(value: &Value) -> Result<Row, RowError> {
+        parse_value(value, &Names::default()).map_err(|(e, _)| e)
     }
 
     /// Reads a row from the fields of a JSON object.
     pub fn from_json_map(map: &Map<String, Value>) -> Result<Row, RowError> {
-        let round_id = json_round_id(map)?;
-        Ok(Row {
-            server_seed: string(map, "server_seed")?.to_owned(),
-            commitment: commitment(string(map, "commitment")?)?,
-            client_seed: string(map, "client_seed")?.to_owned(),
-            nonce: nonce(integer(map, "nonce")?)?,
-            mines: mines(integer(map, "mines")?)?,
-            positions: positions(get(map, "positions")?)?,
-            round_id,
-        })
+        Row::from_cells(|i| json_cell(map.get(FIELDS[i]))).map_err(|(e, _)| e)
     }
 
     /// Reads a row from one line of JSON Lines.
     pub fn from_json_line(line: &[u8]) -> Result<Row, RowError> {
-        parse_json_line(line).map_err(|(e, _)| e)
+        parse_json_line(line, &Names::default()).map_err(|(e, _)| e)
     }
 
     /// The row as one line of JSON Lines (no newline), positions as an array.
@@ -251,24 +370,28 @@ fn csv_field(text: &str) -> String {
 }
 
 /// Parses a JSON line; on failure also returns the round id when the line is an object that has one.
-pub(crate) fn parse_json_line(line: &[u8]) -> Result<Row, (RowError, Option<String>)> {
+pub(crate) fn parse_json_line(line: &[u8], names: &Names) -> Result<Row, (RowError, Option<String>)> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let value: Value = serde_json::from_slice(line).map_err(|e| {
         let what = if e.is_eof() { "incomplete JSON (the line ends too early)" } else { "not valid JSON" };
         (RowError::whole(format!("row: {what}: {e}")), None)
     })?;
-    parse_value(&value)
+    parse_value(&value, names)
 }
 
-pub(crate) fn parse_value(value: &Value) -> Result<Row, (RowError, Option<String>)> {
-    Row::from_json_value(value).map_err(|e| {
-        let id = match value {
-            Value::Object(map) => json_round_id(map).ok().flatten(),
-            _ => None,
-        };
-        (e, id)
-    })
+pub(crate) fn parse_value(value: &Value, names: &Names) -> Result<Row, (RowError, Option<String>)> {
+    match value {
+        Value::Object(map) => Row::from_cells(|i| json_cell(map.get(names.get(i)))),
+        other => {
+            Err((RowError::whole(format!("row: must be a JSON object, got {}", json_cell(Some(other)).kind())), None))
+        }
+    }
+}
+
+/// A number written as text (a CSV field): an integer, or a float for the core's rules (`5.0` counts).
+fn number_text(text: &str) -> Option<Number> {
+    text.parse::<i128>().map(Number::Int).ok().or_else(|| text.parse::<f64>().ok().map(Number::Float))
 }
 
 /// Where each field is in the records of a CSV history.
@@ -281,26 +404,14 @@ pub(crate) struct CsvHeader {
 
 impl CsvHeader {
     /// Finds the columns by name (any order, surrounding spaces and case ignored; other columns are ignored).
-    pub(crate) fn new(names: &csv::ByteRecord) -> Result<Self, String> {
-        let find = |wanted: &str| {
-            names.iter().position(|name| String::from_utf8_lossy(name).trim().eq_ignore_ascii_case(wanted))
-        };
-        let mut columns = [0; 6];
-        let mut missing = Vec::new();
-        for (slot, field) in columns.iter_mut().zip(REQUIRED_FIELDS) {
-            match find(field) {
-                Some(i) => *slot = i,
-                None => missing.push(field),
-            }
-        }
-        if !missing.is_empty() {
-            return Err(format!(
-                "header: the CSV header must name the columns {}; missing: {}",
-                REQUIRED_FIELDS.join(", "),
-                missing.join(", ")
-            ));
-        }
-        Ok(CsvHeader { columns, round_id: find("round_id"), width: names.len() })
+    pub(crate) fn new(record: &csv::ByteRecord, names: &Names) -> Result<Self, String> {
+        let header: Vec<String> = record.iter().map(|name| String::from_utf8_lossy(name).into_owned()).collect();
+        let found = names.locate(&header, "the CSV header")?;
+        Ok(CsvHeader {
+            columns: core::array::from_fn(|i| found[i].unwrap_or(0)),
+            round_id: found[6],
+            width: header.len(),
+        })
     }
 
     fn text<'r>(&self, record: &'r csv::ByteRecord, column: usize, field: &'static str) -> Result<&'r str, RowError> {
@@ -319,22 +430,22 @@ impl CsvHeader {
             return Err(RowError::whole(format!("row: has {} fields, the header has {}", record.len(), self.width)));
         }
         let [server, commit, client, nonce_at, mines_at, positions_at] = self.columns;
-        let number = |column, field: &'static str| -> Result<i128, RowError> {
+        let number = |column, field: &'static str| -> Result<Number, RowError> {
             let text = self.text(record, column, field)?.trim();
             if text.is_empty() {
-                return Err(RowError::field(field, format!("{field}: missing")));
+                return Err(RowError::missing(field));
             }
-            text.parse::<i128>()
-                .map_err(|_| RowError::field(field, format!("{field}: must be an integer, got {text:?}")))
+            number_text(text)
+                .ok_or_else(|| RowError::field(field, format!("{field}: must be an integer, got {text:?}")))
         };
         let required = |column, field: &'static str| -> Result<&str, RowError> {
             let text = self.text(record, column, field)?;
-            if text.is_empty() { Err(RowError::field(field, format!("{field}: missing"))) } else { Ok(text) }
+            if text.is_empty() { Err(RowError::missing(field)) } else { Ok(text) }
         };
         Ok(Row {
             // Seeds are text, and the empty text is a seed (as in JSON Lines): an empty column is not missing.
             server_seed: self.text(record, server, "server_seed")?.to_owned(),
-            commitment: commitment(required(commit, "commitment")?)?,
+            commitment: commitment(Cell::Text(required(commit, "commitment")?))?,
             client_seed: self.text(record, client, "client_seed")?.to_owned(),
             nonce: nonce(number(nonce_at, "nonce")?)?,
             mines: mines(number(mines_at, "mines")?)?,
@@ -366,14 +477,17 @@ mod tests {
         for (field, value, says) in [
             ("mines", json!(25), "mines: must be an integer in 1..=24, got 25"),
             ("mines", json!("3"), "mines: must be an integer, got a string"),
-            ("nonce", json!(-1), "nonce: must be an integer in 0..=18446744073709551615, got -1"),
-            ("nonce", json!(1.5), "nonce: must be an integer, got 1.5"),
+            ("nonce", json!(-1), "nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got -1"),
+            ("nonce", json!(1.5), "nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got 1.5"),
+            ("nonce", json!(true), "nonce: must be an integer, got a boolean"),
             ("commitment", json!("xyz"), "commitment: must be 64 hexadecimal characters"),
             ("positions", json!([7, "10"]), "positions: item 1 must be an integer tile number"),
             ("positions", json!("7,x"), "positions: \"x\" is not a tile number"),
             ("positions", json!([26]), "positions: tile 26"),
-            ("server_seed", json!(5), "server_seed: must be a string, got a number"),
+            ("server_seed", json!(true), "server_seed: must be a string, got a boolean"),
             ("client_seed", Value::Null, "client_seed: missing"),
+            ("client_seed", json!(2.5), "client_seed: must be a string, got 2.5 (a number is read as its digits"),
+            ("client_seed", json!({}), "client_seed: must be a string, got an object"),
             ("round_id", json!([1]), "round_id: must be a string or a number"),
         ] {
             let mut row = example();
@@ -385,8 +499,48 @@ mod tests {
     }
 
     #[test]
+    fn numbers_follow_the_cores_rules_and_numeric_seeds_are_their_digits() {
+        // What pandas makes of a CSV: client seeds of digits as integers, integer columns with a gap as floats.
+        let mut row = example();
+        row["client_seed"] = json!(123456);
+        row["nonce"] = json!(1.0);
+        row["mines"] = json!(3.0);
+        row["positions"] = json!([7.0, 10, 19.0]);
+        row["round_id"] = json!(42.0);
+        let read = Row::from_json_value(&row).unwrap();
+        assert_eq!((read.client_seed.as_str(), read.nonce, read.mines.get()), ("123456", 1, 3));
+        assert_eq!((&*read.positions, read.round_id.as_deref()), (&[7, 10, 19][..], Some("42")));
+        row["nonce"] = json!(1e300);
+        assert!(Row::from_json_value(&row).unwrap_err().message.starts_with("nonce: must be an integer in"));
+    }
+
+    #[test]
+    fn a_column_mapping_names_the_fields_and_is_checked() {
+        let mapping =
+            |pairs: &[(&str, &str)]| Names::new(&pairs.iter().map(|&(a, b)| (a.to_owned(), b.to_owned())).collect());
+        let names = mapping(&[("serverSeed", "server_seed"), ("id", "round_id")]).unwrap();
+        let mut row = example();
+        let seed = row.as_object_mut().unwrap().remove("server_seed").unwrap();
+        row["serverSeed"] = seed;
+        row["id"] = json!("x");
+        let read = parse_value(&row, &names).unwrap();
+        assert_eq!((read.server_seed.as_str(), read.round_id.as_deref()), (SERVER, Some("x")));
+        assert_eq!(parse_value(&row, &Names::default()).unwrap_err().0.message, "server_seed: missing");
+        let wrong = mapping(&[("a", "seed")]).unwrap_err().to_string();
+        assert!(wrong.starts_with("columns: \"a\" is mapped to \"seed\", which is not a field"), "{wrong}");
+        let twice = mapping(&[("a", "nonce"), ("b", "nonce")]).unwrap_err().to_string();
+        assert_eq!(twice, "columns: \"a\" and \"b\" are both mapped to nonce");
+        let header = ["ServerSeed ".to_owned(), "x".to_owned()];
+        let located = names.locate(&header, "the CSV header").unwrap_err();
+        assert!(
+            located
+                .ends_with("missing: commitment, client_seed, nonce, mines, positions (its columns: ServerSeed , x)")
+        );
+    }
+
+    #[test]
     fn positions_parse_in_every_written_form() {
-        for text in ["7,10,19", "19, 10, 7", "[7, 10, 19]", " 7 10 19 "] {
+        for text in ["7,10,19", "19, 10, 7", "[7, 10, 19]", " 7 10 19 ", "7;10;19"] {
             assert_eq!(&*parse_positions(text).unwrap(), &[7, 10, 19], "{text}");
         }
     }
@@ -398,7 +552,7 @@ mod tests {
         assert_eq!(Row::from_json_line(row.to_json_line().as_bytes()).unwrap(), row);
         let text = format!("{CSV_HEADER}\n{}\n", row.to_csv_line());
         let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
-        let header = CsvHeader::new(reader.byte_headers().unwrap()).unwrap();
+        let header = CsvHeader::new(reader.byte_headers().unwrap(), &Names::default()).unwrap();
         let record = reader.byte_records().next().unwrap().unwrap();
         assert_eq!(header.parse(&record).unwrap(), row);
     }

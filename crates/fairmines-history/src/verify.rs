@@ -1,6 +1,6 @@
 //! `verify_history`: every row recomputed from its seeds, on every core, in constant memory.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::ops::ControlFlow;
 
@@ -8,7 +8,7 @@ use fairmines::{Digest, Tiles};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::input::{Chunk, Format, HistoryError, Proceed, pipeline, read_chunks, thread_count, value_chunks};
+use crate::input::{Chunk, Format, HistoryError, Proceed, Reading, pipeline, read_chunks, thread_count, value_chunks};
 use crate::ledger::{Ledger, NonceRanges, PairKey, PairNonces};
 
 /// How a run goes. `Options::default()` suits almost every history.
@@ -25,11 +25,27 @@ pub struct Options {
     pub commitment_cache: usize,
     /// Seed pairs whose nonces are held at once; past it the least recently seen half is closed early.
     pub max_open_pairs: usize,
+    /// Other names for the fields: the input's name → the field of the format it holds
+    /// (`{"serverSeed": "server_seed"}`), for CSV headers, JSON keys and columns alike. A field not mapped
+    /// keeps its own name; a name that maps to no field of the format ([`FIELDS`](crate::FIELDS)), or two
+    /// names for one field, fail the run ([`HistoryError::Argument`]).
+    pub columns: BTreeMap<String, String>,
+    /// The CSV field delimiter (`b','`; `b';'` and `b'\t'` are common); [`parse_delimiter`](crate::parse_delimiter)
+    /// reads one from text.
+    pub delimiter: u8,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { format: Format::Auto, threads: 0, chunk_rows: 2048, commitment_cache: 4096, max_open_pairs: 100_000 }
+        Options {
+            format: Format::Auto,
+            threads: 0,
+            chunk_rows: 2048,
+            commitment_cache: 4096,
+            max_open_pairs: 100_000,
+            columns: BTreeMap::new(),
+            delimiter: b',',
+        }
     }
 }
 
@@ -395,13 +411,13 @@ fn list(tiles: &[u8]) -> String {
 }
 
 pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedChunk {
-    let header = chunk.header.as_deref();
+    let layout = &chunk.layout;
     let mut pairs: Vec<PairKey> = Vec::new();
     let unterminated = chunk.rows.last().is_some_and(|r| r.unterminated);
     let rows = chunk
         .rows
         .iter()
-        .map(|raw| match raw.parse(header) {
+        .map(|raw| match raw.parse(layout) {
             Err((error, round_id)) => Checked {
                 line: raw.line,
                 unterminated: raw.unterminated,
@@ -547,24 +563,45 @@ impl<'s> Collector<'s> {
     }
 }
 
-/// Verifies a whole history read from `input`, streaming: findings go to `sink` as they are made, in input
-/// order. Malformed rows are reported and skipped; only an I/O error, a CSV header without the needed
-/// columns or a stop asked for by [`Sink::progress`] ends the run early.
-pub fn verify_history_to<R: Read + Send>(
-    input: R,
+/// The pipeline of a verification: `produce` reads chunks, every core checks them, `sink` gets the findings.
+pub(crate) fn verify_chunks(
     options: &Options,
+    produce: impl FnOnce(&mut dyn FnMut(Chunk) -> bool) -> Result<(), HistoryError> + Send,
     sink: &mut dyn Sink,
 ) -> Result<(Summary, Vec<PairNonces>), HistoryError> {
     let mut collector = Collector::new(options, sink);
-    let (format, chunk_rows) = (options.format, options.chunk_rows);
     pipeline(
         thread_count(options.threads),
-        move |send| read_chunks(input, format, chunk_rows, send),
+        produce,
         || CommitmentCache::new(options.commitment_cache),
         check_chunk,
         |checked| collector.collect(checked),
     )?;
     Ok(collector.finish())
+}
+
+/// [`verify_chunks`] into a [`Report`], with the caller's progress callback.
+pub(crate) fn verify_into_report<C: Proceed>(
+    options: &Options,
+    produce: impl FnOnce(&mut dyn FnMut(Chunk) -> bool) -> Result<(), HistoryError> + Send,
+    on_progress: impl FnMut(Progress) -> C,
+) -> Result<Report, HistoryError> {
+    let mut sink = Collecting { report: Report::default(), on_progress };
+    let (summary, pairs) = verify_chunks(options, produce, &mut sink)?;
+    Ok(Report { summary, pairs, ..sink.report })
+}
+
+/// Verifies a whole history read from `input`, streaming: findings go to `sink` as they are made, in input
+/// order. Malformed rows are reported and skipped; only an I/O error, a CSV header without the needed
+/// columns, an input that is one JSON array, options that cannot be used ([`HistoryError::Argument`]) or a
+/// stop asked for by [`Sink::progress`] end the run early. A gzip stream is read through.
+pub fn verify_history_to<R: Read + Send>(
+    input: R,
+    options: &Options,
+    sink: &mut dyn Sink,
+) -> Result<(Summary, Vec<PairNonces>), HistoryError> {
+    let reading = Reading::new(options)?;
+    verify_chunks(options, move |send| read_chunks(input, &reading, send), sink)
 }
 
 /// Verifies a whole history read from `input` and returns everything it found; `on_progress` is called
@@ -582,14 +619,13 @@ pub fn verify_history<R: Read + Send, C: Proceed>(
     options: &Options,
     on_progress: impl FnMut(Progress) -> C,
 ) -> Result<Report, HistoryError> {
-    let mut sink = Collecting { report: Report::default(), on_progress };
-    let (summary, pairs) = verify_history_to(input, options, &mut sink)?;
-    Ok(Report { summary, pairs, ..sink.report })
+    let reading = Reading::new(options)?;
+    verify_into_report(options, move |send| read_chunks(input, &reading, send), on_progress)
 }
 
 /// Verifies rows given as JSON values (e.g. Python dicts converted to `serde_json::Value`), on every core,
-/// as [`verify_history`] verifies lines. Row `i` (0-based) is reported as line `i + 1`. The only error is
-/// [`HistoryError::Stopped`], when `on_progress` stops the run.
+/// as [`verify_history`] verifies lines. Row `i` (0-based) is reported as line `i + 1`. The errors are
+/// [`HistoryError::Stopped`], when `on_progress` stops the run, and [`HistoryError::Argument`].
 pub fn verify_values<I, C>(
     rows: I,
     options: &Options,
@@ -600,17 +636,6 @@ where
     I::IntoIter: Send,
     C: Proceed,
 {
-    let rows = rows.into_iter();
-    let mut sink = Collecting { report: Report::default(), on_progress };
-    let mut collector = Collector::new(options, &mut sink);
-    let chunk_rows = options.chunk_rows;
-    pipeline(
-        thread_count(options.threads),
-        move |send| value_chunks(rows, chunk_rows, send),
-        || CommitmentCache::new(options.commitment_cache),
-        check_chunk,
-        |checked| collector.collect(checked),
-    )?;
-    let (summary, pairs) = collector.finish();
-    Ok(Report { summary, pairs, ..sink.report })
+    let (rows, reading) = (rows.into_iter(), Reading::new(options)?);
+    verify_into_report(options, move |send| value_chunks(rows, &reading, send), on_progress)
 }

@@ -45,6 +45,8 @@ const OPTIONS: Options = Options {
     chunk_rows: 100,
     commitment_cache: 16,
     max_open_pairs: 1000,
+    columns: std::collections::BTreeMap::new(),
+    delimiter: b',',
 };
 
 #[test]

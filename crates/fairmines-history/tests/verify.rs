@@ -324,3 +324,76 @@ fn an_empty_server_seed_reads_back_the_same_from_csv_and_json_lines() {
     assert_eq!((from_csv.summary.ok, from_csv.summary.malformed), (1, 0), "{:?}", from_csv.failures);
     assert_eq!(from_csv.summary, from_jsonl.summary);
 }
+
+#[test]
+fn gzip_delimiters_column_names_and_whole_floats_are_read() {
+    use std::io::Write;
+    let rows = rows(2, 30);
+    let whole = run(&jsonl(&rows), Format::JsonLines);
+    // gzip is recognised by its first bytes, in either format; the bytes reported are those read (compressed).
+    for (text, format) in [(jsonl(&rows), Format::Auto), (csv(&rows), Format::Csv)] {
+        let mut packed = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        packed.write_all(text.as_bytes()).unwrap();
+        let packed = packed.finish().unwrap();
+        let mut last = 0;
+        let options = Options { format, ..Options::default() };
+        let report = verify_history(&packed[..], &options, |p: fairmines_history::Progress| last = p.bytes).unwrap();
+        assert_eq!(report.summary, run(&text, format).summary);
+        assert_eq!(last, packed.len() as u64);
+    }
+    assert_eq!(Format::from_path("h.csv.gz".as_ref()), Format::Csv);
+    assert_eq!(Format::from_path("h.JSONL.GZ".as_ref()), Format::JsonLines);
+    assert_eq!(Format::from_path("h.gz".as_ref()), Format::Auto);
+    // A semicolon-separated file with the exporter's own column names, positions written "7;10;19".
+    let mut writer = csv::WriterBuilder::new().delimiter(b';').from_writer(Vec::new());
+    writer.write_record(["round_id", "Server Seed", "commitment", "client_seed", "n", "mines", "positions"]).unwrap();
+    for r in &rows {
+        let positions = r.positions.iter().map(u8::to_string).collect::<Vec<_>>().join(";");
+        let id = r.round_id.clone().unwrap_or_default();
+        let (nonce, mines) = (r.nonce.to_string(), r.mines.get().to_string());
+        writer
+            .write_record([&id, &r.server_seed, &r.commitment.to_string(), &r.client_seed, &nonce, &mines, &positions])
+            .unwrap();
+    }
+    let renamed = String::from_utf8(writer.into_inner().unwrap()).unwrap();
+    let options = Options {
+        format: Format::Csv,
+        delimiter: fairmines_history::parse_delimiter(";").unwrap(),
+        columns: [("Server Seed".into(), "server_seed".into()), ("n".into(), "nonce".into())].into(),
+        ..Options::default()
+    };
+    // The positions, now "7;10;19", are read like "7,10,19".
+    let report = verify_history(renamed.as_bytes(), &options, |_| {}).unwrap();
+    assert_eq!(report.summary, whole.summary);
+    let header_only = Options { format: Format::Csv, delimiter: b';', ..Options::default() };
+    let error = verify_history(renamed.as_bytes(), &header_only, |_| {}).unwrap_err().to_string();
+    assert!(error.contains("missing: server_seed, nonce (its columns: round_id, Server Seed,"), "{error}");
+    for bad in ["", ";;", "\"", "\n", "é"] {
+        let error = fairmines_history::parse_delimiter(bad).unwrap_err().to_string();
+        assert!(error.starts_with("delimiter: must be one ASCII character"), "{error}");
+    }
+    let quote = Options { delimiter: b'"', ..Options::default() };
+    assert!(verify_history(&b""[..], &quote, |_| {}).unwrap_err().to_string().starts_with("delimiter: "));
+    // Whole floats (a NaN-holding integer column written by pandas) count as integers.
+    let floats = jsonl(&rows).replace(",\"nonce\":3,", ",\"nonce\":3.0,");
+    assert!(run(&floats, Format::JsonLines).is_ok());
+    let lines = rows.iter().map(|r| {
+        let (nonce, mines) = (r.nonce, r.mines.get());
+        r.to_csv_line().replacen(&format!(",{nonce},{mines},"), &format!(",{nonce}.0,{mines}.0,"), 1) + "\n"
+    });
+    let floats_csv = format!("{CSV_HEADER}\n{}", lines.collect::<String>());
+    assert_ne!(floats_csv, csv(&rows));
+    assert_eq!(run(&floats_csv, Format::Csv).summary, run(&csv(&rows), Format::Csv).summary);
+}
+
+#[test]
+fn a_json_array_is_refused_with_a_message_that_says_so() {
+    let rows = rows(1, 3);
+    let array = format!("  [\n{}]\n", rows.iter().map(Row::to_json_line).collect::<Vec<_>>().join(",\n"));
+    for format in [Format::Auto, Format::JsonLines] {
+        let error = verify_history(array.as_bytes(), &Options { format, ..Options::default() }, |_| {}).unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("input: the history is one JSON array ([...]), not JSON Lines"), "{text}");
+        assert!(!text.contains("truncated"));
+    }
+}
