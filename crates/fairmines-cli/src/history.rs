@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use fairmines::{MineCount, ServerSeed, Tiles};
 use fairmines_history::{
     AuditCounts, AuditReport, CSV_HEADER, ChiSquare, Failure, Format, Options, Progress, Row, Sink, Summary,
-    audit_history, audit_seed_pair_counts, heatmap_svg, heatmap_text, verify_history_to,
+    audit_history, audit_json, audit_seed_pair_counts, failure_json, heatmap_svg, heatmap_text, summary_json,
+    verify_history_to,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::json;
 
 use crate::{EXIT_BAD_INPUT, EXIT_MISMATCH, EXIT_OK};
 
@@ -186,13 +186,7 @@ impl<W: Write> Sink for Printer<W> {
         if self.error.is_some() {
             return;
         }
-        let line = if self.json {
-            let mut value = serde_json::to_value(&failure).unwrap_or_default();
-            value["type"] = json!("failure");
-            value.to_string()
-        } else {
-            describe_failure(&failure)
-        };
+        let line = if self.json { failure_json(&failure).to_string() } else { describe_failure(&failure) };
         let out = &mut self.out;
         if let Err(e) = self.bar.suspend(|| writeln!(out, "{line}")) {
             self.error = Some(e);
@@ -267,14 +261,8 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
         }
     };
     let mut out = printer.out;
-    let written = if args.json {
-        let mut value = serde_json::to_value(&summary).unwrap_or_default();
-        value["type"] = json!("summary");
-        value["all_ok"] = json!(summary.is_ok());
-        writeln!(out, "{value}")
-    } else {
-        print_summary(&mut out, &summary)
-    };
+    let written =
+        if args.json { writeln!(out, "{}", summary_json(&summary)) } else { print_summary(&mut out, &summary) };
     if let Some(e) = printer.error.or(written.err()).or(out.flush().err()) {
         if e.kind() != io::ErrorKind::BrokenPipe {
             eprintln!("output: {e}");
@@ -282,13 +270,6 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
         return EXIT_BAD_INPUT;
     }
     if summary.is_ok() { EXIT_OK } else { EXIT_MISMATCH }
-}
-
-fn test_json(test: Option<ChiSquare>) -> serde_json::Value {
-    test.map_or(
-        serde_json::Value::Null,
-        |t| json!({ "statistic": t.statistic, "degrees_of_freedom": t.degrees_of_freedom, "p_value": t.p_value }),
-    )
 }
 
 fn print_audit(what: &str, report: &AuditReport) {
@@ -391,24 +372,7 @@ fn audit_output(args: &AuditArgs, counts: &AuditCounts, what: &str) -> u8 {
         }
     }
     if args.json {
-        let by_mines: Vec<_> = report
-            .by_mines
-            .iter()
-            .map(|m| json!({ "mines": m.mines, "rounds": m.rounds, "tile_counts": m.tile_counts, "chi_square": test_json(m.chi_square) }))
-            .collect();
-        println!(
-            "{}",
-            json!({
-                "source": what,
-                "rows_read": report.rows_read,
-                "malformed": report.malformed,
-                "skipped": report.skipped,
-                "by_mines": by_mines,
-                "combined": test_json(report.combined),
-                "first_draw_counts": report.first_draw_counts,
-                "first_draw": test_json(report.first_draw),
-            })
-        );
+        println!("{}", audit_json(&report, what));
     } else {
         print_audit(what, &report);
         if let Some(plot) = &args.plot {

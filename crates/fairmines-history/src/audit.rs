@@ -329,7 +329,7 @@ pub fn audit_seed_pair_counts<C: Proceed>(
     Ok(counts)
 }
 
-fn audit_chunk(chunk: Chunk) -> AuditCounts {
+pub(crate) fn audit_chunk(chunk: Chunk) -> AuditCounts {
     let mut counts = AuditCounts::default();
     for raw in &chunk.rows {
         match raw.parse(&chunk.layout) {

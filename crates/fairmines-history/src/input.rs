@@ -236,9 +236,9 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// Remembers the last byte read (to tell whether the input ends in a newline).
-struct Tracking<R> {
-    inner: R,
-    last: Option<u8>,
+pub(crate) struct Tracking<R> {
+    pub(crate) inner: R,
+    pub(crate) last: Option<u8>,
 }
 
 impl<R: Read> Read for Tracking<R> {
@@ -284,18 +284,33 @@ pub(crate) fn read_chunks<R: Read>(
     let counted = Counted { bytes, exact: !gzip };
     let mut format = reading.format;
     if format != Format::Csv {
-        let first = first_byte(&mut reader)?;
-        if first == Some(b'[') {
-            return Err(HistoryError::Unreadable(JSON_ARRAY.to_owned()));
-        }
-        if format == Format::Auto && first.is_some_and(|b| b != b'{') {
-            format = Format::Csv;
+        format = decide_format(format, first_byte(&mut reader)?)?;
+    }
+    let Some(mut rows) = Rows::new(reader, format, reading)? else { return Ok(()) };
+    let mut chunk = Chunk::new(rows.layout());
+    while rows.step(&mut chunk)? {
+        if chunk.rows.len() >= reading.chunk_rows {
+            chunk.bytes = counted.read_up_to(rows.buffered());
+            if !send(std::mem::replace(&mut chunk, Chunk::new(rows.layout()))) {
+                return Ok(());
+            }
         }
     }
-    match format {
-        Format::Csv => read_csv(reader, &counted, reading, send),
-        _ => read_json_lines(reader, &counted, reading, send),
+    chunk.bytes = counted.read_up_to(0);
+    send(chunk);
+    Ok(())
+}
+
+/// The format of an input whose first byte that is not white space is `first` (`None`: there is none): a
+/// JSON array is refused, and `Auto` is CSV unless the byte is `{`.
+pub(crate) fn decide_format(format: Format, first: Option<u8>) -> Result<Format, HistoryError> {
+    if format == Format::Csv {
+        return Ok(Format::Csv);
     }
+    if first == Some(b'[') {
+        return Err(HistoryError::Unreadable(JSON_ARRAY.to_owned()));
+    }
+    Ok(if format == Format::Auto && first.is_some_and(|b| b != b'{') { Format::Csv } else { format })
 }
 
 /// The first byte that is not white space, looked at without reading it (white space is dropped only when
@@ -314,96 +329,113 @@ fn first_byte<R: Read>(reader: &mut BufReader<R>) -> io::Result<Option<u8>> {
     }
 }
 
-fn read_json_lines<R: Read>(
-    mut reader: BufReader<R>,
-    counted: &Counted,
-    reading: &Reading,
-    send: &mut dyn FnMut(Chunk) -> bool,
-) -> Result<(), HistoryError> {
-    let layout = Layout::Json(reading.names.clone());
-    let mut chunk = Chunk::new(layout.clone());
-    let mut line_number = 0u64;
-    let mut scratch = Vec::new();
-    loop {
-        let mut line = Vec::new();
-        let n = reader.by_ref().take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut line)?;
-        if n == 0 {
-            break;
-        }
-        line_number += 1;
-        let mut terminated = line.last() == Some(&b'\n');
-        let data = if !terminated && line.len() > MAX_LINE_BYTES {
-            // Skip the rest of the line in bounded pieces.
-            let mut total = line.len() as u64;
-            loop {
-                scratch.clear();
-                let m = reader.by_ref().take(1 << 16).read_until(b'\n', &mut scratch)?;
-                total += m as u64;
-                if m == 0 || scratch.last() == Some(&b'\n') {
-                    terminated = m != 0;
-                    break;
-                }
-            }
-            RawData::TooLong(total)
-        } else if line.iter().all(u8::is_ascii_whitespace) {
-            chunk.blank_lines += 1;
-            continue;
-        } else {
-            RawData::Json(line)
-        };
-        chunk.rows.push(RawRow { line: line_number, data, unterminated: !terminated });
-        if chunk.rows.len() >= reading.chunk_rows {
-            chunk.bytes = counted.read_up_to(reader.buffer().len());
-            if !send(std::mem::replace(&mut chunk, Chunk::new(layout.clone()))) {
-                return Ok(());
-            }
-        }
-    }
-    chunk.bytes = counted.read_up_to(0);
-    send(chunk);
-    Ok(())
+/// The rows of an input in a known format, read one line (or CSV record) at a time.
+pub(crate) enum Rows<R: Read> {
+    /// JSON Lines: the reader, the last line's number and the bytes read as lines so far.
+    Json { reader: BufReader<Tracking<R>>, layout: Layout, line_number: u64, consumed: u64, scratch: Vec<u8> },
+    /// CSV, its header read; a row is held back by one, so that the last one can be marked when the input
+    /// ends without a newline.
+    Csv { csv: Box<csv::Reader<BufReader<Tracking<R>>>>, layout: Layout, pending: Option<RawRow> },
 }
 
-fn read_csv<R: Read>(
-    reader: BufReader<Tracking<R>>,
-    counted: &Counted,
-    reading: &Reading,
-    send: &mut dyn FnMut(Chunk) -> bool,
-) -> Result<(), HistoryError> {
-    let mut csv =
-        csv::ReaderBuilder::new().has_headers(true).flexible(true).delimiter(reading.delimiter).from_reader(reader);
-    let header = match csv.byte_headers() {
-        Ok(names) if names.is_empty() => return Ok(()),
-        Ok(names) => Layout::Csv(Arc::new(CsvHeader::new(names, &reading.names).map_err(HistoryError::Header)?)),
-        Err(e) => return Err(csv_error(e)),
-    };
-    let mut chunk = Chunk::new(header.clone());
-    // Rows are held back by one, so that the last one can be marked when the input ends without a newline.
-    let mut pending: Option<RawRow> = None;
-    loop {
-        let mut record = csv::ByteRecord::new();
-        if !csv.read_byte_record(&mut record).map_err(csv_error)? {
-            break;
+impl<R: Read> Rows<R> {
+    /// The rows of `reader` in `format` (a CSV header is read now); `None` for a CSV input without a header
+    /// (nothing to read).
+    pub(crate) fn new(
+        reader: BufReader<Tracking<R>>,
+        format: Format,
+        reading: &Reading,
+    ) -> Result<Option<Self>, HistoryError> {
+        if format != Format::Csv {
+            let layout = Layout::Json(reading.names.clone());
+            return Ok(Some(Rows::Json { reader, layout, line_number: 0, consumed: 0, scratch: Vec::new() }));
         }
-        let line = record.position().map_or(0, |p| p.line());
-        if let Some(row) = pending.replace(RawRow { line, data: RawData::Csv(record), unterminated: false }) {
-            chunk.rows.push(row);
-            if chunk.rows.len() >= reading.chunk_rows {
-                chunk.bytes = counted.read_up_to(0);
-                if !send(std::mem::replace(&mut chunk, Chunk::new(header.clone()))) {
-                    return Ok(());
+        let mut csv =
+            csv::ReaderBuilder::new().has_headers(true).flexible(true).delimiter(reading.delimiter).from_reader(reader);
+        let layout = match csv.byte_headers() {
+            Ok(names) if names.is_empty() => return Ok(None),
+            Ok(names) => Layout::Csv(Arc::new(CsvHeader::new(names, &reading.names).map_err(HistoryError::Header)?)),
+            Err(e) => return Err(csv_error(e)),
+        };
+        Ok(Some(Rows::Csv { csv: Box::new(csv), layout, pending: None }))
+    }
+
+    pub(crate) fn layout(&self) -> Layout {
+        match self {
+            Rows::Json { layout, .. } | Rows::Csv { layout, .. } => layout.clone(),
+        }
+    }
+
+    /// Input bytes the reader holds in its buffer and has not read as rows yet (JSON Lines only).
+    pub(crate) fn buffered(&self) -> usize {
+        match self {
+            Rows::Json { reader, .. } => reader.buffer().len(),
+            Rows::Csv { .. } => 0,
+        }
+    }
+
+    /// Bytes of the (decompressed) input read as rows, blank lines and the header so far.
+    pub(crate) fn consumed(&self) -> u64 {
+        match self {
+            Rows::Json { consumed, .. } => *consumed,
+            Rows::Csv { csv, .. } => csv.position().byte(),
+        }
+    }
+
+    /// Reads one line (JSON Lines) or record (CSV) into `chunk`; `false` at the end of the input (the last
+    /// CSV row is added then).
+    pub(crate) fn step(&mut self, chunk: &mut Chunk) -> Result<bool, HistoryError> {
+        match self {
+            Rows::Json { reader, line_number, consumed, scratch, .. } => {
+                let mut line = Vec::new();
+                let n = reader.by_ref().take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut line)?;
+                if n == 0 {
+                    return Ok(false);
                 }
+                *consumed += n as u64;
+                *line_number += 1;
+                let mut terminated = line.last() == Some(&b'\n');
+                let data = if !terminated && line.len() > MAX_LINE_BYTES {
+                    // Skip the rest of the line in bounded pieces.
+                    let mut total = line.len() as u64;
+                    loop {
+                        scratch.clear();
+                        let m = reader.by_ref().take(1 << 16).read_until(b'\n', scratch)?;
+                        total += m as u64;
+                        if m == 0 || scratch.last() == Some(&b'\n') {
+                            terminated = m != 0;
+                            break;
+                        }
+                    }
+                    *consumed = consumed.saturating_add(total - line.len() as u64);
+                    RawData::TooLong(total)
+                } else if line.iter().all(u8::is_ascii_whitespace) {
+                    chunk.blank_lines += 1;
+                    return Ok(true);
+                } else {
+                    RawData::Json(line)
+                };
+                chunk.rows.push(RawRow { line: *line_number, data, unterminated: !terminated });
+                Ok(true)
+            }
+            Rows::Csv { csv, pending, .. } => {
+                let mut record = csv::ByteRecord::new();
+                if !csv.read_byte_record(&mut record).map_err(csv_error)? {
+                    let ends_in_newline = csv.get_ref().get_ref().last.is_none_or(|b| b == b'\n' || b == b'\r');
+                    if let Some(mut row) = pending.take() {
+                        row.unterminated = !ends_in_newline;
+                        chunk.rows.push(row);
+                    }
+                    return Ok(false);
+                }
+                let line = record.position().map_or(0, |p| p.line());
+                if let Some(row) = pending.replace(RawRow { line, data: RawData::Csv(record), unterminated: false }) {
+                    chunk.rows.push(row);
+                }
+                Ok(true)
             }
         }
     }
-    let ends_in_newline = csv.get_ref().get_ref().last.is_none_or(|b| b == b'\n' || b == b'\r');
-    if let Some(mut row) = pending {
-        row.unterminated = !ends_in_newline;
-        chunk.rows.push(row);
-    }
-    chunk.bytes = counted.read_up_to(0);
-    send(chunk);
-    Ok(())
 }
 
 /// Hands rows given as JSON values to `send` in chunks; row `i` (0-based) is line `i + 1`.

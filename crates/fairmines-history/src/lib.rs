@@ -16,6 +16,11 @@
 //!   against the uniform distribution, the first-draw distribution, and a heatmap ([`heatmap_text`],
 //!   [`heatmap_svg`]).
 //!
+//! - [`HistoryVerifier`] / [`HistoryAuditor`]: the same runs over bytes handed over in pieces (`feed`, then
+//!   `finish`), on the calling thread, with no thread started (WebAssembly reading a `ReadableStream`).
+//! - [`failure_json`], [`summary_json`], [`audit_json`] (and back: [`audit_counts_from_json`]): the JSON of
+//!   `fairmines verify-history --json` and `fairmines audit --json`, for every caller that shows it.
+//!
 //! Every run takes a progress callback (or a [`Sink`]) that may stop it: return `ControlFlow::Break(())` and
 //! the workers stop, the run ending with [`HistoryError::Stopped`] (a binding stops on Ctrl-C this way).
 //!
@@ -26,7 +31,9 @@
 mod audit;
 #[cfg(feature = "arrow")]
 mod columns;
+mod feed;
 mod input;
+mod json;
 mod ledger;
 mod row;
 mod verify;
@@ -40,7 +47,9 @@ pub use audit::{
 };
 #[cfg(feature = "arrow")]
 pub use columns::{audit_batches, verify_batches};
+pub use feed::{HistoryAuditor, HistoryVerifier};
 pub use input::{Format, HistoryError, MAX_LINE_BYTES, Proceed, parse_delimiter};
+pub use json::{audit_counts_from_json, audit_json, failure_json, summary_json};
 pub use ledger::{NonceRanges, PairNonces};
 pub use row::{CSV_HEADER, FIELDS, REQUIRED_FIELDS, Row, RowError, parse_positions};
 pub use verify::{

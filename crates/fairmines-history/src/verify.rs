@@ -249,6 +249,15 @@ pub struct Report {
     pub pairs: Vec<PairNonces>,
 }
 
+impl<T: Sink + ?Sized> Sink for &mut T {
+    fn failure(&mut self, failure: Failure) {
+        (**self).failure(failure);
+    }
+    fn progress(&mut self, progress: Progress) -> ControlFlow<()> {
+        (**self).progress(progress)
+    }
+}
+
 impl Sink for Report {
     fn failure(&mut self, failure: Failure) {
         self.failures.push(failure);
@@ -454,15 +463,15 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
 }
 
 /// Counts the checked rows in order, tracks each pair's nonces and sends the failures on.
-pub(crate) struct Collector<'s> {
+pub(crate) struct Collector<S: Sink> {
     pub(crate) summary: Summary,
     ledger: Ledger,
-    sink: &'s mut dyn Sink,
+    sink: S,
     gaps_seen: u64,
 }
 
-impl<'s> Collector<'s> {
-    pub(crate) fn new(options: &Options, sink: &'s mut dyn Sink) -> Self {
+impl<S: Sink> Collector<S> {
+    pub(crate) fn new(options: &Options, sink: S) -> Self {
         Collector { summary: Summary::default(), ledger: Ledger::new(options.max_open_pairs), sink, gaps_seen: 0 }
     }
 
@@ -490,7 +499,7 @@ impl<'s> Collector<'s> {
                 Ok(verdict) => verdict,
             };
             let (commitment, client_seed) = &chunk.pairs[verdict.pair as usize];
-            let (summary, sink, gaps_seen) = (&mut self.summary, &mut *self.sink, &mut self.gaps_seen);
+            let (summary, sink, gaps_seen) = (&mut self.summary, &mut self.sink, &mut self.gaps_seen);
             let new_nonce = self.ledger.insert(&chunk.pairs[verdict.pair as usize], verdict.nonce, &mut |closed| {
                 Self::close(summary, sink, gaps_seen, &closed);
             });
@@ -552,14 +561,14 @@ impl<'s> Collector<'s> {
     }
 
     /// Closes every pair (reporting their gaps) and returns the summary and the pairs' nonces.
-    pub(crate) fn finish(self) -> (Summary, Vec<PairNonces>) {
-        let Collector { mut summary, ledger, sink, mut gaps_seen } = self;
+    pub(crate) fn finish(self) -> (Summary, Vec<PairNonces>, S) {
+        let Collector { mut summary, ledger, mut sink, mut gaps_seen } = self;
         summary.pairs_closed_early = ledger.closed_early;
         let pairs = ledger.close_all();
         for pair in &pairs {
-            Self::close(&mut summary, sink, &mut gaps_seen, pair);
+            Self::close(&mut summary, &mut sink, &mut gaps_seen, pair);
         }
-        (summary, pairs)
+        (summary, pairs, sink)
     }
 }
 
@@ -577,7 +586,8 @@ pub(crate) fn verify_chunks(
         check_chunk,
         |checked| collector.collect(checked),
     )?;
-    Ok(collector.finish())
+    let (summary, pairs, _) = collector.finish();
+    Ok((summary, pairs))
 }
 
 /// [`verify_chunks`] into a [`Report`], with the caller's progress callback.

@@ -1,0 +1,85 @@
+//! The JSON of a run as `fairmines verify-history --json` and `fairmines audit --json` write it: one
+//! definition for the CLI, the WebAssembly package and any other caller that shows it.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::{AuditCounts, AuditReport, ChiSquare, Failure, Summary};
+
+/// A failure as one line of `verify-history --json`: its fields and `"type": "failure"`.
+pub fn failure_json(failure: &Failure) -> Value {
+    let mut value = serde_json::to_value(failure).unwrap_or_default();
+    value["type"] = json!("failure");
+    value
+}
+
+/// The summary as the last line of `verify-history --json`: its counts, `"type": "summary"` and
+/// `"all_ok"` ([`Summary::is_ok`]).
+pub fn summary_json(summary: &Summary) -> Value {
+    let mut value = serde_json::to_value(summary).unwrap_or_default();
+    value["type"] = json!("summary");
+    value["all_ok"] = json!(summary.is_ok());
+    value
+}
+
+fn test_json(test: Option<ChiSquare>) -> Value {
+    test.map_or(
+        Value::Null,
+        |t| json!({ "statistic": t.statistic, "degrees_of_freedom": t.degrees_of_freedom, "p_value": t.p_value }),
+    )
+}
+
+/// An audit as `audit --json` writes it; `source` says what was audited (a file name, `"input"`).
+pub fn audit_json(report: &AuditReport, source: &str) -> Value {
+    let by_mines: Vec<_> = report
+        .by_mines
+        .iter()
+        .map(|m| json!({ "mines": m.mines, "rounds": m.rounds, "tile_counts": m.tile_counts, "chi_square": test_json(m.chi_square) }))
+        .collect();
+    json!({
+        "source": source,
+        "rows_read": report.rows_read,
+        "malformed": report.malformed,
+        "skipped": report.skipped,
+        "by_mines": by_mines,
+        "combined": test_json(report.combined),
+        "first_draw_counts": report.first_draw_counts,
+        "first_draw": test_json(report.first_draw),
+    })
+}
+
+/// The counts an [`audit_json`] object holds (its tests, `tile_ratios` and heatmaps follow from them), for a
+/// caller that has only the JSON (a page's worker posted it); other keys are ignored. The error is
+/// [`fairmines::Error::InvalidState`] (argument `audit`) when it is not such an object.
+pub fn audit_counts_from_json(value: &Value) -> Result<AuditCounts, fairmines::Error> {
+    #[derive(Deserialize)]
+    struct ByMines {
+        mines: u8,
+        rounds: u64,
+        tile_counts: [u64; 25],
+    }
+    #[derive(Deserialize)]
+    struct Audit {
+        rows_read: u64,
+        malformed: u64,
+        skipped: u64,
+        by_mines: Vec<ByMines>,
+        first_draw_counts: [u64; 25],
+    }
+    let invalid = |detail: String| fairmines::Error::InvalidState { argument: "audit", detail };
+    let audit = Audit::deserialize(value).map_err(|e| invalid(e.to_string()))?;
+    let mut counts = AuditCounts {
+        rows_read: audit.rows_read,
+        malformed: audit.malformed,
+        skipped: audit.skipped,
+        ..AuditCounts::default()
+    };
+    counts.first_draw = audit.first_draw_counts;
+    for m in audit.by_mines {
+        let Some(i) = usize::from(m.mines).checked_sub(1).filter(|&i| i < 24) else {
+            return Err(invalid(format!("by_mines: mines must be in 1..=24, got {}", m.mines)));
+        };
+        (counts.rounds[i], counts.tiles[i]) = (m.rounds, m.tile_counts);
+    }
+    Ok(counts)
+}
