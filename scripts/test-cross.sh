@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The cross-language test: rounds played through the Node package, verified by the Python package and
-# by the C library (tests/cross-language/cross_language.py). Builds whichever of the three is missing,
-# the same way their own test scripts do; in `make test` they are already built.
+# by the C library (tests/cross-language/cross_language.py); then the WebAssembly package: records from
+# Node and Python verified by it, and records it writes verified by Node, Python and C
+# (wasm/test/cross.mjs). Builds whichever of the four is missing, the same way their own test scripts
+# do; in `make test` they are already built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TMP="$(mktemp -d)"
@@ -15,6 +17,10 @@ fi
 if ! compgen -G 'node/fairmines.*.node' >/dev/null; then
     (cd node && npm ci --no-audit --no-fund && npm run build --silent)
 fi
+# WebAssembly: the module next to wasm/index.js.
+if [[ ! -f wasm/fairmines_wasm_bg.wasm ]]; then
+    bash wasm/build.sh
+fi
 # C: the library installed into a scratch prefix, the example built against it with pkg-config.
 bash scripts/install-c.sh "$TMP/c" >/dev/null 2>&1
 export PKG_CONFIG_PATH="$TMP/c/lib/pkgconfig"
@@ -23,3 +29,4 @@ cc -std=c11 -O2 -o "$TMP/verify_round" bindings/c/examples/verify_round.c \
     $(pkg-config --cflags --libs fairmines) -Wl,-rpath,"$TMP/c/lib"
 
 python/.venv/bin/python tests/cross-language/cross_language.py "$TMP/verify_round"
+node wasm/test/cross.mjs python/.venv/bin/python "$TMP/verify_round"

@@ -1,0 +1,213 @@
+// The declarations wasm-bindgen cannot generate from bindings/wasm/src: the objects functions take and
+// return, and what api.js adds (loading, histories over any source). build.sh puts this file at the top of
+// index.d.ts; the rest is generated from the Rust doc comments.
+
+/** One kind of error the core reports, as this package throws it. */
+export interface ErrorKind {
+  /** The error's `code`: `'FAIRMINES_'` and the core's name of the kind (`'FAIRMINES_INVALID_MINES'`). */
+  code: string
+  /** The error's `errno`: the core's stable number of the kind (1, 2, …). */
+  errno: number
+  /** What the kind means, in one sentence. */
+  summary: string
+}
+
+/** What the operator published about a finished round: the input of {@link verify} (no other key). */
+export interface PublishedRound {
+  serverSeed: string
+  clientSeed: string
+  /** The round's nonce, 0..=2^64 − 1. */
+  nonce: number | bigint
+  /** The round's mine count, 1..=24. */
+  mines: number | bigint
+  /** The commitment shown before play (64 hex characters, either case); checked when given. */
+  commitment?: string | null
+  /** The declared mine positions (1-based, in any order); checked when given. */
+  positions?: ReadonlyArray<number | bigint> | Uint8Array | null
+}
+
+/** The verdict on a round: everything recomputed from the seeds, and each check that was asked for. */
+export interface Verification {
+  /** SHA3-256 of the revealed server seed (lowercase hex). */
+  commitment: string
+  /** The recomputed round signature (lowercase hex). */
+  signature: string
+  /** The recomputed mine positions: sorted, 1-based. */
+  positions: number[]
+  /** The recomputed draw order: 0-based, unsorted. */
+  drawOrder: number[]
+  /** The 32-bit words of the SHAKE256 stream the placement read (more than `mines` after a rejection). */
+  wordsUsed: number
+  /** Whether the given commitment matches; `null` when no commitment was given. */
+  commitmentOk: boolean | null
+  /** Whether the declared positions match (in any order); `null` when no positions were given. */
+  positionsOk: boolean | null
+  /** `'ok'` (every check asked for holds), `'mismatch'` (one fails) or `'unchecked'` (none was asked for). */
+  verdict: 'ok' | 'mismatch' | 'unchecked'
+  /** `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`). */
+  ok: boolean
+}
+
+/** One entry of the payout table. */
+export interface TableEntry {
+  mines: number
+  safePicks: number
+  multiplier: Ratio
+}
+
+/**
+ * A round record as {@link recordToJson} and {@link verifyRound} take it: a {@link RoundRecord}, or a
+ * plain object with numbers as `number`s or `bigint`s and ratios as strings (`'99/100'`) or `Ratio`s.
+ */
+export interface RoundRecordInput {
+  commitment: string
+  clientSeed: string
+  nonce: number | bigint
+  mines: number | bigint
+  rtp: string | Ratio
+  picks: ReadonlyArray<number | bigint> | Uint8Array
+  outcome: 'lost' | 'cashed_out' | 'voided'
+  multiplier: string | Ratio | null
+}
+
+/** The public record of a finished round, as {@link recordFromJson} reads it. */
+export interface RoundRecord {
+  commitment: string
+  clientSeed: string
+  nonce: bigint
+  mines: number
+  rtp: Ratio
+  picks: number[]
+  outcome: 'lost' | 'cashed_out' | 'voided'
+  multiplier: Ratio | null
+  /** The record for `JSON.stringify`: the nonce in decimal, ratios as `'num/den'` (non-enumerable). */
+  toJSON(): { [key: string]: unknown }
+}
+
+/** The replay of a finished round against its revealed server seed. */
+export interface RoundVerification {
+  commitmentOk: boolean
+  minePositions: number[]
+  expectedOutcome: 'lost' | 'cashed_out' | 'voided'
+  expectedMultiplier: Ratio | null
+  /** Each way the record differs from the replay, in words; empty when it holds. */
+  differences: string[]
+  ok: boolean
+}
+
+/** How a history is read. Every field is optional. */
+export interface HistoryOptions {
+  /** `'auto'` (default: from the first byte), `'jsonl'` or `'csv'`. */
+  format?: 'auto' | 'jsonl' | 'json' | 'ndjson' | 'csv' | null
+  /** The CSV delimiter: one ASCII character (`';'`, `'\t'`); default `','`. */
+  delimiter?: string | null
+  /** Other names for the fields: the input's name → the field (`{ serverSeed: 'server_seed' }`). */
+  columns?: Record<string, string> | null
+  /** Seed pairs whose nonces are held at once (default 100000). */
+  maxOpenPairs?: number | bigint | null
+  /** What an audit report names as its `source` (default `'input'`). */
+  source?: string | null
+}
+
+/** The options of {@link verifyHistory} and {@link audit}. */
+export interface RunOptions extends HistoryOptions {
+  /** Called after every chunk read: rows checked (or counted) and bytes read so far. */
+  onProgress?: ((progress: Progress) => void) | null
+  /** Aborting it rejects the Promise with an `AbortError` (`code: 'ABORT_ERR'`) at the next chunk. */
+  signal?: AbortSignal | null
+}
+
+/** How far a run has got. */
+export interface Progress {
+  rows: number
+  bytes: number
+}
+
+/**
+ * What a history can be read from: its bytes, a `Blob` (a `File`), a stream of bytes, or an async iterable
+ * of bytes (a Node stream: `fs.createReadStream(path)`).
+ */
+export type HistorySource = Uint8Array | ArrayBuffer | ArrayBufferView | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>
+
+/** The last line of `fairmines verify-history --json`. */
+export interface HistorySummary {
+  type: 'summary'
+  all_ok: boolean
+  rows_read: number
+  ok: number
+  mismatched: number
+  malformed: number
+  commitment_mismatches: number
+  position_mismatches: number
+  duplicate_nonces: number
+  nonce_gaps: number
+  missing_nonces: number
+  seed_pairs: number
+  blank_lines: number
+  pairs_closed_early: number
+  unterminated_last_line: boolean
+}
+
+/** A failure line of `fairmines verify-history --json`. */
+export interface HistoryFailure {
+  type: 'failure'
+  kind: 'malformed' | 'commitment' | 'positions' | 'duplicate_nonce' | 'nonce_gap'
+  /** The row's first line (1-based; a CSV header is line 1); `null` for gaps. */
+  line: number | null
+  round_id: string | null
+  pair_commitment: string | null
+  client_seed: string | null
+  nonce: number | null
+  last_nonce: number | null
+  field: string | null
+  expected: string | null
+  declared: string | null
+  message: string
+}
+
+/** What {@link verifyHistory} gives: the lines of `fairmines verify-history --json`. */
+export interface HistoryReport {
+  summary: HistorySummary
+  failures: HistoryFailure[]
+}
+
+/** A chi-square test as the audit reports it. */
+export interface ChiSquareJson {
+  statistic: number
+  degrees_of_freedom: number
+  p_value: number
+}
+
+/** What {@link audit} gives: the object `fairmines audit --json` writes. */
+export interface AuditReport {
+  source: string
+  rows_read: number
+  malformed: number
+  skipped: number
+  by_mines: { mines: number, rounds: number, tile_counts: number[], chi_square: ChiSquareJson | null }[]
+  combined: ChiSquareJson | null
+  first_draw_counts: number[]
+  first_draw: ChiSquareJson | null
+}
+
+/**
+ * Verifies a whole history (JSON Lines or CSV; gzip is read through), read chunk by chunk in constant
+ * memory, as `fairmines verify-history --json` does.
+ * @throws {TypeError} `source` or an option has the wrong type (`code: 'ERR_INVALID_ARG_TYPE'`)
+ * @throws {RangeError} an option that cannot be used (`code: 'ERR_INVALID_ARG_VALUE'`)
+ * @throws {Error} the input cannot be read as a history (`code: 'FAIRMINES_HISTORY_UNREADABLE'`), or
+ * `signal` aborted (`name: 'AbortError'`)
+ */
+export declare function verifyHistory(source: HistorySource, options?: RunOptions | null): Promise<HistoryReport>
+
+/** Audits a whole history as `fairmines audit --json` does; the errors of {@link verifyHistory}. */
+export declare function audit(source: HistorySource, options?: RunOptions | null): Promise<AuditReport>
+
+/** Loads the WebAssembly module from its bytes or a compiled module (`fairmines-wasm/init` only). */
+export declare function initSync(module: BufferSource | WebAssembly.Module): void
+
+/** Loads the WebAssembly module from bytes, a module, a URL, a `Request` or a `Response` (default: the file next to the package). */
+export declare function init(source?: BufferSource | WebAssembly.Module | URL | string | Request | Response | Promise<Response> | null): Promise<void>
+
+/** Whether the WebAssembly module has been loaded. */
+export declare function isInitialized(): boolean
