@@ -1,0 +1,551 @@
+// The fairmines verifier page. Every computation is the fairmines core's, through the fairmines-wasm
+// package (`fm`); this file only reads the form, calls the package and shows what it returns.
+// build.mjs copies it into web/dist/ as it is, and inlines it into the single-file page (where the
+// import line below is replaced by the package the page loaded from its own bytes).
+import * as fm from './fairmines.js';
+
+const $ = (id) => document.getElementById(id);
+
+// The worked example of ALGORITHM.md (`make verify` prints it): the page's default round.
+export const WORKED_EXAMPLE = Object.freeze({
+  server_seed: 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a',
+  client_seed: 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817',
+  nonce: '1',
+  mines: '3',
+  commitment: 'f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42',
+  positions: '7,10,19',
+});
+
+const FIELDS = ['server_seed', 'client_seed', 'nonce', 'mines', 'commitment', 'positions'];
+const input = (name) => $(name.replace('_', '-'));
+const camel = (name) => name.replace(/_(.)/g, (_, c) => c.toUpperCase());
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = value;
+    else if (key.startsWith('data-') || key.startsWith('aria-') || key === 'role' || key === 'scope') node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  node.append(...children);
+  return node;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One round
+
+/**
+ * The form's text as the package takes it. Only the shape changes (text to number/bigint, a list of
+ * tiles split on commas or spaces): whether a value is allowed is the core's decision, so a value that
+ * is not a number is passed on as NaN and the core's error names the field.
+ */
+function roundFromForm(values) {
+  const integer = (text) => {
+    const t = text.trim();
+    if (/^[0-9]+$/.test(t)) return Number.isSafeInteger(Number(t)) ? Number(t) : BigInt(t);
+    return t === '' ? Number.NaN : Number(t);
+  };
+  const round = {
+    serverSeed: values.server_seed,
+    clientSeed: values.client_seed,
+    nonce: integer(values.nonce),
+    mines: integer(values.mines),
+  };
+  const commitment = values.commitment.trim();
+  if (commitment !== '') round.commitment = commitment;
+  const positions = values.positions.trim();
+  if (positions !== '') round.positions = positions.split(/[\s,;]+/).filter(Boolean).map(integer);
+  return round;
+}
+
+function formValues() {
+  return Object.fromEntries(FIELDS.map((name) => [name, input(name).value]));
+}
+
+function setFormValues(values) {
+  for (const name of FIELDS) input(name).value = values[name] ?? '';
+}
+
+/**
+ * The fragment that reproduces a check: `#server_seed=…&client_seed=…&nonce=…&mines=…[&commitment=…][&positions=…]`.
+ * Values are percent-encoded (`encodeURIComponent`; commas kept), so any client seed survives the trip.
+ */
+function fragmentOf(values) {
+  const parts = [];
+  for (const name of FIELDS) {
+    const value = ['server_seed', 'client_seed'].includes(name) ? values[name] : values[name].trim();
+    if (value !== '' || !['commitment', 'positions'].includes(name)) parts.push(`${name}=${encodeURIComponent(value).replaceAll('%2C', ',')}`);
+  }
+  return '#' + parts.join('&');
+}
+
+/**
+ * The round in the URL fragment, or null when the fragment holds none (e.g. `#history`). Read as
+ * `name=value` pairs split on `&`, each value percent-decoded; a `+` stays a `+` (client seeds may hold one).
+ */
+function valuesFromFragment(hash) {
+  const text = hash.replace(/^#/, '');
+  const params = new Map();
+  for (const part of text.split('&')) {
+    const at = part.indexOf('=');
+    if (at < 0) continue;
+    let value = part.slice(at + 1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // a stray `%` is kept as written
+    }
+    params.set(part.slice(0, at), value);
+  }
+  if (!params.has('server_seed')) return null;
+  return Object.fromEntries(FIELDS.map((name) => [name, params.get(name) ?? '']));
+}
+
+function describeError(error) {
+  const code = error && error.code ? ` (${error.code})` : '';
+  return `${error && error.message ? error.message : String(error)}${code}`;
+}
+
+function renderBoard(positions, declared, drawOrder) {
+  const board = $('board');
+  const mines = new Set(positions);
+  const claimed = new Set(declared ?? []);
+  const order = new Map((drawOrder ?? []).map((tile, i) => [tile + 1, i + 1]));
+  board.replaceChildren();
+  for (let row = 0; row < 5; row++) {
+    const line = el('div', { role: 'row', class: 'row' });
+    line.style.display = 'contents';
+    for (let col = 0; col < 5; col++) {
+      const tile = row * 5 + col + 1;
+      const isMine = mines.has(tile);
+      const words = [`tile ${tile}`, isMine ? `mine, drawn ${ordinal(order.get(tile))}` : 'safe'];
+      if (claimed.has(tile) && !isMine) words.push('declared a mine');
+      if (claimed.size && !claimed.has(tile) && isMine) words.push('not declared');
+      const cell = el('div', {
+        role: 'gridcell',
+        class: `tile${isMine ? ' mine' : ''}${claimed.has(tile) ? ' declared' : ''}`,
+        'aria-label': words.join(', '),
+        'data-tile': String(tile),
+      }, isMine ? '✱' : String(tile));
+      if (isMine) cell.append(el('span', { class: 'order', 'aria-hidden': 'true', text: String(order.get(tile)) }));
+      line.append(cell);
+    }
+    board.append(line);
+  }
+  board.dataset.positions = [...positions].sort((a, b) => a - b).join(',');
+}
+
+function ordinal(n) {
+  const s = ['th', 'st', 'nd', 'rd'];
+  const v = n % 100;
+  return n + (s[(v - 20) % 10] || s[v] || s[0]);
+}
+
+function showCheck(id, ok, okText, badText) {
+  const node = $(id);
+  if (ok === null || ok === undefined) {
+    node.textContent = '(not checked: none given)';
+    node.dataset.check = 'unchecked';
+  } else {
+    node.textContent = ok ? okText : badText;
+    node.dataset.check = ok ? 'ok' : 'mismatch';
+  }
+}
+
+/** Verifies the round in the form and shows the result; returns the verdict. */
+export function verifyRound(values = formValues(), { updateUrl = true } = {}) {
+  const verdict = $('verdict');
+  const differences = $('differences');
+  differences.replaceChildren();
+  for (const name of FIELDS) input(name).removeAttribute('aria-invalid');
+  let result;
+  let round;
+  try {
+    round = roundFromForm(values);
+    result = fm.verify(round);
+  } catch (error) {
+    $('round-detail').hidden = true;
+    $('board').dataset.positions = '';
+    verdict.dataset.verdict = 'error';
+    verdict.textContent = `Cannot verify: ${describeError(error)}`;
+    // The package names the argument at fault (`argument: 'mines'`): mark that field.
+    const field = FIELDS.find((name) => error && error.argument === camel(name));
+    if (field) input(field).setAttribute('aria-invalid', 'true');
+    return 'error';
+  }
+  $('round-detail').hidden = false;
+  $('out-commitment').textContent = result.commitment;
+  $('out-signature').textContent = result.signature;
+  $('out-positions').textContent = result.positions.join(', ');
+  $('out-draw-order').textContent = result.drawOrder.join(', ');
+  $('out-words').textContent = String(result.wordsUsed);
+  showCheck('out-commitment-check', result.commitmentOk, '✓ matches the commitment given', `✗ the commitment given is ${round.commitment}`);
+  const declared = round.positions ? round.positions.map(Number) : null;
+  showCheck('out-positions-check', result.positionsOk, '✓ match the positions given', `✗ the positions given are ${declared ? [...declared].sort((a, b) => a - b).join(', ') : ''}`);
+  renderBoard(result.positions, declared, result.drawOrder);
+
+  const state = result.verdict; // 'ok' | 'mismatch' | 'unchecked'
+  verdict.dataset.verdict = state;
+  if (state === 'ok') {
+    verdict.textContent = 'OK: every check given holds.';
+  } else if (state === 'mismatch') {
+    verdict.textContent = 'MISMATCH: the round is not what these seeds give.';
+    if (result.commitmentOk === false) {
+      differences.append(el('li', { text: `commitment: SHA3-256 of the server seed is ${result.commitment}, not the commitment given (${round.commitment})` }));
+    }
+    if (result.positionsOk === false) {
+      differences.append(el('li', { text: `positions: the seeds give ${result.positions.join(',')}, the positions given are ${[...declared].sort((a, b) => a - b).join(',')}` }));
+    }
+  } else {
+    verdict.textContent = 'Computed (nothing to check: give the commitment or the positions to compare).';
+  }
+  if (updateUrl) {
+    const fragment = fragmentOf(values);
+    $('out-link').href = fragment;
+    try {
+      history.replaceState(null, '', fragment);
+    } catch {
+      // A page opened from disk may refuse; the link above still holds the fragment.
+    }
+  } else {
+    $('out-link').href = fragmentOf(values);
+  }
+  return state;
+}
+
+function fromFragment() {
+  const values = valuesFromFragment(location.hash);
+  if (!values) return false;
+  setFormValues(values);
+  verifyRound(values, { updateUrl: false });
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A whole history, in a worker
+
+const SUMMARY_LABELS = [
+  ['rows_read', 'Rows read'],
+  ['ok', 'Rows that verify'],
+  ['mismatched', 'Rows that do not'],
+  ['commitment_mismatches', '… commitment differs'],
+  ['position_mismatches', '… positions differ'],
+  ['malformed', 'Malformed rows'],
+  ['duplicate_nonces', 'Duplicate nonces'],
+  ['nonce_gaps', 'Nonce gaps'],
+  ['missing_nonces', 'Missing nonces'],
+  ['seed_pairs', 'Seed pairs'],
+  ['pairs_closed_early', 'Seed pairs checked early (too many open)'],
+  ['blank_lines', 'Blank lines'],
+  ['unterminated_last_line', 'Last line without a newline'],
+];
+
+let worker = null;
+let running = null;
+
+/** The history worker, and a promise of its `ready` message (sent once it has loaded the package). */
+function startWorker() {
+  // The single-file page defines `__fairminesWorker` (a classic worker from a blob: URL); served
+  // pages start worker.js, a module beside this one.
+  const w = globalThis.__fairminesWorker ? globalThis.__fairminesWorker() : new Worker('worker.js', { type: 'module' });
+  w.ready = new Promise((resolve, reject) => {
+    const onMessage = ({ data }) => {
+      if (data && data.type === 'ready') {
+        w.removeEventListener('message', onMessage);
+        resolve(w);
+      } else if (data && data.type === 'error') {
+        reject(Object.assign(new Error(data.message), { code: data.code }));
+      }
+    };
+    w.addEventListener('message', onMessage);
+    w.addEventListener('error', (event) => reject(new Error(event.message || 'the worker could not start')), { once: true });
+  });
+  return w;
+}
+
+function formatBytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Verifies and audits `file` in the worker; resolves with the worker's final message. */
+export function checkHistory(file, format = $('history-format').value, { audit = true } = {}) {
+  if (running) running.cancel();
+  if (!worker) worker = startWorker();
+  const progress = $('history-progress');
+  const text = $('history-progress-text');
+  const cancel = $('history-cancel');
+  $('history-result').hidden = true;
+  progress.hidden = false;
+  progress.max = Math.max(1, file.size);
+  progress.value = 0;
+  cancel.hidden = false;
+  text.textContent = `Reading ${file.name} (${formatBytes(file.size)})…`;
+  const id = Math.random().toString(36).slice(2);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const finish = (message) => {
+      worker.removeEventListener('message', onMessage);
+      worker.removeEventListener('error', onError);
+      running = null;
+      cancel.hidden = true;
+      progress.hidden = true;
+      globalThis.fairminesPage.lastHistory = message;
+      resolve(message);
+    };
+    const onMessage = ({ data }) => {
+      if (data.id !== id) return;
+      if (data.type === 'progress') {
+        progress.value = Math.min(data.bytes, progress.max);
+        text.textContent = `Verifying and auditing: ${data.rows.toLocaleString('en')} rows, ${formatBytes(data.bytes)} of ${formatBytes(file.size)}`;
+      } else if (data.type === 'done') {
+        const seconds = (performance.now() - started) / 1000;
+        text.textContent = `${file.name}: ${data.summary.rows_read.toLocaleString('en')} rows in ${seconds.toFixed(2)} s.`;
+        showHistory(data);
+        finish(data);
+      } else if (data.type === 'error') {
+        text.textContent = '';
+        showHistoryError(data);
+        finish(data);
+      }
+    };
+    const onError = (event) => {
+      event.preventDefault?.();
+      showHistoryError({ message: event.message || 'the worker stopped' });
+      worker.terminate();
+      worker = null;
+      finish({ type: 'error', message: event.message });
+    };
+    running = {
+      cancel() {
+        worker.terminate();
+        worker = null;
+        text.textContent = 'Stopped.';
+        finish({ type: 'cancelled' });
+      },
+    };
+    worker.addEventListener('message', onMessage);
+    worker.addEventListener('error', onError);
+    const current = worker;
+    current.ready.then(
+      () => current.postMessage({ type: 'check', id, file, format, audit }),
+      (error) => {
+        if (current !== worker) return;
+        showHistoryError(error);
+        current.terminate();
+        worker = null;
+        finish({ type: 'error', message: error.message });
+      },
+    );
+  });
+}
+
+function showHistoryError(data) {
+  $('history-result').hidden = false;
+  const verdict = $('history-verdict');
+  verdict.dataset.verdict = 'error';
+  verdict.textContent = `Cannot read this history: ${describeError(data)}`;
+  $('history-summary').dataset.summary = '';
+  $('history-summary-rows').replaceChildren();
+  $('failures').tBodies[0].replaceChildren();
+  $('failures-wrap').hidden = true;
+  $('audit').hidden = true;
+}
+
+function cell(value) {
+  if (value === null || value === undefined) return el('td', { text: '—' });
+  return el('td', {}, el('code', { text: String(value) }));
+}
+
+function showHistory({ summary, failures, audit, tileRatios }) {
+  $('history-result').hidden = false;
+  const verdict = $('history-verdict');
+  verdict.dataset.verdict = summary.all_ok ? 'ok' : 'mismatch';
+  verdict.textContent = summary.all_ok
+    ? `OK: all ${summary.rows_read.toLocaleString('en')} rows verify, no nonce is missing or repeated.`
+    : `MISMATCH: ${failures.length.toLocaleString('en')} problem${failures.length === 1 ? '' : 's'} found (listed below).`;
+  $('history-summary').dataset.summary = JSON.stringify(summary);
+  $('history-summary-rows').replaceChildren(
+    ...SUMMARY_LABELS.filter(([key]) => key in summary).map(([key, label]) =>
+      el('tr', {}, el('th', { scope: 'row', text: label }), el('td', { text: typeof summary[key] === 'boolean' ? (summary[key] ? 'yes' : 'no') : summary[key].toLocaleString('en') })),
+    ),
+  );
+  const body = $('failures').tBodies[0];
+  body.replaceChildren(
+    ...failures.map((f) =>
+      el('tr', { 'data-line': f.line === null ? '' : String(f.line), 'data-kind': f.kind },
+        el('td', { text: f.line === null ? '—' : String(f.line) }),
+        el('td', { text: f.round_id ?? '—' }),
+        el('td', { text: f.kind.replaceAll('_', ' ') }),
+        cell(f.expected),
+        cell(f.declared),
+        el('td', { text: f.message }),
+      ),
+    ),
+  );
+  $('failures-wrap').hidden = failures.length === 0;
+  showAudit(audit, tileRatios);
+}
+
+let heatmapUrl = null;
+
+function showAudit(audit, ratios) {
+  const box = $('audit');
+  if (!audit) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const rounds = audit.by_mines.reduce((n, m) => n + m.rounds, 0);
+  const p = (t) => (t ? `chi-square ${t.statistic.toFixed(2)} (df ${t.degrees_of_freedom}), p = ${t.p_value.toFixed(4)}` : 'no rounds');
+  $('audit-text').textContent = rounds
+    ? `${rounds.toLocaleString('en')} rounds audited. All mine counts: ${p(audit.combined)}. First draw: ${p(audit.first_draw)}.`
+    : 'No valid round to audit.';
+  const map = $('heatmap');
+  map.replaceChildren();
+  // The heatmap as `fairmines audit --plot` writes it, to save (a blob: URL: nothing is fetched).
+  const save = $('heatmap-svg');
+  if (heatmapUrl) URL.revokeObjectURL(heatmapUrl);
+  heatmapUrl = ratios ? URL.createObjectURL(new Blob([fm.heatmapSvg(audit, `fairmines audit: ${audit.source}`)], { type: 'image/svg+xml' })) : null;
+  save.hidden = !heatmapUrl;
+  if (heatmapUrl) save.href = heatmapUrl;
+  if (ratios) {
+    for (let row = 0; row < 5; row++) {
+      const line = el('div', { role: 'row' });
+      line.style.display = 'contents';
+      for (let col = 0; col < 5; col++) {
+        const i = row * 5 + col;
+        const [ratio, z] = ratios[i];
+        const strength = Math.min(Math.abs(z) / 4, 1);
+        const fade = Math.round(255 * (1 - strength));
+        const deviation = (ratio - 1) * 100;
+        const sign = deviation >= 0 ? '+' : '';
+        const node = el('div', { role: 'cell', class: 'heat', 'aria-label': `tile ${i + 1}: ${sign}${deviation.toFixed(2)} % against uniform, z ${z.toFixed(2)}` },
+          el('span', { class: 'n', 'aria-hidden': 'true', text: String(i + 1) }),
+          el('span', { class: 'pct', 'aria-hidden': 'true', text: `${sign}${deviation.toFixed(2)}%` }),
+          el('span', { class: 'z', 'aria-hidden': 'true', text: `z ${z >= 0 ? '+' : ''}${z.toFixed(2)}` }));
+        node.style.backgroundColor = z >= 0 ? `rgb(255,${fade},${fade})` : `rgb(${fade},${fade},255)`;
+        line.append(node);
+      }
+      map.append(line);
+    }
+  }
+  $('audit-by-mines').tBodies[0].replaceChildren(
+    ...audit.by_mines.filter((m) => m.rounds > 0).map((m) =>
+      el('tr', {},
+        el('td', { text: String(m.mines) }),
+        el('td', { text: m.rounds.toLocaleString('en') }),
+        el('td', { text: m.chi_square ? m.chi_square.statistic.toFixed(2) : '—' }),
+        el('td', { text: m.chi_square ? String(m.chi_square.degrees_of_freedom) : '—' }),
+        el('td', { text: m.chi_square ? m.chi_square.p_value.toFixed(4) : '—' }),
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payout table
+
+function showTable() {
+  const error = $('table-error');
+  const body = $('payout-table').tBodies[0];
+  error.hidden = true;
+  $('rtp').removeAttribute('aria-invalid');
+  let entries;
+  try {
+    entries = fm.payoutTable($('rtp').value.trim());
+  } catch (e) {
+    error.hidden = false;
+    error.dataset.verdict = 'error';
+    error.textContent = `RTP: ${describeError(e)}`;
+    $('rtp').setAttribute('aria-invalid', 'true');
+    body.replaceChildren();
+    return;
+  }
+  const mines = $('table-mines').value;
+  const places = Number($('places').value);
+  body.replaceChildren(
+    ...entries.filter((e) => mines === 'all' || e.mines === Number(mines)).map((e) =>
+      el('tr', {},
+        el('td', { text: String(e.mines) }),
+        el('td', { text: String(e.safePicks) }),
+        el('td', { text: e.multiplier.toDecimal(places) }),
+        el('td', {}, el('code', { text: e.multiplier.text })),
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+function wire() {
+  $('round-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    verifyRound();
+  });
+  $('example-button').addEventListener('click', () => {
+    setFormValues(WORKED_EXAMPLE);
+    verifyRound();
+  });
+  $('clear-button').addEventListener('click', () => {
+    setFormValues({});
+    $('verdict').dataset.verdict = '';
+    $('verdict').textContent = 'Enter a round and press Verify (or Enter).';
+    $('differences').replaceChildren();
+    $('round-detail').hidden = true;
+    $('board').dataset.positions = '';
+    try {
+      history.replaceState(null, '', location.pathname + location.search);
+    } catch {
+      // see verifyRound
+    }
+    input('server_seed').focus();
+  });
+  window.addEventListener('hashchange', fromFragment);
+
+  const fileInput = $('history-file');
+  fileInput.addEventListener('change', () => {
+    if (fileInput.files.length) checkHistory(fileInput.files[0]);
+  });
+  const zone = $('dropzone');
+  zone.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    zone.classList.remove('over');
+    const file = event.dataTransfer.files[0];
+    if (file) checkHistory(file);
+  });
+  // A file dropped anywhere else must not make the browser open it (and leave the page).
+  window.addEventListener('dragover', (event) => event.preventDefault());
+  window.addEventListener('drop', (event) => event.preventDefault());
+  $('history-cancel').addEventListener('click', () => running && running.cancel());
+
+  const select = $('table-mines');
+  select.append(el('option', { value: 'all', text: 'all (1–24)' }));
+  for (let m = 1; m <= 24; m++) select.append(el('option', { value: String(m), text: String(m), selected: m === 3 }));
+  $('table-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    showTable();
+  });
+  select.addEventListener('change', showTable);
+  $('places').addEventListener('change', showTable);
+
+  if (fm.version) $('version').textContent = typeof fm.version === 'function' ? fm.version() : fm.version;
+}
+
+wire();
+showTable();
+if (!fromFragment()) {
+  setFormValues(WORKED_EXAMPLE);
+  verifyRound(WORKED_EXAMPLE, { updateUrl: false });
+}
+document.documentElement.dataset.ready = 'true';
+// For tests and the benchmark: the package and the page's entry points.
+globalThis.fairminesPage = { fm, verifyRound, checkHistory, startWorker };

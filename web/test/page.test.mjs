@@ -1,0 +1,451 @@
+// The verifier page in Chromium (playwright-core, Debian's /usr/bin/chromium): served from a local static
+// server and opened as the single file from file://. Run by scripts/test-web.sh, which builds the page
+// (make web) and the CLI first; FAIRMINES_CLI names the CLI (its `--json` output is what the page must
+// match). Every request the page makes is recorded: each must be to the page's own files.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from '../serve.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const dist = join(root, 'web', 'dist');
+const cli = process.env.FAIRMINES_CLI || join(root, 'target', 'release', 'fairmines');
+const shots = join(root, 'target', 'web-test');
+const TAMPERED = join(root, 'examples', 'history', 'tampered.jsonl');
+const GENUINE_CSV = join(root, 'examples', 'history', 'history.csv');
+
+const EXAMPLE = {
+  server_seed: 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a',
+  client_seed: 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817',
+  nonce: '1',
+  mines: '3',
+  commitment: 'f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42',
+  positions: '7,10,19',
+};
+const fragment = (values) =>
+  '#' + Object.entries(values).map(([k, v]) => `${k}=${encodeURIComponent(v).replaceAll('%2C', ',')}`).join('&');
+
+/** The CLI's `--json` lines for a history: { failures, summary }, each as the CLI writes it. */
+function cliHistory(file) {
+  let text;
+  try {
+    text = execFileSync(cli, ['verify-history', '--json', '--threads', '1', file], { encoding: 'utf8' });
+  } catch (error) {
+    if (error.status !== 1) throw error; // 1: the history has failures
+    text = error.stdout;
+  }
+  const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+  return { failures: lines.filter((l) => l.type === 'failure'), summary: lines.find((l) => l.type === 'summary') };
+}
+
+const vectors = JSON.parse(readFileSync(join(root, 'vectors', 'vectors.json'), 'utf8')).cases;
+const rejected = vectors.find((c) => c.rejected.length > 0 && c.mines > 3);
+
+let browser;
+let server;
+let origin;
+const requests = []; // [where, url] of every request any page made
+const violations = []; // CSP violations any page reported
+
+async function open(url, { viewport = { width: 1100, height: 900 }, offline = false } = {}) {
+  const context = await browser.newContext({ viewport, offline });
+  const page = await context.newPage();
+  const errors = [];
+  // Every request of the context: the page's, its workers' (a module worker's imports, the .wasm it fetches).
+  context.on('request', (r) => requests.push([url, r.url()]));
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('worker', (w) => requests.push([url, w.url()]));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window.__violations ||= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"], #verdict[data-verdict="error"]');
+  page.errors = errors;
+  page.done = async () => {
+    violations.push(...((await page.evaluate(() => window.__violations || [])) || []));
+    await context.close();
+  };
+  return page;
+}
+
+const verdictOf = (page) => page.getAttribute('#verdict', 'data-verdict');
+const positionsOf = (page) => page.getAttribute('#board', 'data-positions');
+
+async function historyOf(page, file) {
+  await page.setInputFiles('#history-file', file);
+  await page.waitForFunction(() => {
+    const s = document.getElementById('history-summary').dataset.summary;
+    return s || document.getElementById('history-verdict').dataset.verdict === 'error';
+  }, null, { timeout: 30_000 });
+  const summary = JSON.parse(await page.getAttribute('#history-summary', 'data-summary'));
+  const rows = await page.$$eval('#failures tbody tr', (trs) =>
+    trs.map((tr) => {
+      const cells = [...tr.cells].map((td) => td.textContent);
+      return { line: tr.dataset.line === '' ? null : Number(tr.dataset.line), kind: tr.dataset.kind, expected: cells[3], declared: cells[4], message: cells[5] };
+    }),
+  );
+  return { summary, rows };
+}
+
+/** The CLI's text heatmap of `audit FILE`: 25 deviations from uniform in percent, as it prints them. */
+function cliHeatmap(file) {
+  const text = execFileSync(cli, ['audit', '--threads', '1', file], { encoding: 'utf8' });
+  const rows = text.split('\n').filter((line) => /tiles\s+\d+-\d+$/.test(line));
+  return rows.flatMap((line) => line.match(/[+-]\d+\.\d+/g));
+}
+
+function assertSameHistory(got, want) {
+  assert.deepEqual(got.summary, want.summary);
+  assert.deepEqual(
+    got.rows.map((r) => [r.line, r.kind, r.message]),
+    want.failures.map((f) => [f.line, f.kind, f.message]),
+  );
+  for (const [i, f] of want.failures.entries()) {
+    assert.equal(got.rows[i].expected, f.expected ?? '—', `expected value of failure ${i}`);
+    assert.equal(got.rows[i].declared, f.declared ?? '—', `declared value of failure ${i}`);
+  }
+}
+
+before(async () => {
+  assert.ok(existsSync(join(dist, 'index.html')), 'web/dist is built (make web)');
+  const csp = JSON.parse(readFileSync(join(dist, 'csp.json'), 'utf8'));
+  ({ server, url: origin } = await serve(dist, 0, { csp: csp.served }));
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium' });
+  mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe('served page', () => {
+  test('opens on the worked example: OK, mines 7,10,19', async () => {
+    const page = await open(origin);
+    assert.equal(await verdictOf(page), 'ok');
+    assert.equal(await positionsOf(page), '7,10,19');
+    assert.equal(await page.textContent('#out-signature'), '90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac');
+    assert.equal(await page.textContent('#out-draw-order'), '9, 6, 18');
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
+  test('the URL fragment verifies at once', async () => {
+    const page = await open(origin + fragment(EXAMPLE));
+    assert.equal(await verdictOf(page), 'ok');
+    assert.equal(await positionsOf(page), '7,10,19');
+    assert.equal(await page.inputValue('#nonce'), '1');
+    await page.done();
+  });
+
+  test('a fragment written by hand: `+` stays a plus, %-escapes decode (as the CLI reads the same seed)', async () => {
+    const client = 'a+b c:ü';
+    const want = JSON.parse(execFileSync(cli, ['verify', '--json', '--server-seed', EXAMPLE.server_seed, '--client-seed', client, '--nonce', '7', '--mines', '5'], { encoding: 'utf8' }));
+    const page = await open(`${origin}#server_seed=${EXAMPLE.server_seed}&client_seed=a+b%20c:%C3%BC&nonce=7&mines=5`);
+    assert.equal(await page.inputValue('#client-seed'), client);
+    assert.equal(await page.textContent('#out-signature'), want.signature);
+    assert.equal(await positionsOf(page), want.positions.join(','));
+    assert.equal(await verdictOf(page), 'unchecked');
+    await page.done();
+  });
+
+  test(`a round with a rejected draw matches the vectors (${rejected.id})`, async () => {
+    const values = {
+      server_seed: rejected.server_seed,
+      client_seed: rejected.client_seed,
+      nonce: String(rejected.nonce),
+      mines: String(rejected.mines),
+      commitment: rejected.commitment,
+      positions: rejected.positions.join(','),
+    };
+    const page = await open(origin + fragment(values));
+    assert.equal(await verdictOf(page), 'ok');
+    assert.equal(await positionsOf(page), rejected.positions.join(','));
+    assert.equal(await page.textContent('#out-draw-order'), rejected.draw_order.join(', '));
+    assert.equal(await page.textContent('#out-words'), String(rejected.words_used));
+    assert.equal(await page.textContent('#out-signature'), rejected.signature);
+    await page.done();
+  });
+
+  test('a wrong commitment is a mismatch that says what differs', async () => {
+    const wrong = { ...EXAMPLE, commitment: '0'.repeat(64) };
+    const page = await open(origin + fragment(wrong));
+    assert.equal(await verdictOf(page), 'mismatch');
+    assert.equal(await positionsOf(page), '7,10,19');
+    assert.match(await page.textContent('#differences'), /commitment/);
+    assert.doesNotMatch(await page.textContent('#differences'), /positions/);
+    assert.equal(await page.getAttribute('#out-commitment-check', 'data-check'), 'mismatch');
+    await page.done();
+  });
+
+  test('wrong positions are a mismatch; bad input is an error naming the field', async () => {
+    const page = await open(origin + fragment({ ...EXAMPLE, positions: '7,10,18' }));
+    assert.equal(await verdictOf(page), 'mismatch');
+    assert.match(await page.textContent('#differences'), /positions: the seeds give 7,10,19, the positions given are 7,10,18/);
+    await page.fill('#mines', '25');
+    await page.click('#verify-button');
+    assert.equal(await verdictOf(page), 'error');
+    assert.match(await page.textContent('#verdict'), /mines: must be an integer in 1..=24, got 25 \(FAIRMINES_INVALID_MINES\)/);
+    assert.equal(await page.getAttribute('#mines', 'aria-invalid'), 'true');
+    assert.equal(await positionsOf(page), '');
+    await page.done();
+  });
+
+  test('the tampered history reports exactly its bad lines, as the CLI does', async () => {
+    const want = cliHistory(TAMPERED);
+    const page = await open(origin);
+    const got = await historyOf(page, TAMPERED);
+    assertSameHistory(got, want);
+    assert.equal(await page.getAttribute('#history-verdict', 'data-verdict'), 'mismatch');
+    assert.equal(await page.$$eval('#heatmap .heat', (c) => c.length), 25);
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
+  test('a history dropped on the drop zone is verified the same way', async () => {
+    const page = await open(origin);
+    await page.evaluate((text) => {
+      const data = new DataTransfer();
+      data.items.add(new File([text], 'tampered.jsonl', { type: 'application/x-ndjson' }));
+      const zone = document.getElementById('dropzone');
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+      }
+    }, readFileSync(TAMPERED, 'utf8'));
+    await page.waitForFunction(() => document.getElementById('history-summary').dataset.summary !== '');
+    assert.deepEqual(JSON.parse(await page.getAttribute('#history-summary', 'data-summary')), cliHistory(TAMPERED).summary);
+    assert.equal(await page.url(), origin, 'the dropped file did not replace the page');
+    await page.done();
+  });
+
+  test('a larger history (many chunks) shows progress and ends as the CLI does', async () => {
+    const file = join(shots, 'simulated-20000.jsonl');
+    if (!existsSync(file)) execFileSync(cli, ['simulate-history', '--rows', '20000', '--output', file]);
+    const page = await open(origin);
+    await page.evaluate(() => {
+      window.__progress = [];
+      new MutationObserver(() => window.__progress.push(document.getElementById('history-progress-text').textContent))
+        .observe(document.getElementById('history-progress-text'), { childList: true, characterData: true, subtree: true });
+    });
+    const got = await historyOf(page, file);
+    assertSameHistory(got, cliHistory(file));
+    assert.equal(got.summary.rows_read, 20000);
+    const progress = await page.evaluate(() => window.__progress);
+    assert.ok(progress.some((t) => /^Verifying and auditing: [\d,]+ rows/.test(t)), `progress was shown: ${progress.join(' | ')}`);
+    await page.done();
+  });
+
+  test('a file that is not a history is an error, with the core\'s message', async () => {
+    const file = join(shots, 'not-a-history.json');
+    writeFileSync(file, '[{"round_id": "r1"}]\n');
+    const page = await open(origin);
+    await page.setInputFiles('#history-file', file);
+    await page.waitForSelector('#history-verdict[data-verdict="error"]');
+    assert.match(await page.textContent('#history-verdict'), /FAIRMINES_HISTORY_UNREADABLE/);
+    assert.equal(await page.getAttribute('#history-summary', 'data-summary'), '');
+    await page.done();
+  });
+
+  test('a genuine CSV history is all OK, with the audit heatmap', async () => {
+    const want = cliHistory(GENUINE_CSV);
+    const page = await open(origin);
+    const got = await historyOf(page, GENUINE_CSV);
+    assertSameHistory(got, want);
+    assert.equal(got.summary.all_ok, true);
+    assert.equal(await page.getAttribute('#history-verdict', 'data-verdict'), 'ok');
+    // The heatmap shows what `fairmines audit` prints for the same file, and saves what `--plot` writes.
+    const shown = await page.$$eval('#heatmap .heat .pct', (c) => c.map((n) => n.textContent.replace('%', '')));
+    assert.deepEqual(shown, cliHeatmap(GENUINE_CSV));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#heatmap-svg')]);
+    const svg = readFileSync(await download.path(), 'utf8');
+    const plot = join(shots, 'heatmap.svg');
+    execFileSync(cli, ['audit', '--threads', '1', '--plot', plot, 'history.csv'], { cwd: dirname(GENUINE_CSV) });
+    assert.equal(svg, readFileSync(plot, 'utf8'));
+    await page.done();
+  });
+
+  test('the payout table: exact fraction and rounded-down decimal; a bad RTP is refused', async () => {
+    const page = await open(origin);
+    const first = await page.$$eval('#payout-table tbody tr:first-child td', (tds) => tds.map((td) => td.textContent));
+    assert.deepEqual(first, ['3', '1', '1.12', '9/8']);
+    await page.fill('#rtp', '97/100');
+    await page.selectOption('#table-mines', '24');
+    await page.press('#rtp', 'Enter');
+    const rows = await page.$$eval('#payout-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => td.textContent)));
+    assert.deepEqual(rows, [['24', '1', '24.25', '97/4']]);
+    await page.fill('#rtp', '1.5');
+    await page.press('#rtp', 'Enter');
+    assert.equal(await page.getAttribute('#table-error', 'data-verdict'), 'error');
+    assert.equal(await page.$$eval('#payout-table tbody tr', (trs) => trs.length), 0);
+    await page.done();
+  });
+
+  test('keyboard only: Tab to the fields, type, Enter verifies', async () => {
+    const page = await open(origin);
+    // Empty fields (without moving the focus: Tab starts from the top of the page).
+    await page.$$eval('#round-form input', (inputs) => inputs.forEach((i) => (i.value = '')));
+    // From the top of the page, Tab reaches the server seed field after the section links.
+    let steps = 0;
+    while ((await page.evaluate(() => document.activeElement && document.activeElement.id)) !== 'server-seed') {
+      await page.keyboard.press('Tab');
+      assert.ok(++steps < 10, 'the server seed field is reachable with Tab');
+    }
+    for (const [i, value] of [EXAMPLE.server_seed, EXAMPLE.client_seed, EXAMPLE.nonce, '3', EXAMPLE.commitment, '19,10,7'].entries()) {
+      if (i > 0) await page.keyboard.press('Tab');
+      await page.keyboard.type(value);
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('verdict').dataset.verdict !== '');
+    assert.equal(await verdictOf(page), 'ok');
+    assert.equal(await positionsOf(page), '7,10,19');
+    await page.done();
+  });
+
+  test('every control is labelled; a phone-sized screen needs no sideways scrolling', async () => {
+    const page = await open(origin, { viewport: { width: 360, height: 740 } });
+    const unlabelled = await page.$$eval('input, select', (els) => els.filter((e) => e.labels.length === 0).map((e) => e.id));
+    assert.deepEqual(unlabelled, []);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+    // Still none with a history's tables and heatmap shown (wide tables scroll inside their box).
+    await historyOf(page, TAMPERED);
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true);
+    await page.screenshot({ path: join(shots, 'phone.png'), fullPage: true });
+    await page.done();
+  });
+
+  test('screenshot of the page (docs/web-verifier.png)', async () => {
+    const page = await open(origin + fragment(EXAMPLE), { viewport: { width: 1000, height: 760 } });
+    const file = join(shots, 'web-verifier.png');
+    await page.locator('#round').screenshot({ path: file });
+    const docs = join(root, 'docs', 'web-verifier.png');
+    if (process.env.UPDATE_SCREENSHOT === '1' || !existsSync(docs)) {
+      mkdirSync(dirname(docs), { recursive: true });
+      copyFileSync(file, docs);
+    }
+    await page.done();
+  });
+});
+
+describe('single file from file://, offline', () => {
+  const single = pathToFileURL(join(dist, 'fairmines-verifier.html')).href;
+
+  test('opens on the worked example: OK, mines 7,10,19', async () => {
+    const page = await open(single, { offline: true });
+    assert.equal(await verdictOf(page), 'ok');
+    assert.equal(await positionsOf(page), '7,10,19');
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
+  test('the fragment verifies at once; a wrong commitment is a mismatch', async () => {
+    const page = await open(single + fragment({ ...EXAMPLE, commitment: 'f'.repeat(64) }), { offline: true });
+    assert.equal(await verdictOf(page), 'mismatch');
+    assert.equal(await positionsOf(page), '7,10,19');
+    await page.done();
+  });
+
+  test('the tampered history in the inlined worker, as the CLI reports it', async () => {
+    const page = await open(single, { offline: true });
+    assertSameHistory(await historyOf(page, TAMPERED), cliHistory(TAMPERED));
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
+  test('served over HTTP too (its own policy, nothing fetched)', async () => {
+    const page = await open(`${origin}fairmines-verifier.html${fragment(EXAMPLE)}`);
+    assert.equal(await verdictOf(page), 'ok');
+    assert.equal(await positionsOf(page), '7,10,19');
+    assertSameHistory(await historyOf(page, TAMPERED), cliHistory(TAMPERED));
+    await page.done();
+  });
+
+  test('the payout table works offline', async () => {
+    const page = await open(single, { offline: true });
+    const first = await page.$$eval('#payout-table tbody tr:first-child td', (tds) => tds.map((td) => td.textContent));
+    assert.deepEqual(first, ['3', '1', '1.12', '9/8']);
+    await page.done();
+  });
+});
+
+/** Opens `url` in a context of its own (its requests and violations are not the page's own) and tries to get out. */
+async function tryToLeave(url) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const requested = [];
+  // Chromium reports a request the CSP blocks too, then fails it (failure text `csp`) before it is sent.
+  page.on('requestfailed', (r) => requested.push(`${r.url()} ${r.failure()?.errorText}`));
+  page.on('requestfinished', (r) => requested.push(`${r.url()} finished`));
+  await page.goto(url);
+  await page.waitForSelector('html[data-ready="true"]');
+  const outcome = await page.evaluate(async () => {
+    // (eval cannot be tried from here: code run by the test driver is exempt from the page's CSP.)
+    const result = {};
+    try {
+      await fetch('https://example.com/');
+      result.fetch = 'allowed';
+    } catch {
+      result.fetch = 'refused';
+    }
+    const img = new Image();
+    result.image = await new Promise((resolve) => {
+      img.onload = () => resolve('allowed');
+      img.onerror = () => resolve('refused');
+      img.src = 'https://example.com/pixel.png';
+    });
+    return result;
+  });
+  await context.close();
+  return { outcome, requested: requested.filter((u) => u.startsWith('https://example.com')).sort() };
+}
+
+describe('the Content-Security-Policy is in force', () => {
+  test('served: a fetch and an image from elsewhere are refused before any request', async () => {
+    const { outcome, requested } = await tryToLeave(origin);
+    assert.deepEqual(outcome, { fetch: 'refused', image: 'refused' });
+    assert.deepEqual(requested, ['https://example.com/pixel.png csp']); // failed by the CSP, never sent
+  });
+
+  test('single file: the same', async () => {
+    const { outcome, requested } = await tryToLeave(pathToFileURL(join(dist, 'fairmines-verifier.html')).href);
+    assert.deepEqual(outcome, { fetch: 'refused', image: 'refused' });
+    assert.deepEqual(requested, ['https://example.com/pixel.png csp']); // failed by the CSP, never sent
+  });
+});
+
+describe('dist/index.html opened from disk', () => {
+  test('says it needs a server or the single file (browsers run no module from file://)', async () => {
+    const page = await open(pathToFileURL(join(dist, 'index.html')).href);
+    assert.equal(await verdictOf(page), 'error');
+    assert.match(await page.textContent('#verdict'), /fairmines-verifier\.html/);
+    await page.done();
+  });
+});
+
+describe('no request leaves the page', () => {
+  test('every request was to the page\'s own files (or its own blob: URLs)', () => {
+    assert.ok(requests.length > 0);
+    // The worker's own fetches were seen: its module and the .wasm it loads (served page).
+    assert.ok(requests.some(([, u]) => u === `${origin}worker.js`));
+    assert.ok(requests.filter(([, u]) => u.endsWith('.wasm')).length >= 2, 'the page and its worker each fetched the .wasm');
+    const foreign = requests.filter(([where, url]) => {
+      if (where.startsWith(origin)) return !(url.startsWith(origin) || url.startsWith('blob:' + origin.replace(/\/$/, '')));
+      // From disk: the page's own file(s) in dist/, its blob: URLs and data: URLs.
+      return !(url.split('#')[0] === where.split('#')[0] || url.startsWith(pathToFileURL(dist).href + '/') || url.startsWith('blob:null/') || url.startsWith('data:'));
+    });
+    assert.deepEqual(foreign, []);
+  });
+
+  test('no Content-Security-Policy violation was reported', () => {
+    assert.deepEqual(violations, []);
+  });
+});
