@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node test-uniffi test-python test-miri test-cross test-readme bench history-memory fuzz mutation-check install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-python test-node test-c test-uniffi test-cross test-readme test-miri
+test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web test-readme test-miri
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -36,9 +36,25 @@ test-node:
 test-uniffi:
 	bash scripts/test-uniffi.sh
 
+# The npm package fairmines-wasm (wasm/): the core for wasm32-unknown-unknown and its JavaScript glue.
+wasm:
+	bash wasm/build.sh
+
+# The WebAssembly package in Node: vectors, errors, histories against the CLI, README blocks, drift check.
+test-wasm:
+	bash scripts/test-wasm.sh
+
 # Rounds played through the Node package, verified by the Python package and the C library.
 test-cross:
 	bash scripts/test-cross.sh
+
+# The verifier page (web/) into web/dist/: the fairmines-wasm package (make wasm), then web/build.mjs.
+web: wasm
+	node web/build.mjs
+
+# The page in Chromium (installed when missing): served, and as the single file from file://.
+test-web:
+	bash scripts/test-web.sh
 
 # Every code block of README.md, run as written, with the output it shows compared.
 test-readme:

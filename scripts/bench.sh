@@ -6,7 +6,7 @@
 # target/bench-logs/. About 5-10 minutes on 2 cores (builds included). Not part of the tests.
 #
 #   scripts/bench.sh                 everything
-#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node); BENCHMARKS.md lists what ran
+#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node, wasm, web); BENCHMARKS.md lists what ran
 #
 # Ratios are measured inside one run of one program, so they hold on a busy machine better than the
 # absolute rounds/s do; still, run it on a quiet machine (the load average is recorded).
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 LOGS=$ROOT/target/bench-logs
 mkdir -p "$LOGS"
-ONLY=${BENCH_ONLY:-rust c python node}
+ONLY=${BENCH_ONLY:-rust c python node wasm web}
 started=$SECONDS
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -39,6 +39,8 @@ run rust cargo bench --quiet --locked -p fairmines --bench rounds
 run c bash scripts/bench-c.sh
 run python bash scripts/bench-python.sh
 run node bash scripts/bench-node.sh
+run wasm bash scripts/bench-wasm.sh
+run web bash scripts/bench-web.sh
 sleep 1 # let the tee processes finish writing
 
 python3 - "$LOGS" "$load_before" "$((SECONDS - started))" <<'PY'
@@ -128,6 +130,13 @@ How each is measured:
 - **Node**: `scripts/bench-node.sh`, against `vectors/reference.js` (js-sha3) and a `node:crypto` implementation
   in `node/bench/bench.js`; each ratio is the median over 21 samples in which every line runs for about 40 ms,
   back to back.
+- **WASM** (Node): `scripts/bench-wasm.sh`, fairmines-wasm `minePositions` against `vectors/reference.js` (js-sha3)
+  in the same Node process, in `wasm/bench/bench.mjs`; each ratio is the median over 21 paired samples of about
+  40 ms per side; the module's size is `wasm/fairmines_wasm_bg.wasm`, raw and gzipped (level 9), in KiB.
+- **web** (Chromium): `scripts/bench-web.sh`, fairmines-wasm in the verifier page against `vectors/reference.js`
+  (js-sha3) in the same page, medians of paired samples as for Node; and history rows/s of the page's worker
+  (a `File` stream fed to the core's `HistoryVerifier`, wall time in the page, median of 3) against
+  `fairmines verify-history --threads 1` on the same 200,000-row file (wall time of the process).
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("BENCHMARKS.md", "w").write("\n".join(out) + "\n")
