@@ -137,12 +137,15 @@ test('options.threads caps the threads a batch starts: 1 is the pool thread alon
   const most = async (options) => {
     const before = threadCount();
     let seen = before;
-    const timer = setInterval(() => { seen = Math.max(seen, threadCount()); }, 2);
+    let samples = 0;
+    const timer = setInterval(() => { seen = Math.max(seen, threadCount()); samples++; }, 2);
     try {
-      await fm.minePositionsBatchAsync(S, C, { start: 0, count: 400_000 }, 24, options);
+      // Long enough (about half a second on 2 cores) that a loaded machine still samples it many times.
+      await fm.minePositionsBatchAsync(S, C, { start: 0, count: 4_000_000 }, 1, options);
     } finally {
       clearInterval(timer);
     }
+    assert.ok(samples >= 5, `only ${samples} samples of the thread count during the batch`);
     return seen - before;
   };
   assert.equal(await most({ threads: 1 }), 0, 'threads: 1 starts no thread');
