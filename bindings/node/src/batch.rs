@@ -15,8 +15,8 @@ use napi::bindgen_prelude::{
 use napi_derive::napi;
 
 use crate::{
-    Converted, Failure, NUMBER, NumberArg, ObjectArg, StringArg, contain, guard, helpers, internal, known_keys, member,
-    number, number_in, object, optional, out_of_memory, text, type_name,
+    Converted, Failure, NUMBER, NumberArg, ObjectArg, StringArg, Throw, contain, guard, helpers, internal, known_keys,
+    member, number, number_in, object, optional, out_of_memory, text, type_name,
 };
 
 /// The nonces of a batch: a range, a typed array, an array, or anything else (a `TypeError`).

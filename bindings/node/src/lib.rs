@@ -1,16 +1,15 @@
 //! Node.js bindings of the `fairmines` core (napi-rs): conversion of values and errors only; every rule,
 //! message and error kind is the core's. Strings are hashed as UTF-8 (a lone surrogate is the core's
 //! `InvalidUtf8`); a `number` goes to the core as [`Number::Float`], a `bigint` as [`Number::Int`] (or
-//! `Huge`), and the core's rules judge them. A wrong JavaScript type, or an object key that is no field, is
-//! a `TypeError`. A core error is a `RangeError` when an argument is at fault, else an `Error`, with `code`
-//! `FAIRMINES_<ErrorKind::name>`, `errno` the kind's number, `argument` as JavaScript spells it, and the
-//! message `label: ` + [`fairmines::Error::detail`] (`label`: the argument or its part, `nonces[3]`).
-//! A Rust panic is an `Error` with `code: 'FAIRMINES_PANIC'`. The game is in [`game`], records in [`record`].
+//! `Huge`), and the core's rules judge them. Errors are `fairmines_js::Failure`s (the model this package
+//! shares with the WebAssembly one: `TypeError`, `RangeError` or `Error`, `code`, `errno`, `argument`,
+//! `label: ` + the core's detail), made JavaScript errors here. The game is in [`game`], records in [`record`].
 #![deny(unsafe_code)]
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use fairmines::{MineCount, Number, Published};
+use fairmines_js::{Class, Converted, Failure, NUMBER, TILES, code};
 use napi::bindgen_prelude::{
     Array, BigInt, BigUint64Array, Either, Either3, Env, Float64Array, FnArgs, FromNapiValue, Function, FunctionRef,
     JsObjectValue, JsValue, JsValuesTupleIntoVec, KeyCollectionMode, KeyConversion, KeyFilter, Null, Object, Result,
@@ -23,111 +22,34 @@ pub mod batch;
 pub mod game;
 pub mod record;
 
-/// The JavaScript class of a failure: `TypeError` (wrong type), `RangeError` (a core error an argument is
-/// at fault for) or `Error` (a core error with no argument at fault, a caught panic).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Class {
-    Type,
-    Range,
-    Plain,
-}
-
-/// A failure on its way to JavaScript, built off the JS heap (maybe on a libuv thread).
-#[derive(Debug)]
-struct Failure {
-    class: Class,
-    code: String,
-    errno: Option<u32>,
-    argument: Option<String>,
-    message: String,
-}
-
-fn code(kind: fairmines::ErrorKind) -> String {
-    format!("FAIRMINES_{}", kind.name())
-}
-
-/// A core argument name as JavaScript spells it: `server_seed` → `serverSeed`.
-fn camel(name: &str) -> String {
-    let mut parts = name.split('_');
-    let first = parts.next().unwrap_or_default().to_owned();
-    parts.fold(first, |mut out, part| {
-        let mut chars = part.chars();
-        out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
-        out + chars.as_str()
-    })
-}
-
-impl Failure {
-    fn new(class: Class, code: String, errno: Option<u32>, argument: Option<&str>, message: String) -> Self {
-        Failure { class, code, errno, argument: argument.map(str::to_owned), message }
-    }
-
-    /// A core error: a `RangeError` naming its argument as JavaScript spells it, or a plain `Error` when
-    /// no argument is at fault (a move on a finished round, the OS random generator).
-    fn core(error: fairmines::Error) -> Self {
-        match error.argument().map(camel) {
-            Some(js) => Failure::at(error, &js, &js),
-            None => Failure::new(Class::Plain, code(error.kind()), Some(error.code()), None, error.to_string()),
-        }
-    }
-
-    /// A core error about `label`, the argument `argument` or a part of it (`nonces[3]`): `label: detail`.
-    fn at(error: fairmines::Error, argument: &str, label: &str) -> Self {
-        let message = format!("{label}: {}", error.detail());
-        Failure::new(Class::Range, code(error.kind()), Some(error.code()), Some(argument), message)
-    }
-
-    /// A core error about a field of the object argument `argument`, labelled `argument.field`.
-    fn field(error: fairmines::Error, argument: &str) -> Self {
-        match error.argument() {
-            Some(field) => Failure::at(error, argument, &format!("{argument}.{}", camel(field))),
-            None => Failure::core(error),
-        }
-    }
-
-    fn wrong_type(argument: &str, label: &str, expected: &str, got: &str) -> Self {
-        let message = format!("{label}: must be {expected}, got {got}");
-        Failure::new(Class::Type, "ERR_INVALID_ARG_TYPE".to_owned(), None, Some(argument), message)
-    }
-
-    /// A key of an object argument that is none of its fields (the object is not of the declared type).
-    fn unknown_field(argument: &str, key: &str, what: &str, known: &[&str]) -> Self {
-        let message = format!("{argument}.{key}: unknown field: {what} has only {}", known.join(", "));
-        Failure::new(Class::Type, "ERR_INVALID_ARG_TYPE".to_owned(), None, Some(argument), message)
-    }
-
-    fn plain(code: &str, message: String) -> Self {
-        Failure::new(Class::Plain, code.to_owned(), None, None, message)
-    }
-
-    fn from_panic(payload: &(dyn std::any::Any + Send)) -> Self {
-        let what = payload.downcast_ref::<&str>().copied().or(payload.downcast_ref::<String>().map(String::as_str));
-        let what = what.unwrap_or("unknown panic payload");
-        Failure::plain("FAIRMINES_PANIC", format!("internal error in fairmines (a Rust panic was caught): {what}"))
-    }
-
+/// The JavaScript error object of a [`Failure`] (the model shared with the WebAssembly binding).
+trait Throw {
     /// The JavaScript error object, in a `napi::Error` that napi-rs throws (or rejects with) verbatim; if it
     /// cannot be built (the environment is shutting down), napi-rs's own error with the message.
-    fn into_napi(self, env: &Env) -> napi::Error {
-        self.build(env).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, self.message))
-    }
+    fn into_napi(self, env: &Env) -> napi::Error;
+}
 
-    fn build(&self, env: &Env) -> Result<napi::Error> {
-        let base = napi::Error::new(self.code.clone(), self.message.clone());
-        let value = match self.class {
-            Class::Type => JsTypeError::from(base).into_unknown(*env),
-            Class::Range => JsRangeError::from(base).into_unknown(*env),
-            Class::Plain => napi::JsError::from(base).into_unknown(*env),
-        };
-        let mut object = value.coerce_to_object()?;
-        if let Some(errno) = self.errno {
-            object.set_named_property("errno", errno)?;
-        }
-        if let Some(argument) = &self.argument {
-            object.set_named_property("argument", argument.as_str())?;
-        }
-        Ok(napi::Error::from_unknown_without_coercion(value))
+impl Throw for Failure {
+    fn into_napi(self, env: &Env) -> napi::Error {
+        build(&self, env).unwrap_or_else(|_| napi::Error::new(Status::GenericFailure, self.message))
     }
+}
+
+fn build(failure: &Failure, env: &Env) -> Result<napi::Error> {
+    let base = napi::Error::new(failure.code.clone(), failure.message.clone());
+    let value = match failure.class {
+        Class::Type => JsTypeError::from(base).into_unknown(*env),
+        Class::Range => JsRangeError::from(base).into_unknown(*env),
+        Class::Plain => napi::JsError::from(base).into_unknown(*env),
+    };
+    let mut object = value.coerce_to_object()?;
+    if let Some(errno) = failure.errno {
+        object.set_named_property("errno", errno)?;
+    }
+    if let Some(argument) = &failure.argument {
+        object.set_named_property("argument", argument.as_str())?;
+    }
+    Ok(napi::Error::from_unknown_without_coercion(value))
 }
 
 fn internal(label: &str) -> impl Fn(napi::Error) -> Failure + '_ {
@@ -147,8 +69,6 @@ fn contain<T>(body: impl FnOnce() -> Converted<T>) -> Converted<T> {
 fn guard<T>(env: &Env, body: impl FnOnce() -> Converted<T>) -> Result<T> {
     contain(body).map_err(|failure| failure.into_napi(env))
 }
-
-type Converted<T> = std::result::Result<T, Failure>;
 
 /// One kind of error the core reports, as this package throws it.
 #[napi(object, object_from_js = false)]
@@ -176,8 +96,6 @@ type StringArg<'env> = Either<JsString<'env>, Unknown<'env>>;
 type NumberArg<'env> = Either3<f64, BigInt, Unknown<'env>>;
 /// An object argument, or anything else (a `TypeError`).
 type ObjectArg<'env> = Either<Object<'env>, Unknown<'env>>;
-
-const NUMBER: &str = "a number or a bigint";
 
 /// The string's UTF-8 text; a lone surrogate (no UTF-8 form, V8 would put U+FFFD) is the core's `InvalidUtf8`.
 fn text(value: StringArg, argument: &'static str) -> Converted<String> {
@@ -237,8 +155,6 @@ fn tiles(value: TilesArg, argument: &str, label: &str) -> Converted<Vec<Number>>
         })
         .collect()
 }
-
-const TILES: &str = "an array of numbers or a Uint8Array";
 
 fn object<'env>(value: ObjectArg<'env>, argument: &str) -> Converted<Object<'env>> {
     match value {
@@ -524,16 +440,5 @@ mod tests {
         assert_eq!((failure.code.as_str(), failure.class), ("FAIRMINES_PANIC", Class::Plain));
         assert!(failure.message.contains("boom 7"), "{}", failure.message);
         assert_eq!(contain::<()>(|| std::panic::panic_any(42_u8)).unwrap_err().code, "FAIRMINES_PANIC");
-    }
-
-    #[test]
-    fn core_errors_are_composed_never_rewritten() {
-        let error = fairmines::ServerSeed::from_hex("xyz").unwrap_err();
-        let failure = Failure::core(error.clone());
-        assert_eq!((failure.class, failure.argument.as_deref()), (Class::Range, Some("serverSeed")));
-        assert_eq!(failure.message, format!("serverSeed: {}", error.detail()));
-        let error = fairmines::Error::RoundsInPlay { nonces: vec![5, 7] };
-        let failure = Failure::core(error.clone());
-        assert_eq!((failure.class, failure.errno, failure.message), (Class::Plain, Some(16), error.to_string()));
     }
 }

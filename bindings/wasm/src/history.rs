@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use fairmines_history::{Format, HistoryError, Options, audit_json, failure_json, parse_delimiter, summary_json};
 use wasm_bindgen::prelude::*;
 
-use crate::{Converted, Failure, as_object, get, known_keys, object, text_in, type_name};
+use crate::{Class, Converted, Failure, Thrown, as_object, get, known_keys, object, text_in, type_name};
 
 const OPTION_FIELDS: [&str; 5] = ["format", "delimiter", "columns", "maxOpenPairs", "source"];
 
@@ -16,8 +16,8 @@ const OPTION_FIELDS: [&str; 5] = ["format", "delimiter", "columns", "maxOpenPair
 fn failure(error: HistoryError) -> Failure {
     let (class, code, argument) = match &error {
         HistoryError::Invalid(e) => return Failure::core(e.clone()),
-        HistoryError::Argument(_) => (1, "ERR_INVALID_ARG_VALUE", Some("options")),
-        _ => (2, "FAIRMINES_HISTORY_UNREADABLE", None),
+        HistoryError::Argument(_) => (Class::Range, "ERR_INVALID_ARG_VALUE", Some("options")),
+        _ => (Class::Plain, "FAIRMINES_HISTORY_UNREADABLE", None),
     };
     Failure::new(class, code.into(), None, argument, error.to_string())
 }
@@ -88,14 +88,14 @@ impl HistoryVerifier {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "HistoryOptions | null")] options: JsValue,
-    ) -> Result<HistoryVerifier, Failure> {
+    ) -> Result<HistoryVerifier, Thrown> {
         let (options, _) = self::options(&options)?;
         Ok(HistoryVerifier { inner: Some(fairmines_history::HistoryVerifier::new(&options).map_err(failure)?) })
     }
 
     /// Reads the next piece of the history and checks every row it completes.
-    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Failure> {
-        self.inner.as_mut().ok_or_else(finished)?.feed(bytes).map_err(failure)
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Thrown> {
+        Ok(self.inner.as_mut().ok_or_else(finished)?.feed(bytes).map_err(failure)?)
     }
 
     /// `{ rows, bytes }`: rows checked and bytes fed so far.
@@ -106,7 +106,7 @@ impl HistoryVerifier {
 
     /// Checks the last rows and returns `{ summary, failures }` (once).
     #[wasm_bindgen(unchecked_return_type = "HistoryReport")]
-    pub fn finish(&mut self) -> Result<JsValue, Failure> {
+    pub fn finish(&mut self) -> Result<JsValue, Thrown> {
         let report = self.inner.take().ok_or_else(finished)?.finish().map_err(failure)?;
         let failures: js_sys::Array = report.failures.iter().map(|f| parse(&failure_json(f))).collect();
         Ok(object(vec![("summary", parse(&summary_json(&report.summary))), ("failures", failures.into())]))
@@ -126,14 +126,14 @@ impl HistoryAuditor {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "HistoryOptions | null")] options: JsValue,
-    ) -> Result<HistoryAuditor, Failure> {
+    ) -> Result<HistoryAuditor, Thrown> {
         let (options, source) = self::options(&options)?;
         Ok(HistoryAuditor { inner: Some(fairmines_history::HistoryAuditor::new(&options).map_err(failure)?), source })
     }
 
     /// Reads the next piece of the history and counts every row it completes.
-    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Failure> {
-        self.inner.as_mut().ok_or_else(finished)?.feed(bytes).map_err(failure)
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<(), Thrown> {
+        Ok(self.inner.as_mut().ok_or_else(finished)?.feed(bytes).map_err(failure)?)
     }
 
     /// `{ rows, bytes }`: rows counted and bytes fed so far.
@@ -144,14 +144,14 @@ impl HistoryAuditor {
 
     /// Counts the last rows and returns the audit as `fairmines audit --json` writes it (once).
     #[wasm_bindgen(unchecked_return_type = "AuditReport")]
-    pub fn finish(&mut self) -> Result<JsValue, Failure> {
+    pub fn finish(&mut self) -> Result<JsValue, Thrown> {
         let counts = self.inner.take().ok_or_else(finished)?.finish().map_err(failure)?;
         Ok(parse(&audit_json(&counts.report(), &self.source)))
     }
 }
 
 fn finished() -> Failure {
-    Failure::new(2, "ERR_INVALID_STATE".into(), None, None, "history: finish() was called already".into())
+    Failure::new(Class::Plain, "ERR_INVALID_STATE".into(), None, None, "history: finish() was called already".into())
 }
 
 /// The counts of an audit object (what `audit()` gives), read back by the history crate.
@@ -165,7 +165,7 @@ fn audit_counts(audit: &JsValue) -> Converted<fairmines_history::AuditCounts> {
 /// Per tile (index 0 = tile 1): `[observed / expected mines, z-score]`, pooled over the mine counts of an
 /// audit (what `audit()` gives), as the heatmap shows them; `null` when it has no rounds.
 #[wasm_bindgen(js_name = tileRatios, unchecked_return_type = "[number, number][] | null")]
-pub fn tile_ratios(#[wasm_bindgen(unchecked_param_type = "AuditReport")] audit: JsValue) -> Result<JsValue, Failure> {
+pub fn tile_ratios(#[wasm_bindgen(unchecked_param_type = "AuditReport")] audit: JsValue) -> Result<JsValue, Thrown> {
     let ratios = fairmines_history::tile_ratios(&audit_counts(&audit)?.report());
     let pairs = |r: [(f64, f64); 25]| {
         r.iter().map(|&(x, z)| js_sys::Array::of2(&x.into(), &z.into())).collect::<js_sys::Array>()
@@ -179,7 +179,7 @@ pub fn tile_ratios(#[wasm_bindgen(unchecked_param_type = "AuditReport")] audit: 
 pub fn heatmap_svg(
     #[wasm_bindgen(unchecked_param_type = "AuditReport")] audit: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] title: JsValue,
-) -> Result<String, Failure> {
+) -> Result<String, Thrown> {
     let title = crate::text(&title, "title")?;
     Ok(fairmines_history::heatmap_svg(&audit_counts(&audit)?.report(), &title))
 }

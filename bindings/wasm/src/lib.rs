@@ -1,93 +1,34 @@
 //! WebAssembly bindings of the `fairmines` core and history crate (wasm-bindgen): conversion of values and
 //! errors only, as the Node package converts them (bindings/node): every rule, message and error kind is the
 //! core's. A `number` goes to the core as [`Number::Float`], a `bigint` as an integer, and the core judges
-//! them; a string with a lone surrogate is the core's `InvalidUtf8`. A wrong JavaScript type, or an object
-//! key that is no field, is a `TypeError` (`code: 'ERR_INVALID_ARG_TYPE'`). A core error is a `RangeError`
-//! when an argument is at fault, else an `Error`, with `code` `FAIRMINES_<ErrorKind::name>`, `errno` the
-//! kind's number, `argument` as JavaScript spells it, and the message `label: ` + [`fairmines::Error::detail`].
-//! Rounds are here, records in [`record`], histories in [`history`]; wasm/api.js adds what is JavaScript.
+//! them; a string with a lone surrogate is the core's `InvalidUtf8`. Errors are `fairmines_js::Failure`s,
+//! the model the Node package throws too, made JavaScript errors here ([`Thrown`]). Rounds are here, records in [`record`], histories in [`history`]; wasm/api.js adds what is JavaScript.
 #![forbid(unsafe_code)]
 
 use fairmines::{MineCount, Number, Published};
+use fairmines_js::{Class, Converted, Failure, NUMBER, TILES, code};
 use js_sys::{Array, JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
 pub mod history;
 pub mod record;
 
-/// A failure on its way to JavaScript: `class` 0 `TypeError`, 1 `RangeError`, 2 `Error`.
-pub struct Failure {
-    class: u8,
-    code: String,
-    errno: Option<u32>,
-    argument: Option<String>,
-    message: String,
-}
+/// A [`Failure`] (the model shared with the Node binding) thrown to JavaScript: what every export that can
+/// fail returns.
+pub struct Thrown(Failure);
 
-type Converted<T> = Result<T, Failure>;
-
-fn code(kind: fairmines::ErrorKind) -> String {
-    format!("FAIRMINES_{}", kind.name())
-}
-
-/// A core argument name as JavaScript spells it: `server_seed` → `serverSeed`.
-fn camel(name: &str) -> String {
-    let mut parts = name.split('_');
-    let first = parts.next().unwrap_or_default().to_owned();
-    parts.fold(first, |mut out, part| {
-        let mut chars = part.chars();
-        out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
-        out + chars.as_str()
-    })
-}
-
-impl Failure {
-    fn new(class: u8, code: String, errno: Option<u32>, argument: Option<&str>, message: String) -> Self {
-        Failure { class, code, errno, argument: argument.map(str::to_owned), message }
-    }
-
-    /// A core error: a `RangeError` naming its argument as JavaScript spells it, or an `Error` when no
-    /// argument is at fault.
-    fn core(error: fairmines::Error) -> Self {
-        match error.argument().map(camel) {
-            Some(js) => Failure::at(error, &js, &js),
-            None => Failure::new(2, code(error.kind()), Some(error.code()), None, error.to_string()),
-        }
-    }
-
-    /// A core error about `label`, the argument `argument` or a part of it: `label: detail`.
-    fn at(error: fairmines::Error, argument: &str, label: &str) -> Self {
-        let message = format!("{label}: {}", error.detail());
-        Failure::new(1, code(error.kind()), Some(error.code()), Some(argument), message)
-    }
-
-    /// A core error about a field of the object argument `argument`, labelled `argument.field`.
-    fn field(error: fairmines::Error, argument: &str) -> Self {
-        match error.argument() {
-            Some(field) => Failure::at(error, argument, &format!("{argument}.{}", camel(field))),
-            None => Failure::core(error),
-        }
-    }
-
-    fn wrong_type(argument: &str, label: &str, expected: &str, got: &str) -> Self {
-        Failure::new(0, TYPE.into(), None, Some(argument), format!("{label}: must be {expected}, got {got}"))
-    }
-
-    /// A key of an object argument that is none of its fields.
-    fn unknown_field(argument: &str, key: &str, what: &str, known: &[&str]) -> Self {
-        let message = format!("{argument}.{key}: unknown field: {what} has only {}", known.join(", "));
-        Failure::new(0, TYPE.into(), None, Some(argument), message)
+impl From<Failure> for Thrown {
+    fn from(failure: Failure) -> Self {
+        Thrown(failure)
     }
 }
 
-const TYPE: &str = "ERR_INVALID_ARG_TYPE";
-
-impl From<Failure> for JsValue {
-    fn from(f: Failure) -> JsValue {
+impl From<Thrown> for JsValue {
+    fn from(Thrown(f): Thrown) -> JsValue {
         let error: JsValue = match f.class {
-            0 => js_sys::TypeError::new(&f.message).into(),
-            1 => js_sys::RangeError::new(&f.message).into(),
-            _ => js_sys::Error::new(&f.message).into(),
+            Class::Type => js_sys::TypeError::new(&f.message).into(),
+            Class::Range => js_sys::RangeError::new(&f.message).into(),
+            Class::Plain => js_sys::Error::new(&f.message).into(),
         };
         set(&error, "code", f.code.into());
         if let Some(errno) = f.errno {
@@ -126,9 +67,6 @@ pub(crate) fn tile_list(tiles: &[u8]) -> JsValue {
 fn type_name(value: &JsValue) -> String {
     if value.is_null() { "null".into() } else { value.js_typeof().as_string().unwrap_or_default() }
 }
-
-const NUMBER: &str = "a number or a bigint";
-const TILES: &str = "an array of numbers or a Uint8Array";
 
 /// The string's UTF-8 text; a lone surrogate (no UTF-8 form) is the core's `InvalidUtf8`.
 fn text(value: &JsValue, argument: &'static str) -> Converted<String> {
@@ -235,7 +173,7 @@ pub fn error_kinds() -> Array {
 #[wasm_bindgen(unchecked_return_type = "string")]
 pub fn commitment(
     #[wasm_bindgen(js_name = serverSeed, unchecked_param_type = "string")] server_seed: JsValue,
-) -> Result<String, Failure> {
+) -> Result<String, Thrown> {
     Ok(fairmines::commitment(&text(&server_seed, "serverSeed")?).to_string())
 }
 
@@ -245,7 +183,7 @@ pub fn round_signature(
     #[wasm_bindgen(js_name = serverSeed, unchecked_param_type = "string")] server_seed: JsValue,
     #[wasm_bindgen(js_name = clientSeed, unchecked_param_type = "string")] client_seed: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | bigint")] nonce: JsValue,
-) -> Result<String, Failure> {
+) -> Result<String, Thrown> {
     let (server, client) = (text(&server_seed, "serverSeed")?, text(&client_seed, "clientSeed")?);
     Ok(fairmines::round_signature(&server, &client, self::nonce(&nonce)?).to_string())
 }
@@ -257,7 +195,7 @@ pub fn mine_positions(
     #[wasm_bindgen(js_name = clientSeed, unchecked_param_type = "string")] client_seed: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | bigint")] nonce: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | bigint")] mines: JsValue,
-) -> Result<JsValue, Failure> {
+) -> Result<JsValue, Thrown> {
     let (server, client, nonce, mines) = round_args(&server_seed, &client_seed, &nonce, &mines)?;
     Ok(tile_list(&fairmines::placement(&server, &client, nonce, mines).positions()))
 }
@@ -269,7 +207,7 @@ pub fn draw_order(
     #[wasm_bindgen(js_name = clientSeed, unchecked_param_type = "string")] client_seed: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | bigint")] nonce: JsValue,
     #[wasm_bindgen(unchecked_param_type = "number | bigint")] mines: JsValue,
-) -> Result<JsValue, Failure> {
+) -> Result<JsValue, Thrown> {
     let (server, client, nonce, mines) = round_args(&server_seed, &client_seed, &nonce, &mines)?;
     Ok(tile_list(&fairmines::placement(&server, &client, nonce, mines).draw_order()))
 }
@@ -281,7 +219,7 @@ const PUBLISHED_FIELDS: [&str; 6] = ["serverSeed", "clientSeed", "nonce", "mines
 /// `positions` optional): `{ commitment, signature, positions, drawOrder, wordsUsed, commitmentOk,
 /// positionsOk, verdict, ok }`.
 #[wasm_bindgen(unchecked_return_type = "Verification")]
-pub fn verify(#[wasm_bindgen(unchecked_param_type = "PublishedRound")] round: JsValue) -> Result<JsValue, Failure> {
+pub fn verify(#[wasm_bindgen(unchecked_param_type = "PublishedRound")] round: JsValue) -> Result<JsValue, Thrown> {
     as_object(&round, "round")?;
     known_keys(&round, "round", "a published round", &PUBLISHED_FIELDS)?;
     let server = text(&member(&round, "serverSeed", "serverSeed", "a string")?, "serverSeed")?;
@@ -309,14 +247,14 @@ pub fn verify(#[wasm_bindgen(unchecked_param_type = "PublishedRound")] round: Js
 
 /// A fresh server seed from `crypto.getRandomValues` (64 lowercase hex characters) with its commitment.
 #[wasm_bindgen(js_name = generateServerSeed, unchecked_return_type = "{ serverSeed: string, commitment: string }")]
-pub fn generate_server_seed() -> Result<JsValue, Failure> {
+pub fn generate_server_seed() -> Result<JsValue, Thrown> {
     let seed = fairmines::ServerSeed::generate().map_err(Failure::core)?;
     Ok(object(vec![("serverSeed", seed.reveal().into()), ("commitment", seed.commitment().to_string().into())]))
 }
 
 /// The most safe picks a round with `mines` mines allows: 25 − mines.
 #[wasm_bindgen(js_name = maxSafePicks)]
-pub fn max_safe_picks(#[wasm_bindgen(unchecked_param_type = "number | bigint")] mines: JsValue) -> Result<u8, Failure> {
+pub fn max_safe_picks(#[wasm_bindgen(unchecked_param_type = "number | bigint")] mines: JsValue) -> Result<u8, Thrown> {
     Ok(fairmines::max_safe_picks(self::mines(&mines)?))
 }
 
@@ -362,14 +300,14 @@ impl Ratio {
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] numerator: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] denominator: JsValue,
-    ) -> Result<Ratio, Failure> {
+    ) -> Result<Ratio, Thrown> {
         let (num, den) =
             (number(&numerator, "numerator", "numerator")?, number(&denominator, "denominator", "denominator")?);
         Ok(fairmines::Ratio::from_parts(num, den).map_err(Failure::core)?.into())
     }
 
     /// Parses `"99/100"`, a decimal such as `"0.99"` (exactly 99/100) or a whole number, as the core does.
-    pub fn parse(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ratio, Failure> {
+    pub fn parse(#[wasm_bindgen(unchecked_param_type = "string")] text: JsValue) -> Result<Ratio, Thrown> {
         Ok(fairmines::Ratio::parse(&self::text(&text, "text")?, "text").map_err(Failure::core)?.into())
     }
 
@@ -396,7 +334,7 @@ impl Ratio {
     pub fn to_decimal(
         &self,
         #[wasm_bindgen(unchecked_param_type = "number | bigint")] places: JsValue,
-    ) -> Result<String, Failure> {
+    ) -> Result<String, Thrown> {
         let places = fairmines::Places::new(number(&places, "places", "places")?).map_err(Failure::core)?;
         Ok(self.inner.to_decimal(places))
     }
@@ -411,7 +349,7 @@ impl Ratio {
     pub fn equals(
         &self,
         #[wasm_bindgen(unchecked_param_type = "Ratio | string")] other: JsValue,
-    ) -> Result<bool, Failure> {
+    ) -> Result<bool, Thrown> {
         let other = fairmines::Exact::Text(&exact(&other, "other", "other")?).ratio("other").map_err(Failure::core)?;
         Ok(other == self.inner)
     }
@@ -435,7 +373,7 @@ pub fn multiplier(
     #[wasm_bindgen(unchecked_param_type = "number | bigint")] mines: JsValue,
     #[wasm_bindgen(js_name = safePicks, unchecked_param_type = "number | bigint")] safe_picks: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string | Ratio")] rtp: JsValue,
-) -> Result<Ratio, Failure> {
+) -> Result<Ratio, Thrown> {
     let (mines, safe_picks) = (self::mines(&mines)?, number(&safe_picks, "safePicks", "safePicks")?);
     Ok(fairmines::multiplier(mines, safe_picks, self::rtp(&rtp)?).map_err(Failure::core)?.into())
 }
@@ -443,7 +381,7 @@ pub fn multiplier(
 /// The whole payout table: every mine count 1..=24 and number of safe picks 1..=25 − mines (300 entries),
 /// ordered by mines, then safe picks: `{ mines, safePicks, multiplier }`.
 #[wasm_bindgen(js_name = payoutTable, unchecked_return_type = "TableEntry[]")]
-pub fn payout_table(#[wasm_bindgen(unchecked_param_type = "string | Ratio")] rtp: JsValue) -> Result<Array, Failure> {
+pub fn payout_table(#[wasm_bindgen(unchecked_param_type = "string | Ratio")] rtp: JsValue) -> Result<Array, Thrown> {
     let table = fairmines::payout_table(self::rtp(&rtp)?).into_iter().map(|entry| {
         let multiplier = JsValue::from(Ratio::from(entry.multiplier));
         object(vec![("mines", entry.mines.into()), ("safePicks", entry.safe_picks.into()), ("multiplier", multiplier)])

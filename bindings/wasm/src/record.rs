@@ -5,8 +5,8 @@ use fairmines::{Exact, RecordInput};
 use wasm_bindgen::prelude::*;
 
 use crate::{
-    Converted, Failure, NUMBER, RATIO_EXPECTED, Ratio, TILES, as_object, exact, known_keys, member, number, object,
-    or_null, text, text_in, tiles,
+    Converted, Failure, NUMBER, RATIO_EXPECTED, Ratio, TILES, Thrown, as_object, exact, known_keys, member, number,
+    object, or_null, text, text_in, tiles,
 };
 
 /// The fields of a round record: functions that take a record refuse any other key.
@@ -44,13 +44,13 @@ fn record(value: &JsValue) -> Converted<fairmines::RoundRecord> {
 #[wasm_bindgen(js_name = recordToJson)]
 pub fn record_to_json(
     #[wasm_bindgen(unchecked_param_type = "RoundRecordInput")] record: JsValue,
-) -> Result<String, Failure> {
+) -> Result<String, Thrown> {
     Ok(self::record(&record)?.to_json())
 }
 
 /// Reads a round record from the core's JSON (written by `recordToJson` or any fairmines package).
 #[wasm_bindgen(js_name = recordFromJson, unchecked_return_type = "RoundRecord")]
-pub fn record_from_json(#[wasm_bindgen(unchecked_param_type = "string")] json: JsValue) -> Result<JsValue, Failure> {
+pub fn record_from_json(#[wasm_bindgen(unchecked_param_type = "string")] json: JsValue) -> Result<JsValue, Thrown> {
     let json = text(&json, "json")?;
     let record = fairmines::RoundRecord::from_json(&json).map_err(|e| Failure::at(e, "json", "json"))?;
     Ok(object(vec![
@@ -71,7 +71,7 @@ pub fn record_from_json(#[wasm_bindgen(unchecked_param_type = "string")] json: J
 pub fn verify_round(
     #[wasm_bindgen(unchecked_param_type = "RoundRecordInput")] record: JsValue,
     #[wasm_bindgen(js_name = serverSeed, unchecked_param_type = "string")] server_seed: JsValue,
-) -> Result<JsValue, Failure> {
+) -> Result<JsValue, Thrown> {
     let record = self::record(&record)?;
     let server = text(&server_seed, "serverSeed")?;
     let replay = fairmines::verify_round(&record, &server).map_err(|e| Failure::field(e, "record"))?;
