@@ -180,16 +180,34 @@ export interface ChiSquareJson {
   p_value: number
 }
 
+/** One p-value of an audit and what it tests. */
+export interface AuditPValue {
+  /** `'3 mines'`, `'combined'`, `'first draw'`, `'holm'` or `'overall'`. */
+  name: string
+  p_value: number
+  /** What a small value says is not uniform, and how the p-value is computed. */
+  what: string
+}
+
 /** What {@link audit} gives: the object `fairmines audit --json` writes. */
 export interface AuditReport {
   source: string
   rows_read: number
   malformed: number
   skipped: number
-  by_mines: { mines: number, rounds: number, tile_counts: number[], chi_square: ChiSquareJson | null }[]
+  by_mines: { mines: number, rounds: number, tile_counts: number[], chi_square: ChiSquareJson | null, holm_p_value: number | null }[]
+  /** The mine counts' statistics added up: only where they are independent (a history); null otherwise. */
   combined: ChiSquareJson | null
   first_draw_counts: number[]
   first_draw: ChiSquareJson | null
+  /** The smallest Holm-adjusted p-value of the mine counts (valid under any dependence). */
+  holm_p_value: number | null
+  /** The smallest Holm-adjusted p-value over every test, the first draw too (valid under any dependence). */
+  overall_p_value: number | null
+  /** Whether the mine counts share their rounds (a seed-pair audit): then there is no `combined`. */
+  shared_rounds: boolean
+  /** Every p-value above with what it tests. */
+  p_values: AuditPValue[]
 }
 
 /**

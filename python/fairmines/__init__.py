@@ -28,6 +28,6 @@ from ._reports import *  # noqa: F403
 # agree).
 __all__ = [
     *__all__,
-    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit",
+    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue",
     "audit", "verify_history",
 ]  # fmt: skip

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from ._native import _FailureKind
 
-__all__ = ["AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit"]
+__all__ = ["AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue"]
 
 # The columns of the failures table (``HistoryReport.to_pandas``, ``Failure.to_dict``), in order.
 _COLUMNS = (
@@ -283,6 +283,19 @@ class MineAudit:
 
 
 @final
+@dataclass(frozen=True)
+class PValue:
+    """One p-value of an ``AuditReport`` and what it tests (the words the CLI and ``audit --json`` use)."""
+
+    name: str
+    """Which test: ``"3 mines"``, ``"combined"``, ``"first draw"``, ``"holm"`` or ``"overall"``."""
+    p_value: float
+    """The p-value."""
+    what: str
+    """What a small value says is not uniform, and how the p-value is computed."""
+
+
+@final
 @dataclass(frozen=True, init=False, repr=False)
 class AuditReport:
     """What ``audit`` found: per mine count, how often each tile held a mine and a chi-square test against
@@ -291,8 +304,12 @@ class AuditReport:
     Reading the p-values: an audit tests each mine count apart (up to 24 tests), and by chance alone about
     one p-value in twenty is below 0.05, one in a hundred below 0.01. So do not hold each
     ``chi_square.p_value`` against a threshold: hold ``holm_p_value`` (per mine count, or the report's,
-    the smallest of them), which Holm's method adjusts for the number of tests, or the single ``combined``
-    test. ``how_to_read()`` says this with the report's own numbers.
+    the smallest of them), which Holm's method adjusts for the number of tests, or ``overall_p_value``
+    (every test, the first draw too). Both hold whatever the dependence between the tests. The single
+    ``combined`` test adds the mine counts' statistics, which is valid only for independent parts: it is
+    there for a history (each row is a round of its own) and None for a seed-pair audit, whose mine counts
+    come from the same nonces (``shared_rounds``). ``p_values`` lists every p-value with what it tests;
+    ``how_to_read()`` says this with the report's own numbers.
 
     ``merge(other)`` adds the counts of another part (Dask partitions) and recomputes the tests.
     Reports pickle (as ``to_json()``: the counts). In a notebook a report shows as a table and its heatmap.
@@ -311,10 +328,22 @@ class AuditReport:
     first_draw: ChiSquare | None
     """The uniformity test of ``first_draw_counts`` (plain Pearson, 24 degrees of freedom), or None."""
     combined: ChiSquare | None
-    """All mine counts together: the sum of their statistics, 24 degrees of freedom each; or None."""
+    """All mine counts in one test: the sum of their statistics, 24 degrees of freedom each. Only where
+    the parts are independent (a history); None when the mine counts share their rounds (a seed-pair
+    audit, ``shared_rounds``) or there are none."""
     holm_p_value: float | None
     """The smallest Holm-adjusted p-value of the mine counts: one p-value for "some mine count is not
-    uniform" that accounts for the number of mine counts tested; or None."""
+    uniform" that accounts for the number of mine counts tested, valid whatever their dependence; or None."""
+    overall_p_value: float | None
+    """The smallest Holm-adjusted p-value over every test (each mine count and the first draw): one p-value
+    for "something is not uniform", valid whatever their dependence (what ``fairmines audit --fail-below``
+    checks); or None."""
+    shared_rounds: bool
+    """Whether the mine counts were computed from the same rounds (a seed-pair audit): their tests are then
+    dependent, and there is no ``combined`` test."""
+    p_values: tuple[PValue, ...]
+    """Every p-value of the report with what it tests, in order: each mine count, ``combined``, the first
+    draw, ``holm``, ``overall``."""
     _counts: _native._AuditCounts
     __hash__ = None  # type: ignore[assignment]
 
@@ -346,6 +375,9 @@ class AuditReport:
             first_draw=_chi_square(report["first_draw"]),
             combined=_chi_square(report["combined"]),
             holm_p_value=report["holm_p_value"],
+            overall_p_value=report["overall_p_value"],
+            shared_rounds=report["shared_rounds"],
+            p_values=tuple(PValue(**p) for p in report["p_values"]),
             _counts=counts,
         )
 
@@ -388,8 +420,11 @@ class AuditReport:
             "about one p-value in twenty is below 0.05, so look at the Holm-adjusted p-values, which account "
             f"for the number of tests: the smallest is {self.holm_p_value:.4f}"
         )
+        text += f"; over every test, the first draw too: {self.overall_p_value:.4f}"
         if self.combined is not None:
-            text += f"; all mine counts in one test (combined): p = {self.combined.p_value:.4f}"
+            text += f"; all mine counts in one test (combined, valid as each round has one mine count): p = {self.combined.p_value:.4f}"
+        elif self.shared_rounds and tests > 1:
+            text += "; no combined test, as the mine counts come from the same nonces and are not independent"
         return text + ". A small value (below 0.01, say) is a reason to look closer, not yet a proof of bias."
 
     def _repr_svg_(self) -> str:
@@ -405,6 +440,8 @@ class AuditReport:
         for label, t in (("combined", self.combined), ("first draw", self.first_draw)):
             if t is not None:
                 rows.append((label, "", f"{t.statistic:.2f}", _p(t.p_value), ""))
+        if self.overall_p_value is not None:  # every test above, Holm-adjusted: the one to hold against a level
+            rows.append(("all tests", "", "", "", _p(self.overall_p_value)))
         header = ("mines", "rounds", "chi-square", "p-value", "Holm p-value")
         return (
             f"<p><b>{html.escape(repr(self))}</b></p>"
@@ -434,7 +471,7 @@ class AuditReport:
         rounds = sum(m.rounds for m in self.by_mines)
         combined = "no test" if self.combined is None else f"combined p = {self.combined.p_value:.4f}"
         if self.holm_p_value is not None:
-            combined += f", smallest Holm p = {self.holm_p_value:.4f}"
+            combined = ("" if self.combined is None else combined + ", ") + f"smallest Holm p = {self.holm_p_value:.4f}"
         return (
             f"<AuditReport {rounds} rounds over {len(self.by_mines)} mine count(s), {self.malformed} malformed, "
             f"{self.skipped} skipped; {combined}>"
@@ -442,6 +479,6 @@ class AuditReport:
 
 
 # Shown, and pickled, as ``fairmines.<name>``, where they are imported from.
-for _class in (Failure, HistorySummary, HistoryReport, ChiSquare, MineAudit, AuditReport):
+for _class in (Failure, HistorySummary, HistoryReport, ChiSquare, MineAudit, PValue, AuditReport):
     _class.__module__ = "fairmines"
 del _class

@@ -358,7 +358,11 @@ def test_seed_pair_audit_counts_are_the_rounds() -> None:
     assert report.first_draw_counts == report.by_mines[0].tile_counts
     assert sum(report.first_draw_counts) == len(singles)
     assert report.rows_read == 2 * len(nonces)
-    assert report.combined is not None and report.combined.degrees_of_freedom == 48
+    # Both mine counts come from the same nonces: no sum of their statistics, Holm's p-values instead.
+    assert report.shared_rounds and report.combined is None
+    assert [p.name for p in report.p_values] == ["1 mines", "5 mines", "first draw", "holm", "overall"]
+    assert report.overall_p_value == min(1.0, 3 * min(m.chi_square.p_value for m in report.by_mines if m.chi_square))
+    assert "valid under any dependence" in report.p_values[-1].what
 
 
 def test_history_audit_counts_declared_positions_and_first_draws(faulty_path: Path) -> None:
@@ -380,7 +384,7 @@ def test_history_audit_counts_declared_positions_and_first_draws(faulty_path: Pa
 
 def test_audit_p_values_see_bias_and_not_the_genuine_algorithm() -> None:
     genuine = fairmines.audit(server_seed="p-s", client_seed="p-c", nonces=range(20_000), mines=[1, 3, 12])
-    assert genuine.combined is not None and genuine.combined.p_value > 1e-4
+    assert genuine.combined is None and genuine.overall_p_value is not None and genuine.overall_p_value > 1e-4
     # Plain modulo over a tiny range: tile = word mod 25 with words in 0..40 favours tiles 1..15.
     biased = [
         {"server_seed": "b", "commitment": fairmines.commitment("b"), "client_seed": "c", "nonce": n, "mines": 1, "positions": [n * 7919 % 40 % 25 + 1]}
@@ -405,6 +409,9 @@ def test_audit_reports_merge_pickle_and_draw() -> None:
     assert svg.startswith("<svg") and "a &lt;b&gt; &amp; c" in svg and svg.count("<rect") == 26
     assert "tiles  1-5" in whole.heatmap_text()
     assert repr(whole).startswith("<AuditReport 360 rounds over 24 mine count(s)")
+    # A history's rows are rounds of their own: the combined test of its mine counts is valid, and there.
+    assert not whole.shared_rounds and whole.combined is not None and whole.combined.degrees_of_freedom == 24 * 24
+    assert [p.name for p in whole.p_values][24:] == ["combined", "first draw", "holm", "overall"]
 
 
 def test_audit_arguments() -> None:
@@ -543,6 +550,7 @@ def test_per_mine_heatmaps_and_notebook_display(faulty_path: Path) -> None:
     shown = report._repr_html_()
     assert shown.startswith("<p><b>&lt;AuditReport 15000 rounds") and shown.count("<tr>") == 1 + 3 + 2
     assert "Holm p-value" in shown and report.how_to_read() in shown.replace("&#x27;", "'") and "<svg" in shown
+    assert "<td>combined</td>" not in shown and "<td>all tests</td>" in shown  # a seed pair: no combined test
     assert "3 mine count(s) tested" in report.how_to_read()
     assert f"the smallest is {report.holm_p_value:.4f}" in report.how_to_read()
     history = fairmines.verify_history(faulty_path)._repr_html_()

@@ -145,6 +145,8 @@ def histories() -> None:
     assert_type(audit, fairmines.AuditReport)
     assert_type(audit.to_pandas(), pd.DataFrame)
     assert_type(audit.holm_p_value, "float | None")
+    assert_type(audit.overall_p_value, "float | None")
+    assert_type(audit.p_values[0].what, str)
     assert_type(audit.by_mines[0].z_scores, "tuple[float, ...]")
     assert_type(audit.heatmap_svg(mines=3), str)
     seen: list[int] = []

@@ -147,7 +147,13 @@ fn audit_of_a_seed_pair_gives_p_values_a_heatmap_and_a_plot() {
         let p = m["chi_square"]["p_value"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&p));
     }
-    assert_eq!(v["combined"]["degrees_of_freedom"], 72);
+    // Every mine count comes from the same nonces: no sum of their statistics, the joint p-values are Holm's.
+    assert_eq!((v["combined"].is_null(), v["shared_rounds"].as_bool()), (true, Some(true)));
+    let names: Vec<&str> = v["p_values"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["1 mines", "3 mines", "24 mines", "first draw", "holm", "overall"]);
+    let smallest = by_mines.iter().map(|m| m["chi_square"]["p_value"].as_f64().unwrap()).fold(1.0, f64::min);
+    assert_eq!(v["holm_p_value"].as_f64(), Some((3.0 * smallest).min(1.0)));
+    assert!(v["p_values"][5]["what"].as_str().unwrap().contains("all 4 tests"));
     assert_eq!(v["first_draw_counts"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).sum::<u64>(), 20000);
     let svg = std::fs::read_to_string(&plot).unwrap();
     assert!(svg.starts_with("<svg") && svg.matches("<rect").count() == 26);
@@ -156,6 +162,10 @@ fn audit_of_a_seed_pair_gives_p_values_a_heatmap_and_a_plot() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("mine frequency per tile") && text.contains("tiles 21-25"), "{text}");
     assert!(text.contains("first draw over 5000 rounds"), "{text}");
+    let text = fairmines(&["audit", "--server-seed", "s", "--client-seed", "c", "--count", "500", "--mines", "1,2"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("  overall    p = ") && !text.contains("  combined ") && !text.contains("  all "), "{text}");
+    assert!(text.contains("no combined test: every mine count comes from the same nonces"), "{text}");
 }
 
 #[test]
@@ -164,6 +174,15 @@ fn audit_of_a_history_and_its_errors() {
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["rows_read"].as_u64(), v["malformed"].as_u64()), (Some(30), Some(6)));
+    // A history's rows are rounds of their own, one mine count each: the combined test is there.
+    let out = fairmines(&["audit", &format!("{EXAMPLES}history.csv"), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["combined"]["degrees_of_freedom"].as_u64(), v["shared_rounds"].as_bool()), (Some(576), Some(false)));
+    let text = String::from_utf8_lossy(&fairmines(&["audit", &format!("{EXAMPLES}history.csv")]).stdout).into_owned();
+    assert!(
+        text.contains("  combined   p = ") && text.contains("(sum of 24 independent statistics, df 576)"),
+        "{text}"
+    );
     // A p-value threshold turns the audit into a check; a threshold above 1 always fails.
     let out = fairmines(&["audit", &format!("{EXAMPLES}history.csv"), "--fail-below", "1.1"]);
     assert_eq!(out.status.code(), Some(1));

@@ -135,12 +135,78 @@ pub struct AuditReport {
     pub first_draw_counts: [u64; N],
     /// The uniformity test of `first_draw_counts`.
     pub first_draw: Option<ChiSquare>,
-    /// All mine counts together: the sum of their statistics, with 24 degrees of freedom each.
+    /// Every mine count's tiles uniform, in one test: the sum of their statistics, with 24 degrees of
+    /// freedom each. A sum of chi-squares is chi-square only when the parts are independent, so this is
+    /// computed only when every round counts under one mine count (a history: each row is its own round);
+    /// `None` when the mine counts share their rounds ([`AuditReport::shared_rounds`]).
     pub combined: Option<ChiSquare>,
     /// The smallest of the mine counts' Holm-adjusted p-values ([`MineAudit::holm_p_value`]): one p-value for
     /// "some mine count is not uniform" that accounts for the number of mine counts tested (about one test in
-    /// twenty is below 0.05 by chance alone).
+    /// twenty is below 0.05 by chance alone). Valid whatever the dependence between the mine counts.
     pub holm_p_value: Option<f64>,
+    /// The one p-value for "something is not uniform": the smallest Holm-adjusted p-value over every test of
+    /// the report (each mine count and the first draw), so `min(1, k · smallest p)` for `k` tests. Valid
+    /// whatever the dependence between the tests; `fairmines audit --fail-below` holds it against its
+    /// threshold.
+    pub overall_p_value: Option<f64>,
+    /// Whether the mine counts were computed from the same rounds ([`AuditCounts::shared_rounds`]): then
+    /// their tests are dependent (the same words place the mines of every count; the one-mine test *is* the
+    /// first-draw test) and there is no `combined` test.
+    pub shared_rounds: bool,
+    /// Every p-value above with what it tests, in the order a report shows them: each mine count, `combined`
+    /// (when computed), the first draw, `holm_p_value`, `overall_p_value`.
+    pub p_values: Vec<PValue>,
+}
+
+/// One p-value of an [`AuditReport`] and what it tests: the words every report (text, JSON, Python) shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PValue {
+    /// Which test: `"3 mines"`, `"combined"`, `"first draw"`, `"holm"` or `"overall"`.
+    pub name: String,
+    /// The p-value.
+    pub p_value: f64,
+    /// What a small value says is not uniform, and how the p-value is computed, in one sentence.
+    pub what: String,
+}
+
+impl PValue {
+    fn new(name: impl Into<String>, p_value: f64, what: impl Into<String>) -> PValue {
+        PValue { name: name.into(), p_value, what: what.into() }
+    }
+}
+
+/// The [`AuditReport::p_values`] of a report's tests.
+fn p_values(report: &AuditReport) -> Vec<PValue> {
+    let mut all = Vec::new();
+    for m in &report.by_mines {
+        if let Some(t) = m.chi_square {
+            let what =
+                format!("tiles of the {}-mine rounds uniform (chi-square of the 25 tile counts, df 24)", m.mines);
+            all.push(PValue::new(format!("{} mines", m.mines), t.p_value, what));
+        }
+    }
+    let tested = all.len();
+    if let Some(t) = report.combined {
+        let what = format!(
+            "tiles of every mine count uniform, in one test (sum of {tested} independent statistics, df {})",
+            t.degrees_of_freedom
+        );
+        all.push(PValue::new("combined", t.p_value, what));
+    }
+    if let Some(t) = report.first_draw {
+        all.push(PValue::new("first draw", t.p_value, "first mine of every round uniform (chi-square, df 24)"));
+    }
+    if let Some(p) = report.holm_p_value {
+        let what =
+            format!("every mine count uniform: smallest Holm-adjusted p of the {tested}, valid under any dependence");
+        all.push(PValue::new("holm", p, what));
+    }
+    if let Some(p) = report.overall_p_value {
+        let k = tested + usize::from(report.first_draw.is_some());
+        let what = format!("everything uniform: smallest Holm-adjusted p of all {k} tests, valid under any dependence");
+        all.push(PValue::new("overall", p, what));
+    }
+    all
 }
 
 /// Counts being gathered; add them up with [`AuditCounts::merge`] and test with [`AuditCounts::report`].
@@ -158,11 +224,24 @@ pub struct AuditCounts {
     pub tiles: [[u64; N]; 24],
     /// Rounds by the tile of their first draw.
     pub first_draw: [u64; N],
+    /// Whether the mine counts share their rounds: a seed-pair audit computes every mine count from the same
+    /// nonces, so the same words (set by [`audit_seed_pair_counts`]; [`AuditCounts::merge`] keeps it). In a
+    /// history each row is a round of its own (its own seed pair and nonce), counted under one mine count.
+    #[serde(default)]
+    pub shared_rounds: bool,
 }
 
 impl Default for AuditCounts {
     fn default() -> Self {
-        AuditCounts { rows_read: 0, malformed: 0, skipped: 0, rounds: [0; 24], tiles: [[0; N]; 24], first_draw: [0; N] }
+        AuditCounts {
+            rows_read: 0,
+            malformed: 0,
+            skipped: 0,
+            rounds: [0; 24],
+            tiles: [[0; N]; 24],
+            first_draw: [0; N],
+            shared_rounds: false,
+        }
     }
 }
 
@@ -219,12 +298,14 @@ impl AuditCounts {
         for t in 0..N {
             self.first_draw[t] += other.first_draw[t];
         }
+        self.shared_rounds |= other.shared_rounds;
     }
 
     /// The counts of one mine count only (its rounds and tile counts; no first draws): for its heatmap.
     pub fn only(&self, mines: MineCount) -> AuditCounts {
         let m = usize::from(mines.get() - 1);
-        let mut counts = AuditCounts { rows_read: self.rounds[m], ..AuditCounts::default() };
+        let mut counts =
+            AuditCounts { rows_read: self.rounds[m], shared_rounds: self.shared_rounds, ..AuditCounts::default() };
         counts.rounds[m] = self.rounds[m];
         counts.tiles[m] = self.tiles[m];
         counts
@@ -244,18 +325,26 @@ impl AuditCounts {
         for (mine, p) in by_mines.iter_mut().filter(|m| m.chi_square.is_some()).zip(&adjusted) {
             mine.holm_p_value = Some(*p);
         }
-        let combined = (!tests.is_empty())
+        // Independent parts only: the mine counts of a seed-pair audit share their words.
+        let combined = (!tests.is_empty() && !self.shared_rounds)
             .then(|| ChiSquare::new(tests.iter().map(|t| t.statistic).sum(), DF * tests.len() as u32));
-        AuditReport {
+        let first_draw = draw_chi_square(&self.first_draw);
+        let every: Vec<f64> = tests.iter().chain(&first_draw).map(|t| t.p_value).collect();
+        let mut report = AuditReport {
             rows_read: self.rows_read,
             malformed: self.malformed,
             skipped: self.skipped,
             by_mines,
             first_draw_counts: self.first_draw,
-            first_draw: draw_chi_square(&self.first_draw),
+            first_draw,
             combined,
             holm_p_value: adjusted.into_iter().reduce(f64::min),
-        }
+            overall_p_value: holm(&every).into_iter().reduce(f64::min),
+            shared_rounds: self.shared_rounds,
+            p_values: Vec::new(),
+        };
+        report.p_values = p_values(&report);
+        report
     }
 }
 
@@ -264,7 +353,9 @@ const BLOCK: usize = 1 << 16;
 
 /// Audits the rounds of one seed pair with nonces `first..first + count`, for each of `mines`, with the
 /// core's [`mine_positions_batch`] (every core). The first draws come from the one-mine batch: a round's
-/// first mine is the same whatever its mine count.
+/// first mine is the same whatever its mine count. Every mine count is computed from the same nonces, so
+/// their tests are dependent: the report has no `combined` test ([`AuditCounts::shared_rounds`]), and
+/// `holm_p_value` / `overall_p_value` are the p-values that hold for all of them at once.
 ///
 /// ```
 /// use fairmines::MineCount;
@@ -299,7 +390,7 @@ pub fn audit_seed_pair_counts<C: Proceed>(
     let mut mines: Vec<MineCount> = mines.to_vec();
     mines.sort();
     mines.dedup();
-    let mut counts = AuditCounts::default();
+    let mut counts = AuditCounts { shared_rounds: true, ..AuditCounts::default() };
     let mut out = Vec::new();
     let mut done = 0u64;
     while done < count {
@@ -465,7 +556,11 @@ pub fn heatmap_svg(report: &AuditReport, title: &str) -> String {
             all => format!(
                 "{} rounds · all mine counts: {}",
                 all.iter().map(|m| m.rounds).sum::<u64>(),
-                describe(report.combined)
+                match (report.combined, report.holm_p_value) {
+                    (Some(t), _) => describe(Some(t)),
+                    (None, Some(p)) => format!("smallest Holm-adjusted p = {p:.4}"),
+                    (None, None) => describe(None),
+                }
             ),
         }),
     );

@@ -30,11 +30,22 @@ fn test_json(test: Option<ChiSquare>) -> Value {
 }
 
 /// An audit as `audit --json` writes it; `source` says what was audited (a file name, `"input"`).
+/// `p_values` lists every p-value with what it tests ([`AuditReport::p_values`]); `combined` is null when
+/// the mine counts share their rounds (`shared_rounds`, a seed-pair audit), where `holm_p_value` and
+/// `overall_p_value` are the valid joint p-values.
 pub fn audit_json(report: &AuditReport, source: &str) -> Value {
     let by_mines: Vec<_> = report
         .by_mines
         .iter()
-        .map(|m| json!({ "mines": m.mines, "rounds": m.rounds, "tile_counts": m.tile_counts, "chi_square": test_json(m.chi_square) }))
+        .map(|m| {
+            json!({
+                "mines": m.mines,
+                "rounds": m.rounds,
+                "tile_counts": m.tile_counts,
+                "chi_square": test_json(m.chi_square),
+                "holm_p_value": m.holm_p_value,
+            })
+        })
         .collect();
     json!({
         "source": source,
@@ -45,6 +56,10 @@ pub fn audit_json(report: &AuditReport, source: &str) -> Value {
         "combined": test_json(report.combined),
         "first_draw_counts": report.first_draw_counts,
         "first_draw": test_json(report.first_draw),
+        "holm_p_value": report.holm_p_value,
+        "overall_p_value": report.overall_p_value,
+        "shared_rounds": report.shared_rounds,
+        "p_values": report.p_values,
     })
 }
 
@@ -65,6 +80,8 @@ pub fn audit_counts_from_json(value: &Value) -> Result<AuditCounts, fairmines::E
         skipped: u64,
         by_mines: Vec<ByMines>,
         first_draw_counts: [u64; 25],
+        #[serde(default)]
+        shared_rounds: bool,
     }
     let invalid = |detail: String| fairmines::Error::InvalidState { argument: "audit", detail };
     let audit = Audit::deserialize(value).map_err(|e| invalid(e.to_string()))?;
@@ -72,6 +89,7 @@ pub fn audit_counts_from_json(value: &Value) -> Result<AuditCounts, fairmines::E
         rows_read: audit.rows_read,
         malformed: audit.malformed,
         skipped: audit.skipped,
+        shared_rounds: audit.shared_rounds,
         ..AuditCounts::default()
     };
     counts.first_draw = audit.first_draw_counts;

@@ -42,7 +42,7 @@ mod verify;
 #[cfg(feature = "arrow")]
 pub use arrow_array::{RecordBatch, RecordBatchReader};
 pub use audit::{
-    AuditCounts, AuditReport, ChiSquare, MineAudit, audit_history, audit_seed_pair, audit_seed_pair_counts,
+    AuditCounts, AuditReport, ChiSquare, MineAudit, PValue, audit_history, audit_seed_pair, audit_seed_pair_counts,
     audit_values, draw_chi_square, heatmap_svg, heatmap_text, holm, tile_chi_square, tile_ratios,
 };
 #[cfg(feature = "arrow")]

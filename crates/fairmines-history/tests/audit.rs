@@ -2,7 +2,8 @@
 
 use fairmines::{MineCount, WordStream, round_signature};
 use fairmines_history::{
-    AuditCounts, Options, audit_history, audit_seed_pair, draw_chi_square, heatmap_svg, heatmap_text,
+    AuditCounts, ChiSquare, Options, audit_counts_from_json, audit_history, audit_json, audit_seed_pair,
+    audit_seed_pair_counts, draw_chi_square, heatmap_svg, heatmap_text,
 };
 
 /// The Kolmogorov–Smirnov distance between the p-values and the uniform distribution on [0, 1].
@@ -109,4 +110,104 @@ fn a_history_audit_counts_its_declared_positions() {
     assert_eq!(svg.matches("<rect").count(), 26, "a background and 25 tiles");
     assert!(svg.contains("a &lt;title&gt; &amp; more"));
     assert!(draw_chi_square(&counts.first_draw).is_some());
+}
+
+/// Runs of `test` below 0.05 over `runs` genuine seed pairs (fixed seeds: deterministic), each audited over
+/// `nonces` nonces for every one of `mines`: (the old sum of the mine counts' statistics, the report's
+/// `holm_p_value`, its `overall_p_value`).
+fn false_positives(tag: &str, runs: usize, nonces: u64, mines: &[u32]) -> (usize, usize, usize) {
+    let mines: Vec<MineCount> = mines.iter().map(|&m| MineCount::new(m).unwrap()).collect();
+    let (mut old, mut holm, mut overall) = (0, 0, 0);
+    for k in 0..runs {
+        let report = audit_seed_pair(&format!("fpr-{tag}-server-{k}"), "fpr-client", 0, nonces, &mines).unwrap();
+        assert!(report.shared_rounds && report.combined.is_none());
+        // What `combined` was before: the statistics added up as if the mine counts were independent.
+        let tests: Vec<_> = report.by_mines.iter().map(|m| m.chi_square.unwrap()).collect();
+        let summed = ChiSquare::new(tests.iter().map(|t| t.statistic).sum(), 24 * tests.len() as u32);
+        old += usize::from(summed.p_value < 0.05);
+        holm += usize::from(report.holm_p_value.unwrap() < 0.05);
+        overall += usize::from(report.overall_p_value.unwrap() < 0.05);
+    }
+    (old, holm, overall)
+}
+
+/// The most runs out of `runs` below 0.05 that a rate of at most 5 % gives, with three standard deviations of
+/// binomial noise (a 0.13 % chance of more).
+fn at_most_five_percent(runs: usize) -> usize {
+    let n = runs as f64;
+    (n * 0.05 + 3.0 * (n * 0.05 * 0.95).sqrt()).floor() as usize
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "millions of rounds")]
+fn a_seed_pair_audits_joint_p_values_hold_their_level_where_the_old_sum_did_not() {
+    for (tag, runs, nonces, mines) in
+        [("1-3-24", 6_000, 500, vec![1, 3, 24]), ("1-24", 400, 200, (1..=24).collect::<Vec<u32>>())]
+    {
+        let (old, holm, overall) = false_positives(tag, runs, nonces, &mines);
+        let rate = |k: usize| k as f64 / runs as f64 * 100.0;
+        println!(
+            "mines {tag}, {runs} genuine seed pairs x {nonces} nonces: p < 0.05 in {:.1} % of runs with the old \
+             sum of chi-squares, {:.1} % with holm_p_value, {:.1} % with overall_p_value",
+            rate(old),
+            rate(holm),
+            rate(overall)
+        );
+        let bound = at_most_five_percent(runs);
+        assert!(holm <= bound && overall <= bound, "{tag}: {holm} and {overall} of {runs} runs, at most {bound}");
+        // The old sum treated dependent statistics as independent: its rate is beyond what 5 % gives.
+        assert!(old > bound, "{tag}: the old sum was below 0.05 in {old} of {runs} runs, at most {bound} expected");
+    }
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "millions of rounds")]
+fn a_history_audits_combined_test_holds_its_level() {
+    // A history: each mine count played on rounds of its own (here: its own nonces), counted under one mine
+    // count only, so the parts of `combined` are independent and it is computed.
+    let runs = 1_000;
+    let mut small = 0;
+    for k in 0..runs {
+        let mut counts = AuditCounts::default();
+        for (i, mines) in [1u32, 3, 24].into_iter().enumerate() {
+            let m = MineCount::new(mines).unwrap();
+            let first = 1_000 * i as u64;
+            for nonce in first..first + 500 {
+                let placement = fairmines::placement(&format!("history-server-{k}"), "client", nonce, m);
+                counts.add_round(m, &placement.positions(), Some(placement.draw_order()[0] + 1));
+            }
+        }
+        let report = counts.report();
+        assert!(!report.shared_rounds && report.combined.unwrap().degrees_of_freedom == 72);
+        small += usize::from(report.combined.unwrap().p_value < 0.05);
+    }
+    println!("history, mines 1,3,24 on rounds of their own: combined p < 0.05 in {small} of {runs} runs");
+    assert!(small <= at_most_five_percent(runs), "{small} of {runs}");
+}
+
+#[test]
+fn the_shared_rounds_mark_survives_merges_and_json() {
+    let three = [MineCount::new(3).unwrap(), MineCount::new(5).unwrap()];
+    let pair = audit_seed_pair_counts("s", "c", 0, 1_000, &three, |_| {}).unwrap();
+    assert!(pair.shared_rounds);
+    let mut history = AuditCounts::default();
+    history.add_round(three[0], &[1, 2, 3], Some(1));
+    assert!(!history.shared_rounds && history.report().combined.is_some());
+    let mut merged = history.clone();
+    merged.merge(&pair);
+    assert!(merged.shared_rounds && merged.report().combined.is_none());
+    assert_eq!(AuditCounts::from_json(&pair.to_json()).unwrap(), pair);
+    let json = audit_json(&pair.report(), "pair");
+    assert_eq!(json["shared_rounds"], true);
+    assert_eq!(audit_counts_from_json(&json).unwrap().report(), pair.report());
+    // Counts written before the mark existed read as a history's.
+    let old = pair.to_json().replace(",\"shared_rounds\":true", "");
+    assert!(!AuditCounts::from_json(&old).unwrap().shared_rounds);
+    // The p-values in the order the reports show them, each saying what it tests.
+    let report = pair.report();
+    let names: Vec<&str> = report.p_values.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["3 mines", "5 mines", "first draw", "holm", "overall"]);
+    assert_eq!(report.p_values[3].p_value, report.holm_p_value.unwrap());
+    assert_eq!(report.p_values[4].p_value, report.overall_p_value.unwrap());
+    assert!(report.p_values.iter().all(|p| !p.what.is_empty()));
 }
