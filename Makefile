@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench history-memory fuzz mutation-check install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench check-versions check-workflows dist test-dist history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web test-readme test-miri
+test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web test-readme test-miri check-versions check-workflows
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -59,6 +59,23 @@ test-web:
 # Every code block of README.md, run as written, with the output it shows compared.
 test-readme:
 	bash scripts/test-readme.sh
+
+# Every version number equals Cargo.toml's (CLI, Python, npm packages, C header, POM, CHANGELOG.md);
+# scripts/set-version.sh X.Y.Z sets them all.
+check-versions:
+	bash scripts/check-versions.sh
+
+# The GitHub Actions workflows pass actionlint (installed from the Go module proxy into target/tools).
+check-workflows:
+	bash scripts/check-workflows.sh
+
+# The release artifacts built here so far: the static musl `fairmines` archive and dist/SHA256SUMS.
+dist:
+	bash scripts/dist.sh
+
+# What `make dist` wrote, unpacked elsewhere: static, its version, `verify $(ARGS)` says OK.
+test-dist:
+	bash scripts/test-dist.sh $(ARGS)
 
 # The core's unit and game tests under Miri (nightly; installed when missing).
 test-miri:

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `make test-dist`: checks what `make dist` wrote, as a user would use it: dist/SHA256SUMS holds,
+# the command-line archive unpacks into a new folder outside the source tree, holds the binary with its
+# licences and README, the binary is static (file and ldd say so), says its version, passes its selftest,
+# and verifies the worked example of ALGORITHM.md (the arguments given: the Makefile passes `make verify`'s
+# ARGS) with the verdict OK, run with an empty environment.
+#   scripts/test-dist.sh VERIFY-ARGS...
+set -euo pipefail
+cd "$(dirname "$0")/.."
+(( $# > 0 )) || { echo "usage: scripts/test-dist.sh VERIFY-ARGS... (make test-dist passes them)" >&2; exit 1; }
+
+version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
+name=fairmines-$version-x86_64-unknown-linux-musl
+[[ -f dist/$name.tar.gz ]] || { echo "test-dist: dist/$name.tar.gz is missing (make dist)" >&2; exit 1; }
+(cd dist && sha256sum --quiet -c SHA256SUMS)
+grep -q " $name.tar.gz\$" dist/SHA256SUMS || { echo "test-dist: SHA256SUMS does not list $name.tar.gz" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tar -xzf "dist/$name.tar.gz" -C "$tmp"
+want=$(printf '%s\n' "$name/" "$name/LICENSE-APACHE" "$name/LICENSE-MIT" "$name/README.txt" "$name/fairmines")
+got=$(tar -tzf "dist/$name.tar.gz" | LC_ALL=C sort)
+[[ "$got" == "$want" ]] || { echo "test-dist: the archive holds:" >&2; echo "$got" >&2; exit 1; }
+bin=$tmp/$name/fairmines
+
+file "$bin" | grep -Eq 'static(-pie)? linked|statically linked' || { echo "test-dist: not static: $(file "$bin")" >&2; exit 1; }
+# ldd prints "statically linked" (glibc's ldd on a static-pie) or "not a dynamic executable", exit 1 then.
+ldd_out=$(ldd "$bin" 2>&1 || true)
+grep -Eq 'statically linked|not a dynamic executable' <<<"$ldd_out" || { echo "test-dist: ldd: $ldd_out" >&2; exit 1; }
+if readelf -d "$bin" | grep -q NEEDED; then echo "test-dist: the binary needs shared libraries" >&2; exit 1; fi
+
+cd "$tmp"
+run() { env -i "$bin" "$@"; }
+[[ "$(run --version)" == "fairmines $version" ]] || { echo "test-dist: --version says $(run --version)" >&2; exit 1; }
+run selftest >/dev/null
+out=$(run verify "$@")
+grep -qx 'verdict: OK, every check given holds' <<<"$out" || { echo "$out" >&2; echo "test-dist: verify did not say OK" >&2; exit 1; }
+echo "test-dist: $name.tar.gz ($(stat -c %s "$OLDPWD/dist/$name.tar.gz") bytes): static, $version, selftest and verify OK"
