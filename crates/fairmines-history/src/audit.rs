@@ -423,7 +423,7 @@ pub fn audit_seed_pair_counts<C: Proceed>(
 pub(crate) fn audit_chunk(chunk: Chunk) -> AuditCounts {
     let mut counts = AuditCounts::default();
     for raw in &chunk.rows {
-        match raw.parse(&chunk.layout) {
+        match raw.parse(&chunk) {
             Err(_) => {
                 counts.rows_read += 1;
                 counts.malformed += 1;

@@ -11,7 +11,7 @@ use std::thread;
 use flate2::read::MultiGzDecoder;
 use serde_json::Value;
 
-use crate::row::{CsvHeader, Names, Row, RowError, parse_json_line, parse_value};
+use crate::row::{CsvHeader, Names, Record, RowError, RowRef, parse_json_line, parse_value};
 use crate::verify::Options;
 
 /// The two written forms of a history.
@@ -119,8 +119,14 @@ impl Proceed for ControlFlow<()> {
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 pub(crate) enum RawData {
-    Json(Vec<u8>),
-    Csv(csv::ByteRecord),
+    /// A JSON line: where it lies in the chunk's `text`.
+    Json(std::ops::Range<usize>),
+    /// A CSV record: where its fields' bytes start in the chunk's `text`, and where its field ends lie in
+    /// the chunk's `ends`.
+    Csv {
+        start: usize,
+        fields: std::ops::Range<usize>,
+    },
     Value(Value),
     /// The row at this index of the chunk's columns.
     #[cfg_attr(not(feature = "arrow"), allow(dead_code))]
@@ -146,6 +152,11 @@ pub(crate) struct RawRow {
 
 pub(crate) struct Chunk {
     pub(crate) rows: Vec<RawRow>,
+    /// The JSON lines of the rows, or their CSV fields, one after another (one buffer per chunk, not one
+    /// per row).
+    pub(crate) text: Vec<u8>,
+    /// Where each CSV field ends in `text`.
+    pub(crate) ends: Vec<usize>,
     pub(crate) layout: Layout,
     pub(crate) blank_lines: u64,
     /// Input bytes read up to the end of this chunk.
@@ -154,21 +165,23 @@ pub(crate) struct Chunk {
 
 impl Chunk {
     pub(crate) fn new(layout: Layout) -> Self {
-        Chunk { rows: Vec::new(), layout, blank_lines: 0, bytes: 0 }
+        Chunk { rows: Vec::new(), text: Vec::new(), ends: Vec::new(), layout, blank_lines: 0, bytes: 0 }
     }
 }
 
 impl RawRow {
-    /// The row, or why it cannot be read together with its round id where that much could be read.
-    pub(crate) fn parse(&self, layout: &Layout) -> Result<Row, (RowError, Option<String>)> {
-        let result = match (&self.data, layout) {
-            (RawData::Json(bytes), Layout::Json(names)) => parse_json_line(bytes, names),
-            (RawData::Value(value), Layout::Json(names)) => parse_value(value, names),
-            (RawData::Csv(record), Layout::Csv(header)) => {
+    /// The row (borrowing from the chunk where it can), or why it cannot be read together with its round
+    /// id where that much could be read.
+    pub(crate) fn parse<'a>(&'a self, chunk: &'a Chunk) -> Result<RowRef<'a>, (RowError, Option<String>)> {
+        let result = match (&self.data, &chunk.layout) {
+            (RawData::Json(at), Layout::Json(names)) => parse_json_line(&chunk.text[at.clone()], names),
+            (RawData::Value(value), Layout::Json(names)) => parse_value(value, names).map(RowRef::from),
+            (RawData::Csv { start, fields }, Layout::Csv(header)) => {
+                let record = Record { text: &chunk.text, start: *start, ends: &chunk.ends[fields.clone()] };
                 header.parse(record).map_err(|e| (e, header.round_id(record)))
             }
             #[cfg(feature = "arrow")]
-            (RawData::Column(index), Layout::Columns(columns)) => columns.row(*index),
+            (RawData::Column(index), Layout::Columns(columns)) => columns.row(*index).map(RowRef::from),
             (RawData::TooLong(bytes), _) => Err((
                 RowError {
                     field: None,
@@ -335,7 +348,13 @@ pub(crate) enum Rows<R: Read> {
     Json { reader: BufReader<Tracking<R>>, layout: Layout, line_number: u64, consumed: u64, scratch: Vec<u8> },
     /// CSV, its header read; a row is held back by one, so that the last one can be marked when the input
     /// ends without a newline.
-    Csv { csv: Box<csv::Reader<BufReader<Tracking<R>>>>, layout: Layout, pending: Option<RawRow> },
+    /// The records are read into two buffers in turn (no allocation per row) and copied into the chunk.
+    Csv {
+        csv: Box<csv::Reader<BufReader<Tracking<R>>>>,
+        layout: Layout,
+        pending: Option<csv::ByteRecord>,
+        spare: csv::ByteRecord,
+    },
 }
 
 impl<R: Read> Rows<R> {
@@ -357,7 +376,7 @@ impl<R: Read> Rows<R> {
             Ok(names) => Layout::Csv(Arc::new(CsvHeader::new(names, &reading.names).map_err(HistoryError::Header)?)),
             Err(e) => return Err(csv_error(e)),
         };
-        Ok(Some(Rows::Csv { csv: Box::new(csv), layout, pending: None }))
+        Ok(Some(Rows::Csv { csv: Box::new(csv), layout, pending: None, spare: csv::ByteRecord::new() }))
     }
 
     pub(crate) fn layout(&self) -> Layout {
@@ -387,17 +406,20 @@ impl<R: Read> Rows<R> {
     pub(crate) fn step(&mut self, chunk: &mut Chunk) -> Result<bool, HistoryError> {
         match self {
             Rows::Json { reader, line_number, consumed, scratch, .. } => {
-                let mut line = Vec::new();
-                let n = reader.by_ref().take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut line)?;
+                // The line goes straight into the chunk's text: no buffer of its own.
+                let start = chunk.text.len();
+                let n = reader.by_ref().take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut chunk.text)?;
                 if n == 0 {
                     return Ok(false);
                 }
                 *consumed += n as u64;
                 *line_number += 1;
+                let line = &chunk.text[start..];
                 let mut terminated = line.last() == Some(&b'\n');
                 let data = if !terminated && line.len() > MAX_LINE_BYTES {
+                    chunk.text.truncate(start);
                     // Skip the rest of the line in bounded pieces.
-                    let mut total = line.len() as u64;
+                    let mut total = n as u64;
                     loop {
                         scratch.clear();
                         let m = reader.by_ref().take(1 << 16).read_until(b'\n', scratch)?;
@@ -407,35 +429,50 @@ impl<R: Read> Rows<R> {
                             break;
                         }
                     }
-                    *consumed = consumed.saturating_add(total - line.len() as u64);
+                    *consumed = consumed.saturating_add(total - n as u64);
                     RawData::TooLong(total)
                 } else if line.iter().all(u8::is_ascii_whitespace) {
+                    chunk.text.truncate(start);
                     chunk.blank_lines += 1;
                     return Ok(true);
                 } else {
-                    RawData::Json(line)
+                    RawData::Json(start..chunk.text.len())
                 };
                 chunk.rows.push(RawRow { line: *line_number, data, unterminated: !terminated });
                 Ok(true)
             }
-            Rows::Csv { csv, pending, .. } => {
-                let mut record = csv::ByteRecord::new();
-                if !csv.read_byte_record(&mut record).map_err(csv_error)? {
+            Rows::Csv { csv, pending, spare, .. } => {
+                if !csv.read_byte_record(spare).map_err(csv_error)? {
                     let ends_in_newline = csv.get_ref().get_ref().last.is_none_or(|b| b == b'\n' || b == b'\r');
-                    if let Some(mut row) = pending.take() {
-                        row.unterminated = !ends_in_newline;
-                        chunk.rows.push(row);
+                    if let Some(record) = pending.take() {
+                        push_record(chunk, &record, !ends_in_newline);
                     }
                     return Ok(false);
                 }
-                let line = record.position().map_or(0, |p| p.line());
-                if let Some(row) = pending.replace(RawRow { line, data: RawData::Csv(record), unterminated: false }) {
-                    chunk.rows.push(row);
+                match pending {
+                    Some(record) => {
+                        push_record(chunk, record, false);
+                        std::mem::swap(record, spare);
+                    }
+                    None => *pending = Some(std::mem::take(spare)),
                 }
                 Ok(true)
             }
         }
     }
+}
+
+/// Copies a CSV record's fields into the chunk, as a row.
+fn push_record(chunk: &mut Chunk, record: &csv::ByteRecord, unterminated: bool) {
+    let start = chunk.text.len();
+    let first = chunk.ends.len();
+    for field in record {
+        chunk.text.extend_from_slice(field);
+        chunk.ends.push(chunk.text.len());
+    }
+    let line = record.position().map_or(0, csv::Position::line);
+    let data = RawData::Csv { start, fields: first..chunk.ends.len() };
+    chunk.rows.push(RawRow { line, data, unterminated });
 }
 
 /// Hands rows given as JSON values to `send` in chunks; row `i` (0-based) is line `i + 1`.
@@ -469,7 +506,8 @@ pub(crate) fn thread_count(requested: usize) -> usize {
 }
 
 /// The bounded pipeline: `produce` (on its own thread) reads chunks; `threads` workers turn each into a `T`
-/// with their own state `S`; `collect` (on the calling thread) receives the results in input order.
+/// with their own state `S`; `collect` (on the calling thread) receives the results in input order. With one
+/// thread, all three run one after another on the calling thread (one core's work, no hand-over).
 ///
 /// At most `2 × threads` chunks wait for a worker and at most `2 × threads` results wait for `collect`, so
 /// memory is bounded by about `4 × threads + threads` chunks whatever the input's length.
@@ -486,7 +524,16 @@ pub(crate) fn pipeline<S, T>(
 where
     T: Send,
 {
-    let threads = threads.max(1);
+    if threads <= 1 {
+        // One thread does everything, on the calling thread: reading, checking and counting.
+        let mut state = make_state();
+        let mut stopped = false;
+        let read = produce(&mut |chunk| {
+            stopped = collect(work(&mut state, chunk)).is_break();
+            !stopped
+        });
+        return if stopped { Err(HistoryError::Stopped) } else { read };
+    }
     let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(u64, Chunk)>(2 * threads);
     let chunk_rx = Mutex::new(chunk_rx);
     let (result_tx, result_rx) = mpsc::sync_channel::<(u64, T)>(2 * threads);

@@ -15,6 +15,13 @@ pub struct NonceRanges {
 impl NonceRanges {
     /// Adds `nonce`; `false` if it was already there.
     pub fn insert(&mut self, nonce: u64) -> bool {
+        // The common case first: the next nonce after the last range.
+        if let Some(mut last) = self.ranges.last_entry()
+            && last.get().checked_add(1) == Some(nonce)
+        {
+            *last.get_mut() = nonce;
+            return true;
+        }
         if let Some((&start, &end)) = self.ranges.range(..=nonce).next_back() {
             if nonce <= end {
                 return false;
@@ -113,14 +120,20 @@ pub struct PairNonces {
 pub(crate) type PairKey = (Digest, String);
 
 struct PairState {
+    key: PairKey,
     nonces: NonceRanges,
     ok: NonceRanges,
     last_seen: u64,
 }
 
+/// Where a pair's state lies in a [`Ledger`]; valid until a pair is closed ([`Ledger::closed_early`] changes).
+pub(crate) type Slot = usize;
+
 /// Every open seed pair's nonces, with at most `max_open` pairs held at once.
 pub(crate) struct Ledger {
-    pairs: HashMap<PairKey, PairState>,
+    slots: HashMap<PairKey, Slot>,
+    states: Vec<Option<PairState>>,
+    free: Vec<Slot>,
     max_open: usize,
     clock: u64,
     pub(crate) closed_early: u64,
@@ -128,57 +141,83 @@ pub(crate) struct Ledger {
 
 impl Ledger {
     pub(crate) fn new(max_open: usize) -> Self {
-        Ledger { pairs: HashMap::new(), max_open: max_open.max(1), clock: 0, closed_early: 0 }
+        Ledger {
+            slots: HashMap::new(),
+            states: Vec::new(),
+            free: Vec::new(),
+            max_open: max_open.max(1),
+            clock: 0,
+            closed_early: 0,
+        }
     }
 
-    /// Records `nonce` for the pair; `false` if the pair already had it. When the ledger is full, the least
-    /// recently seen half of the pairs is closed first and handed to `closed`.
-    pub(crate) fn insert(&mut self, key: &PairKey, nonce: u64, closed: &mut dyn FnMut(PairNonces)) -> bool {
-        self.clock += 1;
-        if let Some(state) = self.pairs.get_mut(key) {
-            state.last_seen = self.clock;
-            return state.nonces.insert(nonce);
+    /// The pair's slot, opening the pair if it is new. When the ledger is full, the least recently seen half
+    /// of the pairs is closed first and handed to `closed` (which makes every slot given before invalid).
+    pub(crate) fn slot(&mut self, key: &PairKey, closed: &mut dyn FnMut(PairNonces)) -> Slot {
+        if let Some(&slot) = self.slots.get(key) {
+            return slot;
         }
-        if self.pairs.len() >= self.max_open {
+        if self.slots.len() >= self.max_open {
             self.close_oldest_half(closed);
         }
-        let mut nonces = NonceRanges::default();
-        nonces.insert(nonce);
-        self.pairs.insert(key.clone(), PairState { nonces, ok: NonceRanges::default(), last_seen: self.clock });
-        true
+        let state =
+            PairState { key: key.clone(), nonces: NonceRanges::default(), ok: NonceRanges::default(), last_seen: 0 };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.states[slot] = Some(state);
+                slot
+            }
+            None => {
+                self.states.push(Some(state));
+                self.states.len() - 1
+            }
+        };
+        self.slots.insert(key.clone(), slot);
+        slot
     }
 
-    /// Notes that the first row of the pair with `nonce` passed every check (a pair closed early is gone).
-    pub(crate) fn mark_ok(&mut self, key: &PairKey, nonce: u64) {
-        if let Some(state) = self.pairs.get_mut(key) {
+    /// Records `nonce` for the pair in `slot`; `false` if the pair already had it.
+    pub(crate) fn insert(&mut self, slot: Slot, nonce: u64) -> bool {
+        self.clock += 1;
+        let Some(state) = self.states.get_mut(slot).and_then(Option::as_mut) else { return false };
+        state.last_seen = self.clock;
+        state.nonces.insert(nonce)
+    }
+
+    /// Notes that the first row of the pair in `slot` with `nonce` passed every check.
+    pub(crate) fn mark_ok(&mut self, slot: Slot, nonce: u64) {
+        if let Some(state) = self.states.get_mut(slot).and_then(Option::as_mut) {
             state.ok.insert(nonce);
         }
     }
 
     fn close_oldest_half(&mut self, closed: &mut dyn FnMut(PairNonces)) {
-        let mut ages: Vec<u64> = self.pairs.values().map(|s| s.last_seen).collect();
+        let mut ages: Vec<u64> = self.states.iter().flatten().map(|s| s.last_seen).collect();
         let keep = self.max_open / 2;
         let cut = ages.len() - keep;
         let (_, &mut threshold, _) = ages.select_nth_unstable(cut.saturating_sub(1));
-        let old: Vec<PairKey> =
-            self.pairs.iter().filter(|(_, s)| s.last_seen <= threshold).map(|(k, _)| k.clone()).collect();
-        for key in old {
-            if let Some(state) = self.pairs.remove(&key) {
+        for slot in 0..self.states.len() {
+            if self.states[slot].as_ref().is_some_and(|s| s.last_seen <= threshold)
+                && let Some(state) = self.states[slot].take()
+            {
+                self.slots.remove(&state.key);
+                self.free.push(slot);
                 self.closed_early += 1;
-                closed(pair_nonces(key, state));
+                closed(pair_nonces(state));
             }
         }
     }
 
     /// Closes every pair, in a stable order (by commitment, then client seed).
     pub(crate) fn close_all(self) -> Vec<PairNonces> {
-        let mut pairs: Vec<PairNonces> = self.pairs.into_iter().map(|(k, s)| pair_nonces(k, s)).collect();
+        let mut pairs: Vec<PairNonces> = self.states.into_iter().flatten().map(pair_nonces).collect();
         pairs.sort_by(|a, b| (&a.commitment, &a.client_seed).cmp(&(&b.commitment, &b.client_seed)));
         pairs
     }
 }
 
-fn pair_nonces((commitment, client_seed): PairKey, state: PairState) -> PairNonces {
+fn pair_nonces(state: PairState) -> PairNonces {
+    let (commitment, client_seed) = state.key;
     PairNonces {
         commitment: commitment.to_string(),
         client_seed,
@@ -229,7 +268,8 @@ mod tests {
         let mut closed = Vec::new();
         for pair in 0..8u8 {
             let key = (Digest::from_bytes([pair; 32]), String::new());
-            assert!(ledger.insert(&key, 0, &mut |p| closed.push(p)));
+            let slot = ledger.slot(&key, &mut |p| closed.push(p));
+            assert!(ledger.insert(slot, 0));
         }
         assert_eq!(ledger.closed_early, 4);
         assert_eq!(closed.len() as u64, ledger.closed_early);

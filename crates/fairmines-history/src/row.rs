@@ -54,6 +54,47 @@ impl fmt::Debug for Row {
     }
 }
 
+/// A row as a worker checks it: its text borrowed from the input where it can be (a JSON line or CSV record
+/// whose strings have no escapes), so that no seed is copied per row.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct RowRef<'a> {
+    pub(crate) server_seed: Cow<'a, str>,
+    pub(crate) commitment: Digest,
+    pub(crate) client_seed: Cow<'a, str>,
+    pub(crate) nonce: u64,
+    pub(crate) mines: MineCount,
+    pub(crate) positions: Tiles,
+    pub(crate) round_id: Option<Cow<'a, str>>,
+}
+
+impl From<Row> for RowRef<'_> {
+    fn from(row: Row) -> Self {
+        RowRef {
+            server_seed: Cow::Owned(row.server_seed),
+            commitment: row.commitment,
+            client_seed: Cow::Owned(row.client_seed),
+            nonce: row.nonce,
+            mines: row.mines,
+            positions: row.positions,
+            round_id: row.round_id.map(Cow::Owned),
+        }
+    }
+}
+
+impl RowRef<'_> {
+    pub(crate) fn into_owned(self) -> Row {
+        Row {
+            server_seed: self.server_seed.into_owned(),
+            commitment: self.commitment,
+            client_seed: self.client_seed.into_owned(),
+            nonce: self.nonce,
+            mines: self.mines,
+            positions: self.positions,
+            round_id: self.round_id.map(Cow::into_owned),
+        }
+    }
+}
+
 /// Why a row could not be read. The message starts with the field at fault where there is one
 /// (`mines: must be an integer in 1..=24, got 25`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,15 +257,21 @@ fn mines(n: Number) -> Result<MineCount, RowError> {
 pub fn parse_positions(text: &str) -> Result<Tiles, RowError> {
     let inner = text.trim();
     let inner = inner.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(inner);
-    let tiles = inner
-        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
-        .filter(|part| !part.is_empty())
-        .map(|part| {
-            part.parse::<i128>()
-                .map_err(|_| RowError::field("positions", format!("positions: {part:?} is not a tile number")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Tiles::declared(tiles, "positions").map_err(|e| RowError::core("positions", e))
+    // A board's worth of tiles without allocating; a longer list (refused below) goes on in `more`.
+    let (mut tiles, mut count, mut more) = ([0i128; 25], 0, Vec::new());
+    for part in inner.split(|c: char| c == ',' || c == ';' || c.is_whitespace()).filter(|part| !part.is_empty()) {
+        let tile = part
+            .parse::<i128>()
+            .map_err(|_| RowError::field("positions", format!("positions: {part:?} is not a tile number")))?;
+        match tiles.get_mut(count) {
+            Some(slot) => {
+                *slot = tile;
+                count += 1;
+            }
+            None => more.push(tile),
+        }
+    }
+    Tiles::declared(tiles[..count].iter().copied().chain(more), "positions").map_err(|e| RowError::core("positions", e))
 }
 
 fn positions(cell: Cell<'_>) -> Result<Tiles, RowError> {
@@ -326,7 +373,7 @@ impl Row {
 
     /// Reads a row from one line of JSON Lines.
     pub fn from_json_line(line: &[u8]) -> Result<Row, RowError> {
-        parse_json_line(line, &Names::default()).map_err(|(e, _)| e)
+        parse_json_line(line, &Names::default()).map(RowRef::into_owned).map_err(|(e, _)| e)
     }
 
     /// The row as one line of JSON Lines (no newline), positions as an array.
@@ -370,14 +417,155 @@ fn csv_field(text: &str) -> String {
 }
 
 /// Parses a JSON line; on failure also returns the round id when the line is an object that has one.
-pub(crate) fn parse_json_line(line: &[u8], names: &Names) -> Result<Row, (RowError, Option<String>)> {
+///
+/// A line in the form every history writer produces ([`parse_plain`]) is read without serde_json and
+/// without copying its strings; any other line, and every line that fails, is read by serde_json and the
+/// format's rules, which give the same row or the error.
+pub(crate) fn parse_json_line<'a>(line: &'a [u8], names: &Names) -> Result<RowRef<'a>, (RowError, Option<String>)> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if let Some(row) = parse_plain(line, names) {
+        return Ok(row);
+    }
     let value: Value = serde_json::from_slice(line).map_err(|e| {
         let what = if e.is_eof() { "incomplete JSON (the line ends too early)" } else { "not valid JSON" };
         (RowError::whole(format!("row: {what}: {e}")), None)
     })?;
-    parse_value(&value, names)
+    parse_value(&value, names).map(RowRef::from)
+}
+
+/// A value of a plain JSON line.
+#[derive(Clone, Copy)]
+enum Plain<'a> {
+    Text(&'a str),
+    Integer(u64),
+    /// Up to 25 integers (more are read by serde_json, whose path reports them).
+    Integers([u64; 25], usize),
+}
+
+/// Reads the plain JSON lines: one object of strings without escapes or control characters, integers
+/// (digits only, at most 19, no sign, fraction or exponent) and arrays of such integers, spaces or tabs
+/// between the tokens; no field of the format twice. Fields not in the format are skipped (in the same
+/// form). `None` for anything else, and for a row the format's rules refuse: the general path reads those.
+fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
+    let mut at = 0;
+    let mut fields: [Option<Plain<'a>>; 7] = [None; 7];
+    let space = |at: &mut usize| {
+        while matches!(line.get(*at), Some(b' ' | b'\t')) {
+            *at += 1;
+        }
+    };
+    let expect = |at: &mut usize, byte: u8| -> Option<()> {
+        space(at);
+        (line.get(*at) == Some(&byte)).then(|| *at += 1)
+    };
+    let text = |at: &mut usize| -> Option<&'a str> {
+        let start = *at;
+        let end = start + memchr::memchr(b'"', &line[start..])?;
+        let bytes = &line[start..end];
+        *at = end + 1;
+        // No escape and no control character (serde_json refuses those raw); checked without branches.
+        if bytes.iter().fold(false, |odd, &b| odd | (b == b'\\') | (b < 0x20)) {
+            return None;
+        }
+        core::str::from_utf8(bytes).ok()
+    };
+    let integer = |at: &mut usize| -> Option<u64> {
+        let start = *at;
+        while line.get(*at).is_some_and(u8::is_ascii_digit) {
+            *at += 1;
+        }
+        let digits = &line[start..*at];
+        let plain = matches!(digits.len(), 1..=19) && (digits[0] != b'0' || digits.len() == 1);
+        if !plain || matches!(line.get(*at), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        Some(digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')))
+    };
+    expect(&mut at, b'{')?;
+    space(&mut at);
+    if line.get(at) == Some(&b'}') {
+        at += 1;
+    } else {
+        loop {
+            expect(&mut at, b'"')?;
+            let key = text(&mut at)?;
+            expect(&mut at, b':')?;
+            space(&mut at);
+            let value = match *line.get(at)? {
+                b'"' => {
+                    at += 1;
+                    Plain::Text(text(&mut at)?)
+                }
+                b'0'..=b'9' => Plain::Integer(integer(&mut at)?),
+                b'[' => {
+                    at += 1;
+                    let (mut items, mut count) = ([0; 25], 0);
+                    space(&mut at);
+                    if line.get(at) == Some(&b']') {
+                        at += 1;
+                    } else {
+                        loop {
+                            space(&mut at);
+                            *items.get_mut(count)? = integer(&mut at)?;
+                            count += 1;
+                            space(&mut at);
+                            match *line.get(at)? {
+                                b',' => at += 1,
+                                b']' => break at += 1,
+                                _ => return None,
+                            }
+                        }
+                    }
+                    Plain::Integers(items, count)
+                }
+                _ => return None,
+            };
+            if let Some(i) = (0..FIELDS.len()).find(|&i| names.get(i) == key)
+                && fields[i].replace(value).is_some()
+            {
+                return None;
+            }
+            space(&mut at);
+            match *line.get(at)? {
+                b',' => at += 1,
+                b'}' => break at += 1,
+                _ => return None,
+            }
+        }
+    }
+    space(&mut at);
+    if at != line.len() {
+        return None;
+    }
+    // The format's rules, as `Row::from_cells` applies them; a refusal goes to the general path.
+    let [server_seed, commitment, client_seed, nonce, mines, positions, round_id] = fields;
+    let text_of = |field: Option<Plain<'a>>| match field {
+        Some(Plain::Text(text)) => Some(text),
+        _ => None,
+    };
+    let integer_of = |field: Option<Plain<'a>>| match field {
+        Some(Plain::Integer(n)) => Some(Number::from(n)),
+        _ => None,
+    };
+    Some(RowRef {
+        server_seed: Cow::Borrowed(text_of(server_seed)?),
+        commitment: Digest::parse_hex(text_of(commitment)?.trim(), "commitment").ok()?,
+        client_seed: Cow::Borrowed(text_of(client_seed)?),
+        nonce: fairmines::input::nonce(integer_of(nonce)?).ok()?,
+        mines: MineCount::try_from(integer_of(mines)?).ok()?,
+        positions: match positions? {
+            Plain::Integers(items, count) => Tiles::declared(items[..count].iter().copied(), "positions").ok()?,
+            Plain::Text(text) => parse_positions(text).ok()?,
+            Plain::Integer(_) => return None,
+        },
+        round_id: match round_id {
+            None => None,
+            Some(Plain::Text(text)) => Some(Cow::Borrowed(text)),
+            Some(Plain::Integer(n)) => Some(Cow::Owned(n.to_string())),
+            Some(Plain::Integers(..)) => return None,
+        },
+    })
 }
 
 pub(crate) fn parse_value(value: &Value, names: &Names) -> Result<Row, (RowError, Option<String>)> {
@@ -392,6 +580,27 @@ pub(crate) fn parse_value(value: &Value, names: &Names) -> Result<Row, (RowError
 /// A number written as text (a CSV field): an integer, or a float for the core's rules (`5.0` counts).
 fn number_text(text: &str) -> Option<Number> {
     text.parse::<i128>().map(Number::Int).ok().or_else(|| text.parse::<f64>().ok().map(Number::Float))
+}
+
+/// A CSV record's fields as a chunk holds them: their bytes one after another from `start`, and where each
+/// field ends.
+#[derive(Clone, Copy)]
+pub(crate) struct Record<'a> {
+    pub(crate) text: &'a [u8],
+    pub(crate) start: usize,
+    pub(crate) ends: &'a [usize],
+}
+
+impl<'a> Record<'a> {
+    fn len(self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(self, i: usize) -> Option<&'a [u8]> {
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { self.start } else { self.ends[i - 1] };
+        self.text.get(start..end)
+    }
 }
 
 /// Where each field is in the records of a CSV history.
@@ -414,18 +623,25 @@ impl CsvHeader {
         })
     }
 
-    fn text<'r>(&self, record: &'r csv::ByteRecord, column: usize, field: &'static str) -> Result<&'r str, RowError> {
+    fn text<'r>(&self, record: Record<'r>, column: usize, field: &'static str) -> Result<&'r str, RowError> {
         let bytes = record.get(column).unwrap_or_default();
         core::str::from_utf8(bytes).map_err(|_| RowError::field(field, format!("{field}: is not valid UTF-8")))
     }
 
-    pub(crate) fn round_id(&self, record: &csv::ByteRecord) -> Option<String> {
-        let id = self.round_id.and_then(|i| record.get(i))?;
-        let id = String::from_utf8_lossy(id).trim().to_owned();
+    pub(crate) fn round_id(&self, record: Record<'_>) -> Option<String> {
+        self.round_id_of(record).map(Cow::into_owned)
+    }
+
+    /// The round id, trimmed, borrowed from the record when it is valid UTF-8; `None` when empty.
+    fn round_id_of<'r>(&self, record: Record<'r>) -> Option<Cow<'r, str>> {
+        let id = match String::from_utf8_lossy(self.round_id.and_then(|i| record.get(i))?) {
+            Cow::Borrowed(id) => Cow::Borrowed(id.trim()),
+            Cow::Owned(id) => Cow::Owned(id.trim().to_owned()),
+        };
         (!id.is_empty()).then_some(id)
     }
 
-    pub(crate) fn parse(&self, record: &csv::ByteRecord) -> Result<Row, RowError> {
+    pub(crate) fn parse<'r>(&self, record: Record<'r>) -> Result<RowRef<'r>, RowError> {
         if record.len() != self.width {
             return Err(RowError::whole(format!("row: has {} fields, the header has {}", record.len(), self.width)));
         }
@@ -442,15 +658,15 @@ impl CsvHeader {
             let text = self.text(record, column, field)?;
             if text.is_empty() { Err(RowError::missing(field)) } else { Ok(text) }
         };
-        Ok(Row {
+        Ok(RowRef {
             // Seeds are text, and the empty text is a seed (as in JSON Lines): an empty column is not missing.
-            server_seed: self.text(record, server, "server_seed")?.to_owned(),
+            server_seed: Cow::Borrowed(self.text(record, server, "server_seed")?),
             commitment: commitment(Cell::Text(required(commit, "commitment")?))?,
-            client_seed: self.text(record, client, "client_seed")?.to_owned(),
+            client_seed: Cow::Borrowed(self.text(record, client, "client_seed")?),
             nonce: nonce(number(nonce_at, "nonce")?)?,
             mines: mines(number(mines_at, "mines")?)?,
             positions: parse_positions(required(positions_at, "positions")?)?,
-            round_id: self.round_id(record),
+            round_id: self.round_id_of(record),
         })
     }
 }
@@ -538,6 +754,62 @@ mod tests {
         );
     }
 
+    /// The plain reader agrees with serde_json and the format's rules on every line it reads, and leaves every
+    /// other line to them: rows in many written forms, and each of them with every byte changed in turn to
+    /// bytes that matter to JSON (or removed).
+    #[test]
+    fn plain_lines_read_as_serde_json_reads_them() {
+        let names = Names::default();
+        let general = |line: &[u8]| -> Option<Row> {
+            serde_json::from_slice::<Value>(line).ok().and_then(|value| parse_value(&value, &names).ok())
+        };
+        let lines = [
+            format!(
+                r#"{{"server_seed":"{SERVER}","commitment":"{COMMITMENT}","client_seed":"c","nonce":1,"mines":3,"positions":[7,10,19],"round_id":"r1"}}"#
+            ),
+            format!(
+                r#"{{ "round_id" : 42 , "nonce":0,"mines":1,"positions":"7","client_seed":"","commitment":"{}","server_seed":"{SERVER}" }}"#,
+                COMMITMENT.to_uppercase()
+            ),
+            format!(
+                "{{\t\"server_seed\": \"{SERVER}\", \"commitment\": \"{COMMITMENT}\", \"client_seed\": \"ünï:cødé\", \"nonce\": 9007199254740991, \"mines\": 24, \"positions\": [ 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24 ] }}"
+            ),
+            format!(
+                r#"{{"extra":[1,2],"more":"x","server_seed":"not hex","commitment":"{COMMITMENT}","client_seed":"a\"b","nonce":18446744073709551615,"mines":2,"positions":"[3, 4]"}}"#
+            ),
+            format!(
+                r#"{{"server_seed":"s","commitment":"{COMMITMENT}","client_seed":"c","nonce":1,"mines":3,"positions":[7,10,19],"nonce":2}}"#
+            ),
+            "{}".to_owned(),
+        ];
+        let (mut variants, mut plain) = (0, 0);
+        for line in &lines {
+            let line = line.as_bytes();
+            let mut forms = vec![line.to_vec()];
+            for i in 0..line.len() {
+                for byte in *b" \t\"\\,:0123456789-+.eE[]{}nax\x01\xc3\xff" {
+                    let mut changed = line.to_vec();
+                    changed[i] = byte;
+                    forms.push(changed);
+                }
+                let mut shorter = line.to_vec();
+                shorter.remove(i);
+                forms.push(shorter);
+            }
+            for form in forms {
+                variants += 1;
+                let read = parse_json_line(&form, &names).ok().map(RowRef::into_owned);
+                assert_eq!(read, general(&form), "{}", String::from_utf8_lossy(&form));
+                if let Some(row) = parse_plain(&form, &names) {
+                    plain += 1;
+                    assert_eq!(Some(row.into_owned()), general(&form), "{}", String::from_utf8_lossy(&form));
+                }
+            }
+        }
+        // Most rows are read the plain way, and many changed ones are left to the general path.
+        assert!(plain > variants / 5 && plain < variants, "{plain} of {variants} read plain");
+    }
+
     #[test]
     fn positions_parse_in_every_written_form() {
         for text in ["7,10,19", "19, 10, 7", "[7, 10, 19]", " 7 10 19 ", "7;10;19"] {
@@ -554,6 +826,12 @@ mod tests {
         let mut reader = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         let header = CsvHeader::new(reader.byte_headers().unwrap(), &Names::default()).unwrap();
         let record = reader.byte_records().next().unwrap().unwrap();
-        assert_eq!(header.parse(&record).unwrap(), row);
+        let (mut text, mut ends) = (Vec::new(), Vec::new());
+        for field in &record {
+            text.extend_from_slice(field);
+            ends.push(text.len());
+        }
+        let record = Record { text: &text, start: 0, ends: &ends };
+        assert_eq!(header.parse(record).unwrap().into_owned(), row);
     }
 }

@@ -4,12 +4,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::ops::ControlFlow;
 
-use fairmines::{Digest, Tiles};
+use fairmines::{Digest, RoundHasher, Tiles};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::input::{Chunk, Format, HistoryError, Proceed, Reading, pipeline, read_chunks, thread_count, value_chunks};
-use crate::ledger::{Ledger, NonceRanges, PairKey, PairNonces};
+use crate::ledger::{Ledger, NonceRanges, PairKey, PairNonces, Slot};
+use crate::row::{RowError, RowRef};
 
 /// How a run goes. `Options::default()` suits almost every history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -396,7 +397,8 @@ impl CommitmentCache {
 pub(crate) struct Checked {
     line: u64,
     unterminated: bool,
-    round_id: Option<String>,
+    /// Where the round id of a readable row lies in the chunk's `ids` (a malformed row's is in its failure).
+    round_id: Option<std::ops::Range<usize>>,
     outcome: Result<Verdict, Failure>,
 }
 
@@ -409,6 +411,8 @@ struct Verdict {
 
 pub(crate) struct CheckedChunk {
     rows: Vec<Checked>,
+    /// The round ids of the rows, one after another (one buffer per chunk, not one per row).
+    ids: String,
     pairs: Vec<PairKey>,
     blank_lines: u64,
     bytes: u64,
@@ -420,46 +424,96 @@ fn list(tiles: &[u8]) -> String {
 }
 
 pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedChunk {
-    let layout = &chunk.layout;
+    let parsed: Vec<_> = chunk.rows.iter().map(|raw| raw.parse(&chunk)).collect();
+    let expected = placements(&parsed);
     let mut pairs: Vec<PairKey> = Vec::new();
+    let mut previous: Option<(&str, &str)> = None;
+    let mut computed = Digest::from_bytes([0; 32]);
     let unterminated = chunk.rows.last().is_some_and(|r| r.unterminated);
+    let mut ids = String::new();
     let rows = chunk
         .rows
         .iter()
-        .map(|raw| match raw.parse(layout) {
+        .zip(parsed.iter().zip(expected))
+        .map(|(raw, (parsed, expected))| match parsed {
             Err((error, round_id)) => Checked {
                 line: raw.line,
                 unterminated: raw.unterminated,
-                round_id: round_id.clone(),
+                round_id: None,
                 outcome: Err(Failure {
-                    round_id,
+                    round_id: round_id.clone(),
                     field: error.field.map(str::to_owned),
-                    ..Failure::new(FailureKind::Malformed, Some(raw.line), error.message)
+                    ..Failure::new(FailureKind::Malformed, Some(raw.line), error.message.clone())
                 }),
             },
             Ok(row) => {
-                let computed = cache.get(&row.server_seed);
-                let expected =
-                    fairmines::placement(&row.server_seed, &row.client_seed, row.nonce, row.mines).positions();
-                let same_pair = pairs.last().is_some_and(|(c, s)| *c == computed && *s == row.client_seed);
-                if !same_pair {
-                    pairs.push((computed, row.client_seed.clone()));
+                // Rows come in runs of one seed pair: the previous row's commitment and pair are at hand.
+                let same_seeds =
+                    previous.is_some_and(|(server, client)| server == row.server_seed && client == row.client_seed);
+                if !same_seeds {
+                    computed = cache.get(&row.server_seed);
+                    if pairs.last().is_none_or(|(c, s)| *c != computed || *s != row.client_seed) {
+                        pairs.push((computed, row.client_seed.clone().into_owned()));
+                    }
+                    previous = Some((&row.server_seed, &row.client_seed));
                 }
+                let expected = expected.unwrap_or_default();
+                // Both commitments are public: compared as bytes, not in constant time.
+                let commitment_ok = computed.as_bytes() == row.commitment.as_bytes();
                 Checked {
                     line: raw.line,
                     unterminated: raw.unterminated,
-                    round_id: row.round_id,
+                    round_id: row.round_id.as_deref().map(|id| {
+                        ids.push_str(id);
+                        ids.len() - id.len()..ids.len()
+                    }),
                     outcome: Ok(Verdict {
                         pair: (pairs.len() - 1) as u32,
                         nonce: row.nonce,
-                        commitment: (computed != row.commitment).then_some((computed, row.commitment)),
+                        commitment: (!commitment_ok).then_some((computed, row.commitment)),
                         positions: (expected != row.positions).then_some((expected, row.positions)),
                     }),
                 }
             }
         })
         .collect();
-    CheckedChunk { rows, pairs, blank_lines: chunk.blank_lines, bytes: chunk.bytes, unterminated }
+    CheckedChunk { rows, ids, pairs, blank_lines: chunk.blank_lines, bytes: chunk.bytes, unterminated }
+}
+
+/// The mine positions the seeds give for each readable row (`None` for the others): four rows at a time
+/// where four in a row share their seed pair (as a history's rows mostly do), on the core's four-lane
+/// Keccak; one at a time otherwise.
+fn placements(rows: &[Result<RowRef<'_>, (RowError, Option<String>)>]) -> Vec<Option<Tiles>> {
+    let mut out = Vec::with_capacity(rows.len());
+    let mut hasher: Option<(usize, RoundHasher)> = None;
+    let mut i = 0;
+    while i < rows.len() {
+        let Ok(first) = &rows[i] else {
+            out.push(None);
+            i += 1;
+            continue;
+        };
+        let same_pair = |row: &Result<RowRef<'_>, _>| {
+            row.as_ref().is_ok_and(|r| r.server_seed == first.server_seed && r.client_seed == first.client_seed)
+        };
+        if i + 4 <= rows.len() && rows[i + 1..i + 4].iter().all(same_pair) {
+            let reuse = hasher.as_ref().is_some_and(|(at, _)| same_pair(&rows[*at]));
+            if !reuse {
+                hasher = Some((i, RoundHasher::new(&first.server_seed, &first.client_seed)));
+            }
+            let Some((_, rounds)) = &hasher else { unreachable!("set above") };
+            let four: [&RowRef<'_>; 4] = core::array::from_fn(|k| rows[i + k].as_ref().ok().unwrap_or(first));
+            let placements = rounds.placements_x4(four.map(|r| r.nonce), four.map(|r| r.mines));
+            out.extend(placements.iter().map(|p| Some(p.positions())));
+            i += 4;
+        } else {
+            out.push(Some(
+                fairmines::placement(&first.server_seed, &first.client_seed, first.nonce, first.mines).positions(),
+            ));
+            i += 1;
+        }
+    }
+    out
 }
 
 /// Counts the checked rows in order, tracks each pair's nonces and sends the failures on.
@@ -488,6 +542,8 @@ impl<S: Sink> Collector<S> {
     pub(crate) fn collect(&mut self, chunk: CheckedChunk) -> ControlFlow<()> {
         self.summary.blank_lines += chunk.blank_lines;
         self.summary.unterminated_last_line |= chunk.unterminated;
+        // Each of the chunk's pairs is looked up in the ledger once (again only after pairs were closed).
+        let mut slots: Vec<Option<Slot>> = vec![None; chunk.pairs.len()];
         for row in chunk.rows {
             self.summary.rows_read += 1;
             let verdict = match row.outcome {
@@ -499,13 +555,25 @@ impl<S: Sink> Collector<S> {
                 Ok(verdict) => verdict,
             };
             let (commitment, client_seed) = &chunk.pairs[verdict.pair as usize];
-            let (summary, sink, gaps_seen) = (&mut self.summary, &mut self.sink, &mut self.gaps_seen);
-            let new_nonce = self.ledger.insert(&chunk.pairs[verdict.pair as usize], verdict.nonce, &mut |closed| {
-                Self::close(summary, sink, gaps_seen, &closed);
-            });
+            let slot = match slots[verdict.pair as usize] {
+                Some(slot) => slot,
+                None => {
+                    let (summary, sink, gaps_seen) = (&mut self.summary, &mut self.sink, &mut self.gaps_seen);
+                    let closed_before = self.ledger.closed_early;
+                    let slot = self.ledger.slot(&chunk.pairs[verdict.pair as usize], &mut |closed| {
+                        Self::close(summary, sink, gaps_seen, &closed);
+                    });
+                    if self.ledger.closed_early != closed_before {
+                        slots.fill(None);
+                    }
+                    slots[verdict.pair as usize] = Some(slot);
+                    slot
+                }
+            };
+            let new_nonce = self.ledger.insert(slot, verdict.nonce);
             let note = if row.unterminated { " (the last line has no newline: the input looks truncated)" } else { "" };
             let base = || Failure {
-                round_id: row.round_id.clone(),
+                round_id: row.round_id.clone().map(|at| chunk.ids[at].to_owned()),
                 pair_commitment: Some(commitment.to_string()),
                 client_seed: Some(client_seed.clone()),
                 nonce: Some(verdict.nonce),
@@ -554,7 +622,7 @@ impl<S: Sink> Collector<S> {
                 self.summary.mismatched += 1;
             } else {
                 self.summary.ok += 1;
-                self.ledger.mark_ok(&chunk.pairs[verdict.pair as usize], verdict.nonce);
+                self.ledger.mark_ok(slot, verdict.nonce);
             }
         }
         self.sink.progress(Progress { rows: self.summary.rows_read, bytes: chunk.bytes })

@@ -101,7 +101,7 @@ fn batch(c: &mut Criterion) {
     let one_thread = |out: &mut [u8]| {
         for (quad, rows) in out.chunks_exact_mut(4 * 3).enumerate() {
             let nonces = [0, 1, 2, 3].map(|i| (4 * quad + i) as u64);
-            for (row, placement) in rows.chunks_exact_mut(3).zip(hasher.placements_x4(nonces, mines)) {
+            for (row, placement) in rows.chunks_exact_mut(3).zip(hasher.placements_x4(nonces, [mines; 4])) {
                 row.copy_from_slice(&placement.positions());
             }
         }

@@ -43,10 +43,10 @@ impl RoundHasher {
         WordStream::after_prefix(&self.prefix, nonce, |words| place_from_stream(words, mines))
     }
 
-    /// The placements of four rounds, their permutations run side by side (four lanes of AVX2
-    /// registers where the machine has them, see `fairmines_keccak`); the same as four calls of
-    /// [`RoundHasher::placement`].
-    pub fn placements_x4(&self, nonces: [u64; 4], mines: MineCount) -> [Placement; 4] {
+    /// The placements of four rounds (nonce and mine count each), their permutations run side by side
+    /// (four lanes of AVX2 registers where the machine has them, see `fairmines_keccak`); the same as four
+    /// calls of [`RoundHasher::placement`].
+    pub fn placements_x4(&self, nonces: [u64; 4], mines: [MineCount; 4]) -> [Placement; 4] {
         let mut buffers = [[0u8; 20]; 4];
         let mut digits = [&[][..]; 4];
         for ((digits, buffer), nonce) in digits.iter_mut().zip(&mut buffers).zip(nonces) {
@@ -54,12 +54,13 @@ impl RoundHasher {
         }
         // In step only if the four inputs have the same length; otherwise one at a time.
         if digits.iter().any(|d| d.len() != digits[0].len()) {
-            return nonces.map(|nonce| self.placement(nonce, mines));
+            return core::array::from_fn(|i| self.placement(nonces[i], mines[i]));
         }
         let mut hashers = Sha3x4::from_one(&self.prefix);
         hashers.update(digits);
         let signatures = hashers.finish();
-        WordStream::new_x4(&signatures).each_mut().map(|words| place_from_stream(words, mines))
+        let mut streams = WordStream::new_x4(&signatures);
+        core::array::from_fn(|i| place_from_stream(&mut streams[i], mines[i]))
     }
 }
 
@@ -195,7 +196,7 @@ pub fn mine_positions_batch_with(
         let mut quads = chunk.chunks_exact_mut(4 * row);
         for (q, dest) in (&mut quads).enumerate() {
             let at = first + 4 * q;
-            let placements = rounds.placements_x4([0, 1, 2, 3].map(|i| nonces.get(at + i)), mines);
+            let placements = rounds.placements_x4([0, 1, 2, 3].map(|i| nonces.get(at + i)), [mines; 4]);
             for (dest, placement) in dest.chunks_exact_mut(row).zip(placements) {
                 dest.copy_from_slice(&placement.positions());
             }

@@ -101,10 +101,11 @@ fn four_rounds_in_step_equal_single_rounds_across_block_and_digit_boundaries() {
         let server = "s".repeat(prefix - 8);
         let rounds = fairmines::RoundHasher::new(&server, "client");
         for nonces in groups.iter().chain([&top]) {
-            for mines in [1, 3, 24] {
-                let mines = MineCount::new(mines).unwrap();
-                let single = nonces.map(|nonce| rounds.placement(nonce, mines));
-                assert_eq!(rounds.placements_x4(*nonces, mines), single, "prefix {prefix}, {nonces:?}");
+            // The same mine count in every lane, and a different one in each.
+            for mines in [[1; 4], [3; 4], [24; 4], [1, 24, 3, 12]] {
+                let mines = mines.map(|m| MineCount::new(m).unwrap());
+                let single = core::array::from_fn(|i| rounds.placement(nonces[i], mines[i]));
+                assert_eq!(rounds.placements_x4(*nonces, mines), single, "prefix {prefix}, {nonces:?}, {mines:?}");
             }
         }
     }

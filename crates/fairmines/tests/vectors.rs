@@ -169,7 +169,7 @@ fn every_vector_through_four_rounds_in_step() {
                 continue;
             };
             let nonces: [u64; 4] = nonces.try_into().unwrap();
-            let placements = rounds.placements_x4(nonces, mines);
+            let placements = rounds.placements_x4(nonces, [mines; 4]);
             let id = &case.id;
             let mine = &placements[lane as usize];
             assert_eq!(&*mine.positions(), case.positions.as_slice(), "{id}: lane {lane}");
