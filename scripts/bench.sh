@@ -6,7 +6,7 @@
 # target/bench-logs/. About 5-10 minutes on 2 cores (builds included). Not part of the tests.
 #
 #   scripts/bench.sh                 everything
-#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node, wasm, web); BENCHMARKS.md lists what ran
+#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node, wasm, web, history); BENCHMARKS.md lists what ran
 #
 # Ratios are measured inside one run of one program, so they hold on a busy machine better than the
 # absolute rounds/s do; still, run it on a quiet machine (the load average is recorded).
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 LOGS=$ROOT/target/bench-logs
 mkdir -p "$LOGS"
-ONLY=${BENCH_ONLY:-rust c python node wasm web}
+ONLY=${BENCH_ONLY:-rust c python node wasm web history}
 started=$SECONDS
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -41,6 +41,7 @@ run python bash scripts/bench-python.sh
 run node bash scripts/bench-node.sh
 run wasm bash scripts/bench-wasm.sh
 run web bash scripts/bench-web.sh
+run history bash scripts/bench-history.sh
 sleep 1 # let the tee processes finish writing
 
 python3 - "$LOGS" "$load_before" "$((SECONDS - started))" <<'PY'
@@ -78,7 +79,7 @@ def fmt_rate(r):
 
 out = []
 out.append("# Benchmarks\n")
-out.append("Written by `make bench` (`scripts/bench.sh`); do not edit by hand. Targets from issue 9.\n")
+out.append("Written by `make bench` (`scripts/bench.sh`); do not edit by hand. Targets from issues 9 and 20.\n")
 out.append(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}")
 out.append(f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; "
            f"load average before: {load_before}, after: {' '.join(open('/proc/loadavg').read().split()[:3])}")
@@ -92,6 +93,9 @@ out.append(f"**{met} of {with_target} targets met.**\n")
 out.append("| measure | value | target | met | rounds/s |")
 out.append("|---|---:|---:|:---:|---:|")
 for r in results:
+    if r.get("cmp") == "info":
+        out.append(f"| {r['name']} | {r['value']:.1f} |  |  |  |")
+        continue
     if "target" in r:
         target = f"{r.get('cmp', '>=')} {r['target']}"
         verdict = "yes" if r["met"] else "**no**"
@@ -137,6 +141,15 @@ How each is measured:
   (js-sha3) in the same page, medians of paired samples as for Node; and history rows/s of the page's worker
   (a `File` stream fed to the core's `HistoryVerifier`, wall time in the page, median of 3) against
   `fairmines verify-history --threads 1` on the same 200,000-row file (wall time of the process).
+- **history** (issue 20): `scripts/bench-history.sh`, `fairmines verify-history` on 1,000,000-row histories made
+  by `simulate-history` (JSON Lines and CSV), wall time of the process, each command once per sample, 5 samples
+  interleaved, ratios the medians of the per-sample ratios. Against the audit: rows/s of the history over
+  rounds/s of `fairmines audit` (a seed pair) for the same rounds: a history of 3-mine rounds against
+  `--mines 3`, and the default history (mine counts 1..24 in turn) against `--mines M` for each M in 1..24 (as
+  many nonces each, one process per M); on every core for both. One thread against every core on the 3-mine
+  history. Against Python: `python/bench/history_loop.py` (`json` + `hashlib`, commitments memoised, the first
+  200,000 rows of the same file, one core) against the command on one thread, and as run by default. Peak RSS
+  from `wait4`; `make history-memory` shows it on 1,000,000 and 10,000,000 rows.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("BENCHMARKS.md", "w").write("\n".join(out) + "\n")
