@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the dist scripts that build against glibc 2.17: cargo-zigbuild and zig, from PyPI at pinned
 # versions, in one venv under the target folder (installed once; the cargo-zigbuild wheel is the crate's own
 # binary: seconds to install, where `cargo install` takes minutes on every fresh clone). Puts the venv first on
