@@ -15,7 +15,7 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web test-readme test-miri check-versions check-workflows
+test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web dist test-dist test-readme test-miri check-versions check-workflows
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -69,11 +69,13 @@ check-versions:
 check-workflows:
 	bash scripts/check-workflows.sh
 
-# The release artifacts built here so far: the static musl `fairmines` archive and dist/SHA256SUMS.
+# The release artifacts into dist/ with dist/SHA256SUMS: the static musl command line, the C archives (glibc 2.17
+# and musl), the npm packages (root, linux-x64-gnu for glibc 2.17, linux-x64-musl), the Python wheels and sdist.
 dist:
 	bash scripts/dist.sh
 
-# What `make dist` wrote, unpacked elsewhere: static, its version, `verify $(ARGS)` says OK.
+# What `make dist` wrote, used as a user would: unpacked or installed elsewhere without Rust, the shared vectors
+# through each package, and on an older glibc (a Debian 11 root folder, cached in target/debian11-root).
 test-dist:
 	bash scripts/test-dist.sh $(ARGS)
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# `make dist`: the release artifacts this machine builds so far, into dist/ with dist/SHA256SUMS:
+# `make dist`: the release artifacts this machine builds, into dist/ with dist/SHA256SUMS:
 #   dist/fairmines-X.Y.Z-x86_64-unknown-linux-musl.tar.gz   the static `fairmines` command line (any x86_64
 #                                                            Linux), with LICENSE-MIT, LICENSE-APACHE, README
-#   scripts/dist.sh [TARGET]   another musl target (the release workflow's aarch64-unknown-linux-musl)
+#   the C archives (scripts/dist-c.sh), the npm packages (scripts/dist-node.sh) and the Python wheels and
+#   sdist (scripts/dist-python.sh), each described in its script
+#   scripts/dist.sh [TARGET]   the command line only, for another musl target (the release workflow's
+#                              aarch64-unknown-linux-musl)
 # X.Y.Z is the workspace version (Cargo.toml). Reproducible: no build paths in the binary
 # (--remap-path-prefix), symbols stripped, the archive with a fixed order, owners and mtimes
 # (SOURCE_DATE_EPOCH: the last commit's time) and gzip without a name or time stamp.
@@ -44,6 +47,12 @@ touch -d "@$SOURCE_DATE_EPOCH" "$stage" "$stage"/*
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" --format=gnu \
     -C dist/.stage -cf - "$name" | gzip -9n > "dist/$name.tar.gz"
 rm -rf dist/.stage
+
+if [[ $# -eq 0 ]]; then
+    bash scripts/dist-c.sh
+    bash scripts/dist-node.sh
+    bash scripts/dist-python.sh
+fi
 
 sums=$(cd dist && find . -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | xargs sha256sum)
 printf '%s\n' "$sums" > dist/SHA256SUMS

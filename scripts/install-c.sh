@@ -16,7 +16,10 @@
 # Everything is relocatable: the .pc and CMake files find the prefix from their own location.
 # The SONAME is the one build.rs gave target/release/libfairmines.so (Cargo's compatibility rule: 0.Y while
 # the major version is 0, then X), read back here with readelf.
-# Set FAIRMINES_NO_BUILD=1 to install what target/release already holds.
+# Set FAIRMINES_NO_BUILD=1 to install what target/release already holds. scripts/dist-c.sh (the release
+# archives) also sets FAIRMINES_LIB_DIR (where the built libraries are, instead of target/release; with no
+# libfairmines.so there, a static-only prefix: no .so, no fairmines::shared) and FAIRMINES_STATIC_LIBS (the
+# native static libraries of that target, when they differ from the list below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,12 +27,14 @@ PREFIX="${1:-${PREFIX:-/usr/local}}"
 mkdir -p "$PREFIX"
 PREFIX="$(cd "$PREFIX" && pwd)"
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
+LIB_DIR="${FAIRMINES_LIB_DIR:-$TARGET_DIR/release}"
 command -v readelf >/dev/null || { echo "install-c: readelf (binutils) is required" >&2; exit 1; }
 
 # The native libraries a program linking libfairmines.a needs, exactly as
 # `cargo rustc --release -p fairmines-c --lib -- --print native-static-libs` prints them on Linux.
 # Documented in bindings/c/README.md; scripts/test-c.sh fails when rustc's list changes.
 FAIRMINES_NATIVE_STATIC_LIBS="-lc -lm -lrt -lpthread -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
+[ -z "${FAIRMINES_STATIC_LIBS:-}" ] || FAIRMINES_NATIVE_STATIC_LIBS="$FAIRMINES_STATIC_LIBS"   # scripts/dist-c.sh (musl)
 
 if [ "${FAIRMINES_NO_BUILD:-0}" != 1 ]; then
     # The command of bindings/c/README.md.
@@ -40,23 +45,30 @@ version="$(sed -n 's/^#define FAIRMINES_VERSION_STRING "\(.*\)"$/\1/p' include/f
 major="$(sed -n 's/^#define FAIRMINES_VERSION_MAJOR \([0-9]*\)$/\1/p' include/fairmines.h)"
 minor="$(sed -n 's/^#define FAIRMINES_VERSION_MINOR \([0-9]*\)$/\1/p' include/fairmines.h)"
 [ -n "$version" ] && [ -n "$major" ] && [ -n "$minor" ] || { echo "install-c: no version in include/fairmines.h" >&2; exit 1; }
-shared="$TARGET_DIR/release/libfairmines.so"
-soname="$(readelf -d "$shared" | sed -n 's/.*Library soname: \[\(.*\)\]$/\1/p')"
-case "$soname" in
-    libfairmines.so.?*) ;;
-    *) echo "install-c: $shared has no versioned SONAME (got '$soname'); rebuild it" >&2; exit 1 ;;
-esac
+shared="$LIB_DIR/libfairmines.so"
+soname=
+if [ -n "${FAIRMINES_LIB_DIR:-}" ] && [ ! -e "$shared" ]; then
+    shared=   # a static-only target (musl)
+else
+    soname="$(readelf -d "$shared" | sed -n 's/.*Library soname: \[\(.*\)\]$/\1/p')"
+    case "$soname" in
+        libfairmines.so.?*) ;;
+        *) echo "install-c: $shared has no versioned SONAME (got '$soname'); rebuild it" >&2; exit 1 ;;
+    esac
+fi
 realname="libfairmines.so.$version"
 
 install -d "$PREFIX/include" "$PREFIX/lib/pkgconfig" "$PREFIX/lib/cmake/fairmines" "$PREFIX/share/fairmines" \
     "$PREFIX/share/doc/fairmines"
 install -m 644 include/fairmines.h "$PREFIX/include/fairmines.h"
-install -m 644 "$TARGET_DIR/release/libfairmines.a" "$PREFIX/lib/libfairmines.a"
-# The real file, then the two links (what ldconfig and every distribution's packages lay out).
-rm -f "$PREFIX/lib/libfairmines.so" "$PREFIX/lib/$soname"
-install -m 755 "$shared" "$PREFIX/lib/$realname"
-[ "$soname" = "$realname" ] || ln -s "$realname" "$PREFIX/lib/$soname"   # the same name for 0.0.z
-ln -s "$soname" "$PREFIX/lib/libfairmines.so"
+install -m 644 "$LIB_DIR/libfairmines.a" "$PREFIX/lib/libfairmines.a"
+if [ -n "$shared" ]; then
+    # The real file, then the two links (what ldconfig and every distribution's packages lay out).
+    rm -f "$PREFIX/lib/libfairmines.so" "$PREFIX/lib/$soname"
+    install -m 755 "$shared" "$PREFIX/lib/$realname"
+    [ "$soname" = "$realname" ] || ln -s "$realname" "$PREFIX/lib/$soname"   # the same name for 0.0.z
+    ln -s "$soname" "$PREFIX/lib/libfairmines.so"
+fi
 install -m 644 bindings/c/valgrind.supp "$PREFIX/share/fairmines/valgrind.supp"
 install -m 644 LICENSE-MIT LICENSE-APACHE "$PREFIX/share/doc/fairmines/"
 
@@ -133,6 +145,11 @@ set(fairmines_LIBRARIES fairmines::fairmines)
 set(fairmines_VALGRIND_SUPPRESSIONS "\${_fairmines_prefix}/share/fairmines/valgrind.supp")
 unset(_fairmines_prefix)
 EOF
+if [ -z "$shared" ]; then   # static-only: no fairmines::shared
+    sed -i -e '/^if(NOT TARGET fairmines::shared)$/,/^$/d' \
+        -e 's|# static; fairmines::shared for the \.so$|# static (this package has no shared library)|' \
+        "$PREFIX/lib/cmake/fairmines/fairmines-config.cmake"
+fi
 
 cat > "$PREFIX/lib/cmake/fairmines/fairmines-config-version.cmake" <<EOF
 # fairmines $version: a request is compatible when it has the same major version (and, while the
@@ -152,4 +169,4 @@ if(NOT CMAKE_SIZEOF_VOID_P STREQUAL "8")
 endif()
 EOF
 
-echo "installed fairmines $version ($soname) into $PREFIX"
+echo "installed fairmines $version (${soname:-static only}) into $PREFIX"

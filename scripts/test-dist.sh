@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# `make test-dist`: checks what `make dist` wrote, as a user would use it: dist/SHA256SUMS holds,
+# `make test-dist`: checks what `make dist` wrote, as a user would use it: the C archives
+# (scripts/test-dist-c.sh), the npm packages (scripts/test-dist-node.sh), the Python wheels and sdist
+# (scripts/test-dist-python.sh), all of them on an older glibc (scripts/test-dist-oldglibc.sh, Debian 11);
+# and here, the command line: dist/SHA256SUMS holds,
 # the command-line archive unpacks into a new folder outside the source tree, holds the binary with its
 # licences and README, the binary is static (file and ldd say so), says its version, passes its selftest,
 # and verifies the worked example of ALGORITHM.md (the arguments given: the Makefile passes `make verify`'s
@@ -14,6 +17,11 @@ name=fairmines-$version-x86_64-unknown-linux-musl
 [[ -f dist/$name.tar.gz ]] || { echo "test-dist: dist/$name.tar.gz is missing (make dist)" >&2; exit 1; }
 (cd dist && sha256sum --quiet -c SHA256SUMS)
 grep -q " $name.tar.gz\$" dist/SHA256SUMS || { echo "test-dist: SHA256SUMS does not list $name.tar.gz" >&2; exit 1; }
+
+bash scripts/test-dist-c.sh
+bash scripts/test-dist-node.sh
+bash scripts/test-dist-python.sh
+bash scripts/test-dist-oldglibc.sh "$@"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# Checks the npm packages scripts/dist-node.sh wrote into dist/, as a user would use them:
+# - the tarballs: their files (no addon in the root package), the platform packages' os/cpu/libc/main/files,
+#   the root's optionalDependencies (each platform package, at the version), dist/SHA256SUMS where it lists them;
+# - the gnu addon needs no GLIBC symbol newer than 2.17; the musl addon has no GLIBC symbol, needs only musl's
+#   libc, and loads under musl's dynamic linker (a musl-gcc program with stand-ins for Node's napi_* functions
+#   dlopen()s it: every other symbol must resolve in musl). No musl Node runs here, so its vectors are not run;
+# - an empty folder outside the source tree, a fresh npm cache, offline (no registry), PATH without cargo or
+#   rustc: `npm install` of the root tarball and the gnu tarball (the root's optional dependency on
+#   fairmines-linux-x64-gnu resolves to it; the musl one is skipped), then every shared vector
+#   (vectors/vectors.json, copied in) through `require('fairmines')` and through `import`, which must have
+#   loaded the addon of node_modules/fairmines-linux-x64-gnu.
+#   scripts/test-dist-node.sh              all of it, with the `node` on PATH
+#   scripts/test-dist-node.sh --into DIR   the checks and the install into DIR (new or empty), not run: DIR is
+#                                          self-contained, for another system (a chroot) to run it with its own
+#                                          Node: `sh DIR/run.sh [NODE]` (DIR at any path, e.g. chroot ROOT sh
+#                                          /app/run.sh /usr/local/bin/node)
+#   FAIRMINES_NODE=/path/to/node scripts/test-dist-node.sh   the vectors run with that Node binary
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src=$PWD
+
+into=
+if [[ "${1:-}" == "--into" ]]; then
+    into=${2:?usage: scripts/test-dist-node.sh [--into DIR]}
+fi
+
+version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
+fail() { echo "test-dist-node: $*" >&2; exit 1; }
+root_tgz=dist/fairmines-$version.tgz
+declare -A libc=([linux-x64-gnu]=glibc [linux-x64-musl]=musl)
+for f in "$root_tgz" dist/fairmines-linux-x64-{gnu,musl}-"$version".tgz; do
+    [[ -f $f ]] || fail "$f is missing (scripts/dist-node.sh)"
+done
+if [[ -f dist/SHA256SUMS ]] && grep -q " fairmines-\(linux-x64-[a-z]*-\)\?$version\.tgz\$" dist/SHA256SUMS; then
+    (cd dist && grep " fairmines-\(linux-x64-[a-z]*-\)\?$version\.tgz\$" SHA256SUMS | sha256sum --quiet -c -)
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The tarballs' files and package.json fields.
+listing() { tar -tzf "$1" | LC_ALL=C sort | tr '\n' ' '; }
+want="package/LICENSE-APACHE package/LICENSE-MIT package/README.md package/examples/play-round.mjs package/index.d.ts package/index.js package/index.mjs package/package.json "
+[[ "$(listing "$root_tgz")" == "$want" ]] || fail "$root_tgz holds: $(listing "$root_tgz")"
+tar -xzOf "$root_tgz" package/package.json >"$tmp/root.json"
+node - "$tmp/root.json" "$version" <<'JS' || fail "$root_tgz: package.json"
+const assert = require('node:assert/strict');
+const [file, version] = process.argv.slice(2);
+const pkg = JSON.parse(require('fs').readFileSync(file, 'utf8'));
+assert.equal(pkg.name, 'fairmines');
+assert.equal(pkg.version, version);
+assert.deepEqual(pkg.optionalDependencies, { 'fairmines-linux-x64-gnu': version, 'fairmines-linux-x64-musl': version });
+assert.deepEqual(pkg.exports['.'], { types: './index.d.ts', import: './index.mjs', require: './index.js' });
+JS
+for p in linux-x64-gnu linux-x64-musl; do
+    tgz=dist/fairmines-$p-$version.tgz
+    want="package/LICENSE-APACHE package/LICENSE-MIT package/README.md package/fairmines.$p.node package/package.json "
+    [[ "$(listing "$tgz")" == "$want" ]] || fail "$tgz holds: $(listing "$tgz")"
+    mkdir "$tmp/$p" && tar -xzf "$tgz" -C "$tmp/$p"
+    node - "$tmp/$p/package/package.json" "$version" "$p" "${libc[$p]}" <<'JS' || fail "$tgz: package.json"
+const assert = require('node:assert/strict');
+const [file, version, platform, libc] = process.argv.slice(2);
+const pkg = JSON.parse(require('fs').readFileSync(file, 'utf8'));
+assert.equal(pkg.name, `fairmines-${platform}`);
+assert.equal(pkg.version, version);
+assert.deepEqual([pkg.os, pkg.cpu, pkg.libc], [['linux'], ['x64'], [libc]]);
+assert.equal(pkg.main, `fairmines.${platform}.node`);
+assert.deepEqual(pkg.files, [`fairmines.${platform}.node`, 'LICENSE-MIT', 'LICENSE-APACHE']);
+assert.equal(pkg.license, 'MIT OR Apache-2.0');
+JS
+done
+
+# The addons' ELF: the glibc floor of the gnu one; musl only for the musl one.
+gnu_node=$tmp/linux-x64-gnu/package/fairmines.linux-x64-gnu.node
+musl_node=$tmp/linux-x64-musl/package/fairmines.linux-x64-musl.node
+newest=$(objdump -T "$gnu_node" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -Vu | tail -1)
+[[ -n "$newest" ]] || fail "no GLIBC symbol version in the gnu addon"
+[[ "$(printf '%s\n' "$newest" 2.17 | sort -V | tail -1)" == 2.17 ]] || fail "the gnu addon needs GLIBC_$newest (> 2.17)"
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | LC_ALL=C sort | tr '\n' ' '; }
+for lib in $(needed "$gnu_node"); do
+    case $lib in libc.so.6 | libm.so.6 | libpthread.so.0 | libdl.so.2 | librt.so.1 | libgcc_s.so.1 | ld-linux-x86-64.so.2) ;;
+        *) fail "the gnu addon needs $lib" ;;
+    esac
+done
+if objdump -T "$musl_node" | grep -q GLIBC; then fail "the musl addon has GLIBC symbols"; fi
+# musl's loader takes any libc.* (libc.so, libc.musl-x86_64.so.1) as itself.
+[[ "$(needed "$musl_node")" =~ ^libc\.(so|musl-x86_64\.so\.1)\ $ ]] || fail "the musl addon needs $(needed "$musl_node")"
+if ! command -v musl-gcc >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq musl-tools >/dev/null
+fi
+{
+    echo '#include <dlfcn.h>'
+    echo '#include <stdio.h>'
+    nm -D --undefined-only "$musl_node" | awk '$2 ~ /^napi_/ { print "void " $2 "(void) {}" }'
+    cat <<'C'
+int main(int argc, char **argv) {
+    void *addon = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!addon) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    if (!dlsym(addon, "napi_register_module_v1")) { fprintf(stderr, "no napi_register_module_v1\n"); return 1; }
+    return 0;
+}
+C
+} >"$tmp/musl-load.c"
+musl-gcc -rdynamic -o "$tmp/musl-load" "$tmp/musl-load.c"
+readelf -l "$tmp/musl-load" | grep -q 'ld-musl-x86_64' || fail "musl-gcc made a program without musl's loader"
+"$tmp/musl-load" "$musl_node" || fail "the musl addon does not load under musl's dynamic linker"
+
+# The install, as a user would: a new folder, nothing cached, no registry, no Rust on PATH.
+node_bin=$(command -v "${FAIRMINES_NODE:-node}")
+npm_cli=$(readlink -f "$(command -v npm)")   # npm-cli.js, run by that Node
+app=${into:-$tmp/app}
+mkdir -p "$app"
+[[ -z "$(ls -A "$app")" ]] || fail "$app is not empty"
+app=$(cd "$app" && pwd)
+[[ "$app/" != "$src/"* ]] || fail "$app is inside the source tree"
+bare=$(dirname "$node_bin"):/usr/bin:/bin
+for tool in cargo rustc rustup; do
+    if PATH=$bare command -v "$tool" >/dev/null; then fail "$tool is on the bare PATH ($bare)"; fi
+done
+printf '{ "name": "app", "version": "1.0.0", "private": true }\n' >"$app/package.json"
+(cd "$app" && env -u CARGO_HOME -u RUSTUP_HOME PATH="$bare" HOME="$tmp/home" npm_config_cache="$tmp/npm-cache" \
+    npm_config_update_notifier=false "$node_bin" "$npm_cli" install --offline --no-audit --no-fund --loglevel=error \
+    "$src/$root_tgz" "$src/dist/fairmines-linux-x64-gnu-$version.tgz" >/dev/null)
+[[ -f "$app/node_modules/fairmines-linux-x64-gnu/fairmines.linux-x64-gnu.node" ]] || fail "the gnu package was not installed"
+[[ ! -e "$app/node_modules/fairmines-linux-x64-musl" ]] || fail "the musl package was installed on glibc"
+[[ -z "$(find "$app/node_modules/fairmines" -name '*.node')" ]] || fail "an addon inside node_modules/fairmines"
+
+# The checks, self-contained in the folder (for --into): the vectors, the two entry points, run.sh.
+cp vectors/vectors.json "$app/"
+cat >"$app/checks.cjs" <<'JS'
+'use strict';
+// Every shared vector (vectors.json) through the `fairmines` functions `fm`, loaded by the caller.
+const assert = require('node:assert/strict');
+const path = require('node:path');
+
+module.exports = async function check(fm, how) {
+  const { version } = require('fairmines/package.json');
+  const { cases, count, js_sha3_defects: defects } = require('./vectors.json');
+  assert.equal(cases.length, count);
+  assert.ok(count > 1000, `only ${count} vectors`);
+  assert.equal(fm.__napiBindingTarget, 'native');
+  // The addon that loaded: the gnu platform package's (no .node sits beside the root package).
+  const addons = Object.keys(require.cache).filter((f) => f.endsWith('.node')).map((f) => path.relative(__dirname, f));
+  assert.deepEqual(addons, [path.join('node_modules', 'fairmines-linux-x64-gnu', 'fairmines.linux-x64-gnu.node')]);
+  let checks = 0;
+  for (const v of cases) {
+    const at = `vector ${v.id}`;
+    assert.equal(fm.commitment(v.server_seed), v.commitment, at);
+    for (const nonce of [v.nonce, BigInt(v.nonce)]) {
+      assert.equal(fm.roundSignature(v.server_seed, v.client_seed, nonce), v.signature, at);
+      assert.deepEqual(fm.minePositions(v.server_seed, v.client_seed, nonce, v.mines), v.positions, at);
+      assert.deepEqual(fm.drawOrder(v.server_seed, v.client_seed, nonce, v.mines), v.draw_order, at);
+    }
+    const round = { serverSeed: v.server_seed, clientSeed: v.client_seed, nonce: BigInt(v.nonce), mines: v.mines };
+    assert.deepEqual(fm.verify({ ...round, commitment: v.commitment, positions: [...v.positions].reverse() }), {
+      ok: true, verdict: 'ok', commitment: v.commitment, signature: v.signature, positions: v.positions,
+      drawOrder: v.draw_order, wordsUsed: v.words_used, commitmentOk: true, positionsOk: true,
+    }, at);
+    const free = [...Array(25).keys()].map((i) => i + 1).find((t) => !v.positions.includes(t));
+    const bad = fm.verify({ ...round, commitment: v.commitment, positions: [free, ...v.positions.slice(1)] });
+    assert.deepEqual([bad.ok, bad.verdict, bad.positionsOk, bad.commitmentOk], [false, 'mismatch', false, true], at);
+    checks += 9;
+  }
+  for (const d of defects) {
+    assert.equal(fm.commitment(d.server_seed), d.commitment, d.id);
+    checks += 1;
+  }
+  // The batches (every core, and a libuv pool thread for the async one): the vectors of a seed pair and mines.
+  const groups = new Map();
+  for (const v of cases) {
+    const key = JSON.stringify([v.server_seed, v.client_seed, v.mines]);
+    groups.set(key, [...(groups.get(key) ?? []), v]);
+  }
+  for (const rows of groups.values()) {
+    const { server_seed: s, client_seed: c, mines } = rows[0];
+    const nonces = BigUint64Array.from(rows.map((v) => BigInt(v.nonce)));
+    const want = Uint8Array.from(rows.flatMap((v) => v.positions));
+    assert.deepEqual(fm.minePositionsBatch(s, c, nonces, mines), want, `batch of ${rows[0].id}`);
+    assert.deepEqual(await fm.minePositionsBatchAsync(s, c, nonces, mines), want, `async batch of ${rows[0].id}`);
+    checks += 2;
+  }
+  const report = process.report.getReport().header;
+  console.log(`fairmines ${version} through ${how}: ${cases.length} vectors, ${defects.length} commitments of ` +
+    `non-ASCII seeds, ${groups.size} batches twice (${checks} checks) passed, ` +
+    `Node ${process.version}, glibc ${report.glibcVersionRuntime ?? 'none'}`);
+};
+JS
+cat >"$app/check.cjs" <<'JS'
+'use strict';
+require('./checks.cjs')(require('fairmines'), "require('fairmines')").catch((e) => { console.error(e); process.exit(1); });
+JS
+cat >"$app/check.mjs" <<'JS'
+import { createRequire } from 'node:module';
+import * as fm from 'fairmines';
+import fmDefault, { minePositions } from 'fairmines';
+
+const require = createRequire(import.meta.url);
+const assert = require('node:assert/strict');
+// `import` takes the package's ES module entry (exports["."].import), which re-exports the CommonJS one.
+assert.ok(import.meta.resolve('fairmines').endsWith('/node_modules/fairmines/index.mjs'), import.meta.resolve('fairmines'));
+assert.equal(minePositions, fmDefault.minePositions);
+await require('./checks.cjs')(fm, "import from 'fairmines'");
+JS
+cat >"$app/run.sh" <<'SH'
+#!/bin/sh
+# Every shared vector through the installed `fairmines` (require and import): sh run.sh [NODE]
+set -e
+cd "$(dirname "$0")"
+# The loader then also checks that the platform package has the root package's version.
+export NAPI_RS_ENFORCE_VERSION_CHECK=1
+"${1:-node}" check.cjs
+"${1:-node}" check.mjs
+SH
+
+if [[ -n "$into" ]]; then
+    echo "test-dist-node: the packages and checks are installed in $app; run them with: sh $app/run.sh [NODE]"
+    exit 0
+fi
+(cd / && env -i PATH="$bare" HOME="$tmp/home" sh "$app/run.sh" "$node_bin")
+echo "test-dist-node: fairmines $version: 3 tarballs as laid out, gnu addon GLIBC_$newest at most," \
+    "musl addon loads under musl, installed offline without Rust, every vector through require and import"
