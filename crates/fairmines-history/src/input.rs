@@ -505,9 +505,10 @@ pub(crate) fn thread_count(requested: usize) -> usize {
     if requested > 0 { requested } else { thread::available_parallelism().map_or(1, NonZeroUsize::get) }
 }
 
-/// The bounded pipeline: `produce` (on its own thread) reads chunks; `threads` workers turn each into a `T`
-/// with their own state `S`; `collect` (on the calling thread) receives the results in input order. With one
-/// thread, all three run one after another on the calling thread (one core's work, no hand-over).
+/// The bounded pipeline: `produce` (on its own thread) reads chunks; `threads - 1` workers, and the reader
+/// whenever they are all busy, turn each into a `T` with their own state `S`; `collect` (on the calling thread)
+/// receives the results in input order. With one thread, all three run one after another on the calling thread
+/// (one core's work, no hand-over).
 ///
 /// At most `2 × threads` chunks wait for a worker and at most `2 × threads` results wait for `collect`, so
 /// memory is bounded by about `4 × threads + threads` chunks whatever the input's length.
@@ -540,16 +541,31 @@ where
     let stopped = AtomicBool::new(false);
     let read = thread::scope(|scope| {
         let stopped = &stopped;
+        let (make_state, work) = (&make_state, &work);
+        // The reader is one of the `threads`: when every worker is busy and the queue is full, it works on the
+        // chunk it has just read instead of waiting, so `threads` threads share all the work.
+        let reader_results = result_tx.clone();
         let producer = scope.spawn(move || {
             let mut index = 0u64;
+            let mut state = None;
             produce(&mut |chunk| {
-                let sent = !stopped.load(Ordering::Relaxed) && chunk_tx.send((index, chunk)).is_ok();
+                if stopped.load(Ordering::Relaxed) {
+                    return false;
+                }
+                let sent = match chunk_tx.try_send((index, chunk)) {
+                    Ok(()) => true,
+                    Err(mpsc::TrySendError::Full((index, chunk))) => {
+                        let state = state.get_or_insert_with(make_state);
+                        reader_results.send((index, work(state, chunk))).is_ok()
+                    }
+                    Err(mpsc::TrySendError::Disconnected(_)) => false,
+                };
                 index += 1;
                 sent
             })
         });
-        for _ in 0..threads {
-            let (chunk_rx, result_tx, make_state, work) = (&chunk_rx, result_tx.clone(), &make_state, &work);
+        for _ in 1..threads {
+            let (chunk_rx, result_tx) = (&chunk_rx, result_tx.clone());
             scope.spawn(move || {
                 let mut state = make_state();
                 loop {
