@@ -4,12 +4,13 @@
 # plain Python json + hashlib loop (python/bench/history_loop.py) on the same file. Prints a table and
 # `BENCH {json}` lines (collected by scripts/bench.sh). Not part of the tests.
 #   BENCH_ROWS     rows per history (default 1000000)
-#   BENCH_SAMPLES  samples; each runs every command once, interleaved, and the ratios are their medians (5)
+#   BENCH_HISTORY_SAMPLES  samples; each runs every command once, interleaved, and the ratios are their
+#                  medians (9: single runs on this 2-core VM vary by ±20%)
 # Wall time of each process, peak RSS from wait4. The histories are made once under target/bench-history/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows=${BENCH_ROWS:-1000000}
-samples=${BENCH_SAMPLES:-5}
+samples=${BENCH_HISTORY_SAMPLES:-9}
 cargo build --quiet --locked --release -p fairmines-cli
 bin=$PWD/target/release/fairmines
 dir=$PWD/target/bench-history

@@ -142,7 +142,7 @@ How each is measured:
   (a `File` stream fed to the core's `HistoryVerifier`, wall time in the page, median of 3) against
   `fairmines verify-history --threads 1` on the same 200,000-row file (wall time of the process).
 - **history** (issue 20): `scripts/bench-history.sh`, `fairmines verify-history` on 1,000,000-row histories made
-  by `simulate-history` (JSON Lines and CSV), wall time of the process, each command once per sample, 5 samples
+  by `simulate-history` (JSON Lines and CSV), wall time of the process, each command once per sample, 9 samples
   interleaved, ratios the medians of the per-sample ratios. Against the audit: rows/s of the history over
   rounds/s of `fairmines audit` (a seed pair) for the same rounds: a history of 3-mine rounds against
   `--mines 3`, and the default history (mine counts 1..24 in turn) against `--mines M` for each M in 1..24 (as
