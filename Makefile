@@ -70,12 +70,14 @@ check-workflows:
 	bash scripts/check-workflows.sh
 
 # The release artifacts into dist/ with dist/SHA256SUMS: the static musl command line, the C archives (glibc 2.17
-# and musl), the npm packages (root, linux-x64-gnu for glibc 2.17, linux-x64-musl), the Python wheels and sdist.
+# and musl), the npm packages (root, linux-x64-gnu for glibc 2.17, linux-x64-musl), the Python wheels and sdist, the
+# JAR with its POM in a Maven repository folder (dist/maven) and the Ruby gem (both with the glibc 2.17 library).
 dist:
 	bash scripts/dist.sh
 
 # What `make dist` wrote, used as a user would: unpacked or installed elsewhere without Rust, the shared vectors
-# through each package, and on an older glibc (a Debian 11 root folder, cached in target/debian11-root).
+# through each package (the JAR from a Maven project, the gem after gem install --local), and on an older glibc
+# (a Debian 11 root folder, cached in target/debian11-root).
 test-dist:
 	bash scripts/test-dist.sh $(ARGS)
 

@@ -2,8 +2,9 @@
 # `make dist`: the release artifacts this machine builds, into dist/ with dist/SHA256SUMS:
 #   dist/fairmines-X.Y.Z-x86_64-unknown-linux-musl.tar.gz   the static `fairmines` command line (any x86_64
 #                                                            Linux), with LICENSE-MIT, LICENSE-APACHE, README
-#   the C archives (scripts/dist-c.sh), the npm packages (scripts/dist-node.sh) and the Python wheels and
-#   sdist (scripts/dist-python.sh), each described in its script
+#   the C archives (scripts/dist-c.sh), the npm packages (scripts/dist-node.sh), the Python wheels and
+#   sdist (scripts/dist-python.sh), the JAR with its POM and Maven repository folder dist/maven and the Ruby
+#   gem (scripts/dist-uniffi.sh), each described in its script
 #   scripts/dist.sh [TARGET]   the command line only, for another musl target (the release workflow's
 #                              aarch64-unknown-linux-musl)
 # X.Y.Z is the workspace version (Cargo.toml). Reproducible: no build paths in the binary
@@ -52,6 +53,7 @@ if [[ $# -eq 0 ]]; then
     bash scripts/dist-c.sh
     bash scripts/dist-node.sh
     bash scripts/dist-python.sh
+    bash scripts/dist-uniffi.sh
 fi
 
 sums=$(cd dist && find . -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | xargs sha256sum)
