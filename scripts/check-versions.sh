@@ -5,7 +5,8 @@
 # Python (pyproject.toml takes the version from Cargo, `fairmines.__version__` is CARGO_PKG_VERSION; the
 # installed package is asked too when python/.venv has it), the npm packages node/ and wasm/ (package.json,
 # the lock files' own entries, node/index.js as napi generates it), the C header's FAIRMINES_VERSION_*
-# macros, the Kotlin test project's POM and CHANGELOG.md (a section for the version).
+# macros, the Kotlin test project's POM, the JAR's POM (bindings/uniffi/jvm/pom.xml), the gemspec
+# (bindings/uniffi/ruby/fairmines.gemspec) and CHANGELOG.md (a section for the version).
 # scripts/set-version.sh X.Y.Z rewrites all of them.
 #   scripts/check-versions.sh [--no-build]   --no-build: skip the CLI (used by set-version.sh's own test)
 set -euo pipefail
@@ -78,6 +79,12 @@ done
 # The Kotlin test project (bindings/uniffi/tests/kotlin): its own <version>, the first one in the POM.
 pom=$(grep -m1 -o '<version>[^<]*</version>' bindings/uniffi/tests/kotlin/pom.xml | sed 's/<[^>]*>//g')
 [[ "$pom" == "$version" ]] || bad "bindings/uniffi/tests/kotlin/pom.xml version is $pom, not $version"
+
+# The JAR's POM (bindings/uniffi/jvm, the first <version>) and the gem's gemspec (scripts/dist-uniffi.sh).
+jar=$(grep -m1 -o '<version>[^<]*</version>' bindings/uniffi/jvm/pom.xml | sed 's/<[^>]*>//g')
+[[ "$jar" == "$version" ]] || bad "bindings/uniffi/jvm/pom.xml version is $jar, not $version"
+gem=$(sed -n "s/^  s\.version = '\(.*\)'\$/\1/p" bindings/uniffi/ruby/fairmines.gemspec)
+[[ "$gem" == "$version" ]] || bad "bindings/uniffi/ruby/fairmines.gemspec version is '$gem', not $version"
 
 # CHANGELOG.md: a section for the version.
 grep -q "^## \[$version\] - " CHANGELOG.md || bad "CHANGELOG.md has no '## [$version] - date' section"

@@ -7,8 +7,9 @@
 # the workspace's own pinned path dependencies and Cargo.lock's entries for them, the npm packages
 # node/ and wasm/ (package.json and the lock files' own entries), node/index.js (as napi generates it),
 # include/fairmines.h (as build.rs generates it), the shared library's file names in bindings/c/README.md,
-# the Kotlin test project's POM, and CHANGELOG.md (the Unreleased notes become the section X.Y.Z - DATE;
-# DATE defaults to today, UTC). Then it runs scripts/check-versions.sh --no-build.
+# the Kotlin test project's POM, the JAR's POM and the gemspec (bindings/uniffi/jvm, bindings/uniffi/ruby),
+# and CHANGELOG.md (the Unreleased notes become the section X.Y.Z - DATE; DATE defaults to today, UTC).
+# Then it runs scripts/check-versions.sh --no-build.
 # It never commits or tags: review the diff, commit, then tag vX.Y.Z (the release workflow starts there).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +90,10 @@ rewrite("bindings/c/README.md", c_readme)
 
 # The Kotlin test project's own version (the first <version> of the POM).
 rewrite("bindings/uniffi/tests/kotlin/pom.xml", first(r"^  <version>" + q + "</version>", f"  <version>{new}</version>"))
+
+# The JAR's POM (its own <version>, the first) and the gem's gemspec (s.version).
+rewrite("bindings/uniffi/jvm/pom.xml", first(r"^  <version>" + q + "</version>", f"  <version>{new}</version>"))
+rewrite("bindings/uniffi/ruby/fairmines.gemspec", first(r"^  s\.version = '" + q + "'$", f"  s.version = '{new}'"))
 
 # CHANGELOG.md: the Unreleased notes become the new version's section; the compare links follow.
 def changelog(text):
