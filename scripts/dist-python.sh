@@ -12,7 +12,7 @@
 # replaced), never dist/SHA256SUMS.
 #   scripts/dist-python.sh           build the three artifacts
 #   scripts/dist-python.sh --tools   only the tools' venv (target/dist-python/venv); prints its bin folder
-# The tools (maturin, ziglang, auditwheel, abi3audit, twine: python/requirements-dist.txt) go into
+# The tools (maturin, auditwheel, abi3audit, twine: python/requirements-dist.txt; ziglang: scripts/zig-requirements.txt) go into
 # target/dist-python/venv; cargo builds into ${CARGO_TARGET_DIR:-target}/dist-python/cargo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ ROOT=$PWD
 TOOLS=$ROOT/target/dist-python/venv
 
 # --- tools: a venv recreated when the pins change -------------------------------------------------------
-pins=$(grep -E '^maturin==' python/requirements-dev.txt; cat python/requirements-dist.txt)
+pins=$(grep -E '^maturin==' python/requirements-dev.txt; cat python/requirements-dist.txt; grep -E '^ziglang==' scripts/zig-requirements.txt)
 if [[ "$pins" != "$(cat "$TOOLS/pins.txt" 2>/dev/null)" ]]; then
   echo "== tools venv $TOOLS" >&2
   rm -rf "$TOOLS"
