@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench check-versions check-workflows dist test-dist history-memory fuzz mutation-check install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench check-versions check-workflows dist test-dist check-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web dist test-dist test-readme test-miri check-versions check-workflows
+test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web dist test-dist check-reproducible test-readme test-miri check-versions check-workflows
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -80,6 +80,11 @@ dist:
 # (a Debian 11 root folder, cached in target/debian11-root).
 test-dist:
 	bash scripts/test-dist.sh $(ARGS)
+
+# `make dist` again from a second checkout at another path (target/repro/fairmines):
+# every artifact must be byte-identical to dist/'s (the two SHA256SUMS equal).
+check-reproducible:
+	bash scripts/check-reproducible.sh
 
 # The core's unit and game tests under Miri (nightly; installed when missing).
 test-miri:
