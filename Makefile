@@ -10,7 +10,7 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench check-versions check-workflows dist test-dist check-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
+.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench bench-dist check-versions check-workflows dist test-dist check-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
@@ -93,6 +93,11 @@ test-miri:
 # Every benchmark (criterion in the core, then Python, Node and C against their references); writes BENCHMARKS.md.
 bench:
 	bash scripts/bench.sh
+
+# The Python, Node and C benchmarks of the dist/ packages (glibc 2.17) against the native builds, interleaved;
+# writes BENCHMARKS-dist.md (issue 18: within 5%). Runs `make dist` first when dist/ is missing or stale.
+bench-dist:
+	bash scripts/bench-dist.sh
 
 # Verifies a generated 1,000,000-row history and prints its peak RSS (constant memory).
 history-memory:

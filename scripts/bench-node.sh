@@ -5,6 +5,7 @@
 # node:crypto, batch >= 15x and >= 8x. BENCH_SAMPLES / BENCH_SAMPLE_MS / BENCH_MINES tune it (see
 # node/bench/bench.js). Prints a table and
 # `BENCH {json}` lines (collected by scripts/bench.sh).
+#   scripts/bench-node.sh --setup-only   the build only (node/'s addon; used by scripts/bench-dist.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CI=true npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
@@ -19,4 +20,5 @@ out=target/fairmines-node-bench
 rm -rf "$out" && mkdir -p "$out"
 (cd node && npm run build --silent -- --output-dir "../$out") >&2
 cp "$out"/fairmines.*.node node/
+[[ ${1:-} == --setup-only ]] && exit 0
 node node/bench/bench.js

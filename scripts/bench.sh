@@ -10,6 +10,8 @@
 #
 # Ratios are measured inside one run of one program, so they hold on a busy machine better than the
 # absolute rounds/s do; still, run it on a quiet machine (the load average is recorded).
+# The release builds of dist/ against these native ones: scripts/bench-dist.sh (`make bench-dist`,
+# BENCHMARKS-dist.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
