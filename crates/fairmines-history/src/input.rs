@@ -198,7 +198,7 @@ struct Buffers {
 pub(crate) struct Spares(Arc<Mutex<Vec<Buffers>>>);
 
 impl Spares {
-    /// More than the chunks a pipeline holds at once: the rest are freed.
+    /// The chunks a pipeline holds at once on up to a dozen threads (about five per thread); more are freed.
     const KEEP: usize = 64;
     /// A buffer that has grown larger (a chunk of very long lines) is freed rather than kept.
     const LARGEST: usize = 16 << 20;
