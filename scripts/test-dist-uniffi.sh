@@ -7,13 +7,14 @@
 #     byte for byte with checksums that hold;
 #   - a new Maven project in a temporary folder whose pom declares the repository file://<dist>/maven resolves
 #     io.github.fairmines:fairmines (its copy in ~/.m2 removed first, so it comes from dist/) and runs, without
-#     jna.library.path, DistTest (bindings/uniffi/tests/dist: every vector, the library loaded from the JAR) and
+#     jna.library.path, DistTest (bindings/uniffi/tests/dist: the classes and library loaded from the JAR) and
 #     the package's own Kotlin suites (FairminesTest, GameTest); offline (mvn -o) when ~/.m2 has the Kotlin
 #     plugin (scripts/test-uniffi.sh fetched it);
 #   - the gem: its files and spec (platform x86_64-linux, the ffi dependency), the same library as the JAR;
 #     `gem install --local` into a temporary GEM_HOME (ffi resolves to the system's: Debian's ruby-ffi, apt
-#     when missing), then `require 'fairmines'`: bindings/uniffi/tests/dist/vectors.rb (every vector, loaded from
-#     the gem) and the package's Ruby suites (test_fairmines.rb, test_game.rb) on the installed gem.
+#     when missing), then `require 'fairmines'`: bindings/uniffi/tests/dist/origin.rb (the gem's code and library
+#     are what is loaded) and the package's Ruby suites (test_fairmines.rb: every vector; test_game.rb) on the
+#     installed gem.
 # dist/SHA256SUMS, when it lists these files, must hold. One summary line per artifact at the end.
 # Runs as root on a fresh Debian (installs ruby and ruby-ffi when missing; Maven and a JDK are required).
 set -euo pipefail
@@ -218,7 +219,13 @@ fi
     { tail -n 80 "$tmp/mvn.log" >&2; fail "the Maven project failed (log above)"; }
 grep -E "^kotlin: " "$tmp/mvn.log" || { tail -n 60 "$tmp/mvn.log" >&2; fail "no output from DistTest (log above)"; }
 grep -E 'Tests run: [0-9]+, Failures: 0, Errors: 0, Skipped: 0$' "$tmp/mvn.log" | tail -n 1
-grep -q "^kotlin: [0-9]* vectors checked through the JAR" "$tmp/mvn.log" || fail "DistTest did not run (log: mvn.log)"
+# FairminesTest.kt's VectorTest runs every vector (one test each) and checks that the file is complete.
+vectors=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["count"])' "$tmp/vectors.json")
+ran=$(sed -n 's/.*Tests run: \([0-9]*\), Failures: 0, Errors: 0, Skipped: 0, .* in io\.github\.fairmines\.VectorTest$/\1/p' "$tmp/mvn.log")
+if [[ -z $ran ]] || ((ran <= vectors)); then
+    grep "Tests run" "$tmp/mvn.log" >&2; fail "VectorTest did not run every vector through the JAR (log: $tmp/mvn.log)"
+fi
+echo "kotlin: VectorTest ran $ran tests through the JAR: the $vectors vectors, one each, and the file complete"
 cmp -s "$m2_fairmines/$version/$name.jar" "dist/$name.jar" || fail "Maven did not resolve dist/$name.jar"
 
 # -- the gem -----------------------------------------------------------------------------------------------
@@ -243,11 +250,11 @@ cp "dist/$gem_file" "$tmp/"
 (cd "$tmp" && user GEM_HOME="$gem_home" gem install --local --no-document "$gem_file") >"$tmp/gem.log" 2>&1 ||
     { cat "$tmp/gem.log" >&2; fail "gem install --local failed"; }
 grep -x "Successfully installed $name-x86_64-linux" "$tmp/gem.log" || { cat "$tmp/gem.log" >&2; fail "gem install: above"; }
-cp bindings/uniffi/tests/dist/vectors.rb "$tmp/vectors.rb"
+cp bindings/uniffi/tests/dist/origin.rb "$tmp/origin.rb"
 mkdir -p "$tmp/ruby-suites"
 cp bindings/uniffi/tests/ruby/{helper,test_fairmines,test_game}.rb "$tmp/ruby-suites/"
 installed_lib=$gem_home/gems/$name-x86_64-linux/lib
-(cd "$tmp" && user GEM_HOME="$gem_home" ruby vectors.rb vectors.json "$version") || fail "the Ruby vector test failed"
+(cd "$tmp" && user GEM_HOME="$gem_home" ruby origin.rb "$version") || fail "require 'fairmines' did not load the gem (above)"
 for suite in test_fairmines test_game; do
     out=$(cd "$tmp" && user GEM_HOME="$gem_home" FAIRMINES_RUBY_DIR="$installed_lib" FAIRMINES_VECTORS="$tmp/vectors.json" \
         ruby "ruby-suites/$suite.rb" 2>&1) || { echo "$out" >&2; fail "$suite.rb on the installed gem failed"; }
