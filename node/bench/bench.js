@@ -145,11 +145,43 @@ async function benchMines(mines, results) {
   }
 }
 
+/**
+ * What the call of an async batch costs the event loop (not the work it starts, aborted then), for a
+ * million nonces in each form: a range or a typed array is read where it is, an array of numbers is made
+ * a typed array by a loop in JavaScript, a mixed array is read element by element. The least of 5 calls.
+ */
+async function callCost() {
+  const million = 1_000_000;
+  const numbers = Array.from({ length: million }, (_, i) => i);
+  const forms = [
+    ['{ start, count }', { start: 0, count: million }],
+    ['BigUint64Array', BigUint64Array.from(numbers, BigInt)],
+    ['Uint32Array', Uint32Array.from(numbers)],
+    ['number[]', numbers],
+    ['number[] and bigint[] mixed', numbers.map((n) => (n % 2 ? BigInt(n) : n))],
+  ];
+  console.log(`\nminePositionsBatchAsync: the call itself, for ${million.toLocaleString('en-US')} nonces (least of 5)`);
+  for (const [form, nonces] of forms) {
+    let least = Infinity;
+    for (let run = 0; run < 5; run++) {
+      const controller = new AbortController();
+      const call = await seconds(() => {
+        const promise = fm.minePositionsBatchAsync(SERVER, CLIENT, nonces, 1, { signal: controller.signal });
+        promise.catch(() => {}); // aborted below
+      });
+      controller.abort();
+      least = Math.min(least, call);
+    }
+    console.log(`${form.padEnd(58)} ${(least * 1000).toFixed(3).padStart(12)} ms`);
+  }
+}
+
 async function main() {
   const mines = (process.env.BENCH_MINES || '3 24').split(/\s+/).filter(Boolean).map(Number);
   console.log(`fairmines Node benchmark: Node ${process.version}, ${require('node:os').availableParallelism()} cores`);
   const results = [];
   for (const m of mines) await benchMines(m, results);
+  await callCost();
   console.log();
   for (const r of results) console.log(`BENCH ${JSON.stringify(r)}`);
 }
