@@ -7,9 +7,9 @@
 #   dlopen()s it: every other symbol must resolve in musl). No musl Node runs here, so its vectors are not run;
 # - an empty folder outside the source tree, a fresh npm cache, offline (no registry), PATH without cargo or
 #   rustc: `npm install` of the root tarball and the gnu tarball (the root's optional dependency on
-#   fairmines-linux-x64-gnu resolves to it; the musl one is skipped), then every shared vector
-#   (vectors/vectors.json, copied in) through `require('fairmines')` and through `import`, which must have
-#   loaded the addon of node_modules/fairmines-linux-x64-gnu.
+#   fairmines-linux-x64-gnu resolves to it; the musl one is skipped); `require('fairmines')` and `import`
+#   must load the installed package with the addon of node_modules/fairmines-linux-x64-gnu, and the
+#   package's own vector suite (node/test/vectors.test.js, every shared vector) passes on it.
 #   scripts/test-dist-node.sh              all of it, with the `node` on PATH
 #   scripts/test-dist-node.sh --into DIR   the checks and the install into DIR (new or empty), not run: DIR is
 #                                          self-contained, for another system (a chroot) to run it with its own
@@ -126,71 +126,40 @@ printf '{ "name": "app", "version": "1.0.0", "private": true }\n' >"$app/package
 [[ ! -e "$app/node_modules/fairmines-linux-x64-musl" ]] || fail "the musl package was installed on glibc"
 [[ -z "$(find "$app/node_modules/fairmines" -name '*.node')" ]] || fail "an addon inside node_modules/fairmines"
 
-# The checks, self-contained in the folder (for --into): the vectors, the two entry points, run.sh.
-cp vectors/vectors.json "$app/"
-cat >"$app/checks.cjs" <<'JS'
+# The checks, self-contained in the folder (for --into): the package's own vector suite
+# (node/test/vectors.test.js with its helpers, under suite/ laid out as in the repository so that they
+# find vectors/vectors.json; `require('fairmines')` there finds the folder's node_modules), run on the
+# installed package; where the addon comes from, through require and
+# import; and run.sh.
+mkdir -p "$app/suite/node/test" "$app/suite/vectors"
+cp node/test/vectors.test.js node/test/helpers.js "$app/suite/node/test/"
+cp vectors/vectors.json "$app/suite/vectors/"
+cat >"$app/origin.cjs" <<'JS'
 'use strict';
-// Every shared vector (vectors.json) through the `fairmines` functions `fm`, loaded by the caller.
+// The `fairmines` that `require` and `import` load is the installed one, with the gnu platform package's
+// addon (no .node sits beside the root package), and gives the worked example.
 const assert = require('node:assert/strict');
 const path = require('node:path');
 
-module.exports = async function check(fm, how) {
+module.exports = function origin(fm, how) {
   const { version } = require('fairmines/package.json');
-  const { cases, count, js_sha3_defects: defects } = require('./vectors.json');
-  assert.equal(cases.length, count);
-  assert.ok(count > 1000, `only ${count} vectors`);
+  assert.equal(require.resolve('fairmines'), path.join(__dirname, 'node_modules', 'fairmines', 'index.js'));
   assert.equal(fm.__napiBindingTarget, 'native');
-  // The addon that loaded: the gnu platform package's (no .node sits beside the root package).
   const addons = Object.keys(require.cache).filter((f) => f.endsWith('.node')).map((f) => path.relative(__dirname, f));
   assert.deepEqual(addons, [path.join('node_modules', 'fairmines-linux-x64-gnu', 'fairmines.linux-x64-gnu.node')]);
-  let checks = 0;
-  for (const v of cases) {
-    const at = `vector ${v.id}`;
-    assert.equal(fm.commitment(v.server_seed), v.commitment, at);
-    for (const nonce of [v.nonce, BigInt(v.nonce)]) {
-      assert.equal(fm.roundSignature(v.server_seed, v.client_seed, nonce), v.signature, at);
-      assert.deepEqual(fm.minePositions(v.server_seed, v.client_seed, nonce, v.mines), v.positions, at);
-      assert.deepEqual(fm.drawOrder(v.server_seed, v.client_seed, nonce, v.mines), v.draw_order, at);
-    }
-    const round = { serverSeed: v.server_seed, clientSeed: v.client_seed, nonce: BigInt(v.nonce), mines: v.mines };
-    assert.deepEqual(fm.verify({ ...round, commitment: v.commitment, positions: [...v.positions].reverse() }), {
-      ok: true, verdict: 'ok', commitment: v.commitment, signature: v.signature, positions: v.positions,
-      drawOrder: v.draw_order, wordsUsed: v.words_used, commitmentOk: true, positionsOk: true,
-    }, at);
-    const free = [...Array(25).keys()].map((i) => i + 1).find((t) => !v.positions.includes(t));
-    const bad = fm.verify({ ...round, commitment: v.commitment, positions: [free, ...v.positions.slice(1)] });
-    assert.deepEqual([bad.ok, bad.verdict, bad.positionsOk, bad.commitmentOk], [false, 'mismatch', false, true], at);
-    checks += 9;
-  }
-  for (const d of defects) {
-    assert.equal(fm.commitment(d.server_seed), d.commitment, d.id);
-    checks += 1;
-  }
-  // The batches (every core, and a libuv pool thread for the async one): the vectors of a seed pair and mines.
-  const groups = new Map();
-  for (const v of cases) {
-    const key = JSON.stringify([v.server_seed, v.client_seed, v.mines]);
-    groups.set(key, [...(groups.get(key) ?? []), v]);
-  }
-  for (const rows of groups.values()) {
-    const { server_seed: s, client_seed: c, mines } = rows[0];
-    const nonces = BigUint64Array.from(rows.map((v) => BigInt(v.nonce)));
-    const want = Uint8Array.from(rows.flatMap((v) => v.positions));
-    assert.deepEqual(fm.minePositionsBatch(s, c, nonces, mines), want, `batch of ${rows[0].id}`);
-    assert.deepEqual(await fm.minePositionsBatchAsync(s, c, nonces, mines), want, `async batch of ${rows[0].id}`);
-    checks += 2;
-  }
+  const s = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
+  const c = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817';
+  assert.deepEqual(fm.minePositions(s, c, 1, 3), [7, 10, 19]);
   const report = process.report.getReport().header;
-  console.log(`fairmines ${version} through ${how}: ${cases.length} vectors, ${defects.length} commitments of ` +
-    `non-ASCII seeds, ${groups.size} batches twice (${checks} checks) passed, ` +
+  console.log(`fairmines ${version} through ${how}: the installed package and the gnu addon, ` +
     `Node ${process.version}, glibc ${report.glibcVersionRuntime ?? 'none'}`);
 };
 JS
-cat >"$app/check.cjs" <<'JS'
+cat >"$app/origin-require.cjs" <<'JS'
 'use strict';
-require('./checks.cjs')(require('fairmines'), "require('fairmines')").catch((e) => { console.error(e); process.exit(1); });
+require('./origin.cjs')(require('fairmines'), "require('fairmines')");
 JS
-cat >"$app/check.mjs" <<'JS'
+cat >"$app/origin-import.mjs" <<'JS'
 import { createRequire } from 'node:module';
 import * as fm from 'fairmines';
 import fmDefault, { minePositions } from 'fairmines';
@@ -200,17 +169,22 @@ const assert = require('node:assert/strict');
 // `import` takes the package's ES module entry (exports["."].import), which re-exports the CommonJS one.
 assert.ok(import.meta.resolve('fairmines').endsWith('/node_modules/fairmines/index.mjs'), import.meta.resolve('fairmines'));
 assert.equal(minePositions, fmDefault.minePositions);
-await require('./checks.cjs')(fm, "import from 'fairmines'");
+require('./origin.cjs')(fm, "import from 'fairmines'");
 JS
 cat >"$app/run.sh" <<'SH'
 #!/bin/sh
-# Every shared vector through the installed `fairmines` (require and import): sh run.sh [NODE]
+# The installed `fairmines`: where it loads from (require and import), then the package's vector suite
+# on it: sh run.sh [NODE]
 set -e
 cd "$(dirname "$0")"
 # The loader then also checks that the platform package has the root package's version.
 export NAPI_RS_ENFORCE_VERSION_CHECK=1
-"${1:-node}" check.cjs
-"${1:-node}" check.mjs
+"${1:-node}" origin-require.cjs
+"${1:-node}" origin-import.mjs
+"${1:-node}" --test --test-reporter=tap suite/node/test/vectors.test.js >vectors.tap || { cat vectors.tap; exit 1; }
+# Every test ran and passed (a suite that found no tests would pass too).
+grep -q '^# fail 0$' vectors.tap && grep -q '^# pass [1-9]' vectors.tap || { cat vectors.tap; exit 1; }
+echo "node/test/vectors.test.js on the installed package: $(grep '^# pass' vectors.tap | cut -c3-), $(grep '^# fail' vectors.tap | cut -c3-)"
 SH
 
 if [[ -n "$into" ]]; then
@@ -219,4 +193,4 @@ if [[ -n "$into" ]]; then
 fi
 (cd / && env -i PATH="$bare" HOME="$tmp/home" sh "$app/run.sh" "$node_bin")
 echo "test-dist-node: fairmines $version: 3 tarballs as laid out, gnu addon GLIBC_$newest at most," \
-    "musl addon loads under musl, installed offline without Rust, every vector through require and import"
+    "musl addon loads under musl, installed offline without Rust, loaded through require and import, the package's vector suite passed"
