@@ -219,15 +219,12 @@ fi
 
 artifacts=$(cd dist && sha256sum "${wheel#dist/}" "${npm_root#dist/}" "${npm_gnu#dist/}" "${c_gnu#dist/}")
 python3 - "$LOGS" "$SAMPLES" "$load_before" "$((SECONDS - started))" "$artifacts" "${suites[*]}" <<'PY'
-import datetime, json, os, platform, statistics, subprocess, sys
+import json, os, statistics, sys
+
+sys.path.insert(0, "scripts")
+from bench_env import header
 
 logs, pairs, load_before, elapsed, artifacts, suites = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6].split()
-
-def sh(*cmd):
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "?"
 
 def bench(suite, side, pair):
     out = {}
@@ -249,23 +246,11 @@ for suite in suites:
         rows.append((suite, name, statistics.median(native), statistics.median(dist), statistics.median(ratios),
                      min(ratios), max(ratios), lower_better))
 
-cpu = "?"
-for line in open("/proc/cpuinfo"):
-    if line.startswith("model name"):
-        cpu = line.split(":", 1)[1].strip()
-        break
-commit = sh("git", "rev-parse", "--short", "HEAD")
-if sh("git", "status", "--porcelain", "--untracked-files=no") not in ("", "?"):
-    commit += " (with uncommitted changes)"
 met = sum(1 for r in rows if r[4] >= 0.95)
 out = ["# Benchmarks of the release builds (dist/) against the native builds\n",
        "Written by `make bench-dist` (`scripts/bench-dist.sh`); do not edit by hand. Issue 18: the glibc-2.17 "
        "builds of `make dist` must perform within 5% of the native builds (dist / native >= 0.95).\n",
-       f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}",
-       f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; "
-       f"load average before: {load_before}, after: {' '.join(open('/proc/loadavg').read().split()[:3])}",
-       f"- commit: {commit}",
-       f"- toolchain: {sh('rustc', '--version')}; {sh('python3', '--version')}; Node {sh('node', '--version')}",
+       *header(load_before),
        f"- {pairs} pairs of runs (native and dist back to back, alternately first); suites: {', '.join(suites)}; "
        f"total {elapsed} s",
        "- dist artifacts (sha256):"]

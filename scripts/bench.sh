@@ -47,24 +47,12 @@ run history bash scripts/bench-history.sh
 sleep 1 # let the tee processes finish writing
 
 python3 - "$LOGS" "$load_before" "$((SECONDS - started))" <<'PY'
-import datetime, json, os, platform, subprocess, sys
+import json, os, sys
+
+sys.path.insert(0, "scripts")
+from bench_env import header, sh
 
 logs, load_before, elapsed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-
-def sh(*cmd):
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "?"
-
-cpu = "?"
-for line in open("/proc/cpuinfo"):
-    if line.startswith("model name"):
-        cpu = line.split(":", 1)[1].strip()
-        break
-commit = sh("git", "rev-parse", "--short", "HEAD")
-if sh("git", "status", "--porcelain", "--untracked-files=no") not in ("", "?"):
-    commit += " (with uncommitted changes)"
 status = {}
 for line in open(os.path.join(logs, "status")):
     suite, state, seconds = line.split()
@@ -82,12 +70,8 @@ def fmt_rate(r):
 out = []
 out.append("# Benchmarks\n")
 out.append("Written by `make bench` (`scripts/bench.sh`); do not edit by hand. Targets from issues 9 and 20.\n")
-out.append(f"- date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}")
-out.append(f"- machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; "
-           f"load average before: {load_before}, after: {' '.join(open('/proc/loadavg').read().split()[:3])}")
-out.append(f"- commit: {commit}")
-out.append(f"- toolchain: {sh('rustc', '--version')}; {sh('python3', '--version')}; Node {sh('node', '--version')}; "
-           f"{sh('cc', '--version').splitlines()[0] if sh('cc', '--version') != '?' else 'cc ?'}")
+cc = sh("cc", "--version")
+out += header(load_before, f"; {cc.splitlines()[0] if cc != '?' else 'cc ?'}")
 out.append(f"- suites: " + ", ".join(f"{s} {st} ({sec} s)" for s, (st, sec) in status.items()) + f"; total {elapsed} s\n")
 met = sum(1 for r in results if "target" in r and r["met"])
 with_target = sum(1 for r in results if "target" in r)
