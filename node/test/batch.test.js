@@ -29,10 +29,17 @@ function stateOf(promise) {
 /** The threads of this process (Linux). */
 const threadCount = () => Number(/^Threads:\s+(\d+)$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);
 
-/** Waits until this process has no more than `count` threads again: a batch's helper threads are done
- *  when it settles, but the kernel may list one for a moment after that. */
-async function threadsBackTo(count) {
-  while (threadCount() > count) await new Promise((resolve) => setTimeout(resolve, 1));
+/** The thread count once it has held still for 10 polls in a row: a batch's helper threads are done when
+ *  it settles, but the kernel may list one for a moment after that. */
+async function settledThreadCount() {
+  let count = threadCount();
+  for (let still = 0; still < 10;) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const now = threadCount();
+    still = now === count ? still + 1 : 0;
+    count = now;
+  }
+  return count;
 }
 
 /** The rows single calls give for `nonces`. */
@@ -105,11 +112,10 @@ test('an array is read when the call is made: changing it later changes nothing'
 
 test('options.threads caps the threads a batch starts: 1 is the pool thread alone', { skip: process.platform !== 'linux' }, async () => {
   await fm.minePositionsBatchAsync(S, C, { start: 0, count: 1 }, 3); // the pool's threads exist from here on
-  const base = threadCount();
   /** The most threads that `options` let a batch start beside the pool's, sampled while it runs. */
   const most = async (options) => {
-    await threadsBackTo(base);
-    let seen = base;
+    const before = await settledThreadCount();
+    let seen = before;
     let samples = 0;
     const timer = setInterval(() => { seen = Math.max(seen, threadCount()); samples++; }, 2);
     try {
@@ -119,7 +125,7 @@ test('options.threads caps the threads a batch starts: 1 is the pool thread alon
       clearInterval(timer);
     }
     assert.ok(samples >= 5, `only ${samples} samples of the thread count during the batch`);
-    return seen - base;
+    return seen - before;
   };
   assert.equal(await most({ threads: 1 }), 0, 'threads: 1 starts no thread');
   const cores = os.availableParallelism();
