@@ -32,6 +32,7 @@ def main() -> None:
     natives = sorted(p.name for p in package.glob("_native*.so"))
     assert natives == ["_native.abi3.so"], f"extension modules: {natives}"
     assert not hasattr(fairmines.Round, "_hold_for_testing"), "a test-only hook in the shipped build"
+    assert not hasattr(fairmines._native, "_batch_blocks_for_testing"), "a test-only hook in the shipped build"
 
     data = json.loads(vectors_path.read_text(encoding="utf-8"))
     cases = data["cases"]

@@ -156,6 +156,7 @@ import pathlib, fairmines
 package = pathlib.Path(fairmines.__file__).parent
 assert (package / "py.typed").is_file() and (package / "_native.pyi").is_file()
 assert not hasattr(fairmines.Round, "_hold_for_testing"), "a test-only hook in the shipped build"
+assert not hasattr(fairmines._native, "_batch_blocks_for_testing"), "a test-only hook in the shipped build"
 assert fairmines.mine_positions(
     "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a",
     "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817", 1, 3) == [7, 10, 19]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections import defaultdict
 from typing import Any
 
@@ -99,27 +98,30 @@ def test_the_result_is_an_ordinary_writable_array() -> None:
     assert fairmines.mine_positions_batch("s", "c", range(3), 2)[0, 0] != 0
 
 
+def batch_blocks() -> Any:
+    """The test build's count of the blocks (65,536 rounds) that the batches of this process have finished."""
+    blocks = getattr(fairmines._native, "_batch_blocks_for_testing", None)
+    assert blocks is not None, "_batch_blocks_for_testing is missing: build with the cargo feature testing (scripts/test-python.sh does)"
+    return blocks
+
+
 def test_the_batch_releases_the_gil() -> None:
-    """While a long batch runs in one thread, another Python thread keeps running."""
+    """While a batch runs in another thread, this one runs Python code and sees the batch partly done:
+    holding the GIL from call to return, the batch would let it see only none or all of its blocks."""
     w = WORKED
-    timing: dict[str, float] = {}
-
-    def batch() -> None:
-        start = time.perf_counter()
-        fairmines.mine_positions_batch(w["server_seed"], w["client_seed"], range(600_000), 24)
-        timing["batch"] = time.perf_counter() - start
-
-    thread = threading.Thread(target=batch)
-    # Timed from before the start: the new thread may run (and call the batch) before start() returns.
-    longest_gap, last = 0.0, time.perf_counter()
+    blocks = batch_blocks()
+    start = blocks()
+    thread = threading.Thread(
+        target=fairmines.mine_positions_batch, args=(w["server_seed"], w["client_seed"], range(2_000_000), 1)
+    )
+    seen = set()
     thread.start()
     while thread.is_alive():
-        now = time.perf_counter()
-        longest_gap, last = max(longest_gap, now - last), now
+        seen.add(blocks() - start)
     thread.join()
-    # Holding the GIL, the batch would freeze this loop for its whole duration.
-    assert timing["batch"] > 0.1, "batch too short to tell"
-    assert longest_gap < timing["batch"] / 2, (longest_gap, timing["batch"])
+    total = blocks() - start
+    assert total == -(-2_000_000 // 65_536)
+    assert any(0 < done < total for done in seen), f"saw only {sorted(seen)} of {total} blocks"
 
 
 def test_ctrl_c_during_a_batch_is_a_keyboard_interrupt_at_once() -> None:
@@ -133,34 +135,32 @@ def test_ctrl_c_during_a_batch_is_a_keyboard_interrupt_at_once() -> None:
 
     code = textwrap.dedent(
         """
-        import os, signal, threading, time
+        import os, signal, threading
         import numpy  # imported before, so that the interrupt falls in the batch itself
         import fairmines
 
-        sent = []
+        blocks = fairmines._native._batch_blocks_for_testing
+        at_send = []
 
         def interrupt():
-            time.sleep(0.3)
-            sent.append(time.perf_counter())
+            while blocks() < 2:  # once the batch has run a while
+                pass
+            at_send.append(blocks())
             os.kill(os.getpid(), signal.SIGINT)
 
-        # The interrupted batch is this process's first; a tenth of it is timed after it, as the measure.
+        # The interrupted batch is this process's first: 458 blocks of 65,536 rounds, seconds of work.
         threading.Thread(target=interrupt).start()
-        start = time.perf_counter()
         try:
-            fairmines.mine_positions_batch("s", "c", range(30_000_000), 24)  # seconds, even on many cores
-            print("finished", time.perf_counter() - start, 0)
+            fairmines.mine_positions_batch("s", "c", range(30_000_000), 24)
+            print("finished", blocks(), 0)
         except KeyboardInterrupt:
-            seen = time.perf_counter() - sent[0]
-            start = time.perf_counter()
-            fairmines.mine_positions_batch("s", "c", range(3_000_000), 24)
-            print("KeyboardInterrupt", seen, time.perf_counter() - start)
+            print("KeyboardInterrupt", at_send[0], blocks())
         """
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0 and "PanicException" not in result.stderr, result.stderr
-    outcome, seen, tenth = result.stdout.split()
+    outcome, at_send, at_raise = result.stdout.split()
     assert outcome == "KeyboardInterrupt", result.stdout
-    # Seen once the whole batch was done, the interrupt would come about 10 tenths after the start; the
-    # bound is relative to this machine's speed, not a time.
-    assert float(seen) < 3 * float(tenth), f"the interrupt was seen {seen} s after it was sent ({tenth} s a tenth)"
+    # Not a time: the batch stops at the end of the block it is in when the signal comes (one more may
+    # finish between the count read and the kill), far from its 458th.
+    assert int(at_raise) < 458 and int(at_raise) - int(at_send) <= 2, f"sent after {at_send} blocks, raised after {at_raise}"

@@ -37,6 +37,19 @@ impl Owned {
 /// Rounds per block: Ctrl-C is looked for between blocks (about 20 ms apart on 2 cores).
 const BLOCK: usize = 1 << 16;
 
+/// Test builds only (cargo feature `testing`): the blocks that the batches of this process have finished, so
+/// that a test can see a batch's progress from another thread while it runs, and where Ctrl-C stopped it.
+#[cfg(feature = "testing")]
+static BLOCKS_DONE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Test builds only (cargo feature ``testing``): the blocks of 65,536 rounds that the batches of this process
+/// have finished.
+#[cfg(feature = "testing")]
+#[pyfunction]
+pub(crate) fn batch_blocks_for_testing() -> u64 {
+    BLOCKS_DONE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 fn too_big(count: impl std::fmt::Display, mines: u8) -> PyErr {
     PyMemoryError::new_err(format!(
         "nonces: {count} rounds of {mines} mines do not fit in memory as one array; split the batch"
@@ -171,6 +184,8 @@ pub(crate) fn run<'py>(
         out.resize((start + count) * row, 0);
         let block = &mut out[start * row..];
         py.detach(|| fairmines::mine_positions_batch(server_seed, client_seed, nonces, mines, block)).or_raise(py)?;
+        #[cfg(feature = "testing")]
+        BLOCKS_DONE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         py.check_signals()?;
     }
     let flat = PyArray1::from_vec(py, out);

@@ -52,6 +52,9 @@ pub(crate) mod _native {
         module.setattr("_AuditCounts", module.py().get_type::<crate::reports::Audit>())?;
         module.setattr("_verify_history", wrap_pyfunction!(crate::history::verify_history, module)?)?;
         module.setattr("_audit", wrap_pyfunction!(crate::history::audit, module)?)?;
+        #[cfg(feature = "testing")]
+        module
+            .setattr("_batch_blocks_for_testing", wrap_pyfunction!(crate::batch::batch_blocks_for_testing, module)?)?;
         crate::errors::register(module)
     }
 
