@@ -25,6 +25,17 @@ test('the vector file has a rejection at the first draw (P = 25), as ALGORITHM.m
   }
 });
 
+test('js_sha3_defects: the commitment is FIPS 202 SHA3-256 where js-sha3 gets it wrong', () => {
+  const defects = vectors.js_sha3_defects;
+  assert.ok(defects.length > 0, 'the vector file lists no js_sha3_defects');
+  for (const d of defects) {
+    assert.equal(fm.commitment(d.server_seed), d.commitment, d.id);
+    assert.notEqual(d.commitment, d.js_sha3_commitment, d.id);
+    const round = { serverSeed: d.server_seed, clientSeed: 'c', nonce: 0, mines: 1, commitment: d.commitment };
+    assert.equal(fm.verify(round).commitmentOk, true, d.id);
+  }
+});
+
 test('worked example of ALGORITHM.md', () => {
   const s = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
   const c = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817';
