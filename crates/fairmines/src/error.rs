@@ -45,11 +45,13 @@ pub enum ErrorKind {
     RoundsInPlay = 16,
     /// A move on a voided round.
     RoundVoided = 17,
+    /// No round to go on with at that nonce.
+    RoundNotInPlay = 18,
 }
 
 impl ErrorKind {
     /// Every kind, in code order (codes 1, 2, … with no gap).
-    pub const ALL: [ErrorKind; 17] = [
+    pub const ALL: [ErrorKind; 18] = [
         ErrorKind::InvalidMines,
         ErrorKind::InvalidNonce,
         ErrorKind::InvalidTile,
@@ -67,6 +69,7 @@ impl ErrorKind {
         ErrorKind::InvalidState,
         ErrorKind::RoundsInPlay,
         ErrorKind::RoundVoided,
+        ErrorKind::RoundNotInPlay,
     ];
 
     /// The stable number of the kind: `code` in Node, the `fairmines_status` value in C, `code` in Python.
@@ -100,6 +103,7 @@ impl ErrorKind {
             ErrorKind::InvalidState => "INVALID_STATE",
             ErrorKind::RoundsInPlay => "ROUNDS_IN_PLAY",
             ErrorKind::RoundVoided => "ROUND_VOIDED",
+            ErrorKind::RoundNotInPlay => "ROUND_NOT_IN_PLAY",
         }
     }
 
@@ -124,6 +128,10 @@ impl ErrorKind {
             ErrorKind::InvalidState => "Saved state or a round record that does not parse or does not hold together.",
             ErrorKind::RoundsInPlay => "The seed pair has rounds in play, so its server seed cannot be revealed.",
             ErrorKind::RoundVoided => "The round was voided so its server seed could be revealed: no more moves.",
+            ErrorKind::RoundNotInPlay => {
+                "No round of the seed pair to go on with at that nonce: none in play, one saved without its picks, \
+                 or one already handed out."
+            }
         }
     }
 }
@@ -228,6 +236,13 @@ pub enum Error {
     },
     /// The round was voided (its seed pair ended it so the server seed could be revealed): no more moves.
     RoundVoided,
+    /// [`SeedPair::round`](crate::SeedPair::round) has no round to hand back at that nonce: none is in
+    /// play, the one in play was saved without its picks (it can only be voided), or it is handed out
+    /// already.
+    RoundNotInPlay {
+        /// Which of these, in words, with the nonce.
+        detail: String,
+    },
 }
 
 impl Error {
@@ -251,6 +266,7 @@ impl Error {
             Error::InvalidState { .. } => ErrorKind::InvalidState,
             Error::RoundsInPlay { .. } => ErrorKind::RoundsInPlay,
             Error::RoundVoided => ErrorKind::RoundVoided,
+            Error::RoundNotInPlay { .. } => ErrorKind::RoundNotInPlay,
         }
     }
 
@@ -268,7 +284,7 @@ impl Error {
     pub const fn argument(&self) -> Option<&'static str> {
         match self {
             Error::InvalidMines { .. } => Some("mines"),
-            Error::InvalidNonce { .. } => Some("nonce"),
+            Error::InvalidNonce { .. } | Error::RoundNotInPlay { .. } => Some("nonce"),
             Error::InvalidTile { argument, .. }
             | Error::InvalidHex { argument, .. }
             | Error::InvalidUtf8 { argument }
@@ -298,7 +314,8 @@ impl Error {
             | Error::InvalidRtp { detail }
             | Error::InvalidPicks { detail }
             | Error::InvalidNumber { detail, .. }
-            | Error::InvalidState { detail, .. } => detail.clone(),
+            | Error::InvalidState { detail, .. }
+            | Error::RoundNotInPlay { detail } => detail.clone(),
             Error::InvalidUtf8 { .. } => "is not valid UTF-8".to_owned(),
             Error::StreamExhausted { words_read } => {
                 format!("the word source ended after {words_read} words, before every mine was placed")
@@ -348,6 +365,6 @@ mod tests {
             assert!(ErrorKind::ALL[..i].iter().all(|k| k.name() != kind.name() && k.summary() != kind.summary()));
         }
         assert_eq!(ErrorKind::from_code(0), None);
-        assert_eq!(ErrorKind::from_code(18), None);
+        assert_eq!(ErrorKind::from_code(19), None);
     }
 }

@@ -80,6 +80,10 @@ fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -
 /// with [`SeedPair::void_open_rounds`]: a voided round refuses every later move
 /// ([`Error::RoundVoided`]) and its record's outcome is [`Outcome::Voided`].
 ///
+/// **The state is the whole truth.** [`SeedPair::to_state_json`] holds every round in play with its mines,
+/// RTP and picks, and a move on a round changes it at once. Store it after every move; after a restart,
+/// [`SeedPair::from_state_json`] and [`SeedPair::round`] go on with each round exactly where it was.
+///
 /// ```
 /// use fairmines::{MineCount, Rtp, SeedPair, ServerSeed};
 /// // An operator would use SeedPair::new(client_seed); a known seed lets the example find a safe tile.
@@ -107,29 +111,38 @@ pub struct SeedPair {
     ledger: Ledger,
 }
 
-/// The full state of a seed pair as the operator stores it. Contains the secret server seed, and the
-/// nonces of the rounds in play, so that a restored pair cannot reveal the seed under them either.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SeedPairState {
-    server_seed: String,
-    commitment: Digest,
-    client_seed: String,
-    nonce: u64,
-    open_rounds: Vec<u64>,
-}
-
-/// The rounds in play of one server seed, shared by the seed pair and each round it started: a round
+/// The rounds in play of one server seed, shared by the seed pair and each round it started or handed
+/// back: a move updates the round's entry at once (so the pair's state always holds every pick), a round
 /// leaves the ledger when it finishes, and voiding empties it. A round that is in play by its own state
 /// but no longer in the ledger has been voided.
 #[derive(Clone, Default)]
 struct Ledger(Arc<Mutex<Entries>>);
 
-#[derive(Default)]
-struct Entries {
-    /// Round id → nonce. Restored rounds have ids but no `Round` value; they can only be voided.
-    open: BTreeMap<u64, u64>,
-    next_id: u64,
+/// Rounds in play by nonce (one ledger per server seed, so its nonces are distinct).
+pub(crate) type Entries = BTreeMap<u64, InPlay>;
+
+/// One round in play as the ledger keeps it.
+pub(crate) struct InPlay {
+    /// What the round needs to go on; `None` for a round restored from a state written before rounds
+    /// were saved whole (its nonce only): it can only be voided.
+    pub(crate) game: Option<Game>,
+    /// Whether a [`Round`] value of this pair is moving it now (at most one is).
+    handed_out: bool,
+}
+
+/// The part of a round in play that is not fixed by the seeds and the nonce.
+#[derive(Clone)]
+pub(crate) struct Game {
+    pub(crate) mines: MineCount,
+    pub(crate) rtp: Rtp,
+    /// The tiles picked so far, all safe (a mine would have finished the round).
+    pub(crate) picks: Vec<u8>,
+}
+
+impl InPlay {
+    pub(crate) fn restored(game: Option<Game>) -> Self {
+        InPlay { game, handed_out: false }
+    }
 }
 
 impl Ledger {
@@ -138,28 +151,23 @@ impl Ledger {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn with_open(nonces: &[u64]) -> Self {
-        let ledger = Ledger::default();
-        for &nonce in nonces {
-            ledger.lock().add(nonce);
-        }
-        ledger
+    fn nonces(&self) -> Vec<u64> {
+        self.lock().keys().copied().collect()
     }
 }
 
-impl Entries {
-    fn add(&mut self, nonce: u64) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.open.insert(id, nonce);
-        id
+/// Every multiplier a round can reach must be exact in 128 bits, so that no reveal or cash-out can fail on
+/// arithmetic once a pick is made (only RTPs with enormous denominators come near).
+pub(crate) fn check_exact_multipliers(mines: MineCount, rtp: Rtp) -> Result<(), Error> {
+    for safe_picks in 1..=max_safe_picks(mines) {
+        multiplier(mines, safe_picks, rtp).map_err(|_| Error::InvalidRtp {
+            detail: format!(
+                "{rtp} makes the multiplier after {safe_picks} safe picks with {} mines too large to be exact",
+                mines.get()
+            ),
+        })?;
     }
-
-    fn nonces(&self) -> Vec<u64> {
-        let mut nonces: Vec<u64> = self.open.values().copied().collect();
-        nonces.sort_unstable();
-        nonces
-    }
+    Ok(())
 }
 
 impl SeedPair {
@@ -187,37 +195,85 @@ impl SeedPair {
         let next = self.nonce.checked_add(1).ok_or_else(|| Error::InvalidNonce {
             detail: "this seed pair has used every nonce; rotate it".to_owned(),
         })?;
-        // Every multiplier the round can reach must be exact in 128 bits, so no reveal or cash-out can fail
-        // on arithmetic once a pick is made (only RTPs with enormous denominators come near).
-        for safe_picks in 1..=max_safe_picks(mines) {
-            multiplier(mines, safe_picks, rtp).map_err(|_| Error::InvalidRtp {
-                detail: format!(
-                    "{rtp} makes the multiplier after {safe_picks} safe picks with {} mines too large to be exact",
-                    mines.get()
-                ),
-            })?;
-        }
-        let id = self.ledger.lock().add(self.nonce);
-        let round = Round {
-            ledger: self.ledger.clone(),
-            id,
-            commitment: self.server_seed.commitment(),
-            client_seed: self.client_seed.clone(),
-            nonce: self.nonce,
-            mines,
-            rtp,
-            placement: placement(self.server_seed.reveal(), &self.client_seed, self.nonce, mines),
-            picks: Vec::new(),
-            status: Status::InPlay,
-        };
+        check_exact_multipliers(mines, rtp)?;
+        let game = Game { mines, rtp, picks: Vec::new() };
+        let round = self.round_value(self.nonce, game.clone());
+        self.ledger.lock().insert(self.nonce, InPlay { game: Some(game), handed_out: true });
         self.nonce = next;
         Ok(round)
     }
 
+    /// The round in play at `nonce`, to go on with: after a restart, the pair restored from its state gives
+    /// back each of its rounds, and every later move, record and payout is the same as if the process had
+    /// never stopped.
+    ///
+    /// [`Error::RoundNotInPlay`] when no round at `nonce` is in play (never started, finished or voided),
+    /// when the state it came from was written before rounds were saved whole (such a round can only be
+    /// voided), or when this pair value has handed it out already and that [`Round`] is still alive.
+    ///
+    /// ```
+    /// use fairmines::{MineCount, Rtp, SeedPair, ServerSeed};
+    /// let server_seed = ServerSeed::from_bytes(&[7; 32]);
+    /// let mines = fairmines::mine_positions(server_seed.reveal(), "player seed", 0, 3)?;
+    /// let safe: Vec<u8> = (1..=25).filter(|t| !mines.contains(t)).collect();
+    ///
+    /// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0);
+    /// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
+    /// round.reveal(safe[0])?;
+    /// let stored = pair.to_state_json();                 // after every move: it holds the pick
+    /// drop((round, pair));                               // the process stops
+    ///
+    /// let pair = SeedPair::from_state_json(&stored)?;    // a new process
+    /// let mut round = pair.round(0)?;
+    /// assert_eq!(round.picks(), &safe[..1]);
+    /// assert_eq!(round.reveal(safe[1])?.safe_picks, 2);
+    /// assert_eq!(pair.round(1).unwrap_err().code(), fairmines::ErrorKind::RoundNotInPlay.code());
+    /// # Ok::<(), fairmines::Error>(())
+    /// ```
+    pub fn round(&self, nonce: u64) -> Result<Round, Error> {
+        let mut entries = self.ledger.lock();
+        let not_in_play = |detail: String| Error::RoundNotInPlay { detail };
+        let Some(entry) = entries.get_mut(&nonce) else {
+            return Err(not_in_play(format!(
+                "no round of this seed pair is in play at nonce {nonce}: it was never started, has finished or \
+                 was voided"
+            )));
+        };
+        let Some(game) = &entry.game else {
+            return Err(not_in_play(format!(
+                "the round at nonce {nonce} was saved by a version that kept only its nonce, without its picks: \
+                 it can only be voided"
+            )));
+        };
+        if entry.handed_out {
+            return Err(not_in_play(format!(
+                "the round at nonce {nonce} is already handed out by this seed pair: go on with that round"
+            )));
+        }
+        let round = self.round_value(nonce, game.clone());
+        entry.handed_out = true;
+        Ok(round)
+    }
+
+    /// The round value of a round in play of this pair, its grid placed again from the seeds.
+    fn round_value(&self, nonce: u64, game: Game) -> Round {
+        Round {
+            ledger: self.ledger.clone(),
+            commitment: self.server_seed.commitment(),
+            client_seed: self.client_seed.clone(),
+            nonce,
+            mines: game.mines,
+            rtp: game.rtp,
+            placement: placement(self.server_seed.reveal(), &self.client_seed, nonce, game.mines),
+            picks: game.picks,
+            status: Status::InPlay,
+        }
+    }
+
     /// The nonces of the rounds in play, ascending: started and neither finished nor voided (including
-    /// those listed in the state this pair was restored from).
+    /// those held by the state this pair was restored from).
     pub fn open_rounds(&self) -> Vec<u64> {
-        self.ledger.lock().nonces()
+        self.ledger.nonces()
     }
 
     /// Voids every round in play and returns their nonces, ascending. A voided round refuses every later
@@ -225,8 +281,8 @@ impl SeedPair {
     /// the operator returns the stake). Afterwards the pair can rotate.
     pub fn void_open_rounds(&mut self) -> Vec<u64> {
         let mut entries = self.ledger.lock();
-        let nonces = entries.nonces();
-        entries.open.clear();
+        let nonces = entries.keys().copied().collect();
+        entries.clear();
         nonces
     }
 
@@ -240,8 +296,8 @@ impl SeedPair {
             // Held until the pair has moved to the new ledger: no round of the old seed can finish or
             // start in between, and none is in play.
             let entries = self.ledger.lock();
-            if !entries.open.is_empty() {
-                return Err(Error::RoundsInPlay { nonces: entries.nonces() });
+            if !entries.is_empty() {
+                return Err(Error::RoundsInPlay { nonces: entries.keys().copied().collect() });
             }
         }
         let fresh = ServerSeed::generate()?;
@@ -266,46 +322,40 @@ impl SeedPair {
         self.rotate(Some(client_seed))
     }
 
-    /// The full state as JSON, for the operator's own storage: `{"server_seed", "commitment",
-    /// "client_seed", "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
+    /// The full state as JSON, for the operator's own storage: the server seed (secret), its commitment, the
+    /// client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+    /// `{"version":2,"server_seed":"…","commitment":"…","client_seed":"…","nonce":3,
+    /// "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`.
+    ///
+    /// A move changes it at once: store it after every start, reveal, cash-out, void and rotation (one
+    /// value per player, in the same transaction as the move), and [`SeedPair::from_state_json`] with
+    /// [`SeedPair::round`] goes on from there after a restart.
     pub fn to_state_json(&self) -> String {
-        let state = SeedPairState {
-            server_seed: self.server_seed.reveal().to_owned(),
-            commitment: self.server_seed.commitment(),
-            client_seed: self.client_seed.clone(),
-            nonce: self.nonce,
-            open_rounds: self.open_rounds(),
-        };
-        to_json(&state)
+        let entries = self.ledger.lock();
+        crate::state::write(&self.server_seed, &self.client_seed, self.nonce, &entries)
     }
 
-    /// Restores a pair from [`SeedPair::to_state_json`], checking that the commitment belongs to the seed
-    /// and that the open rounds are distinct nonces the pair has used.
+    /// Restores a pair from [`SeedPair::to_state_json`]; each round in play comes back with
+    /// [`SeedPair::round`]. [`Error::InvalidState`] (argument `state`, the detail naming the field) when
+    /// the text does not parse or does not hold together: the commitment is not the seed's, a round at a
+    /// nonce not below the pair's or listed twice, mines or RTP invalid, picks repeated, off the board, on
+    /// a mine of the round, or as many as its safe tiles (such a round has finished). Nothing is restored
+    /// then.
     ///
-    /// Rounds are not part of the state: the rounds listed as open stay open in the restored pair, which
-    /// therefore refuses to rotate until they are voided ([`SeedPair::void_open_rounds`]). The restored
-    /// pair is a new value: it does not reach the rounds of the pair the state was saved from, so keep one
-    /// live copy of a seed pair (restore after a restart, not beside the original).
+    /// States written before rounds were saved whole (`"open_rounds": [nonces]`, no version) restore too;
+    /// their rounds hold no picks, mines or RTP to go on with, so they can only be voided.
+    ///
+    /// The restored pair is a new value: it does not reach the rounds of the pair the state was saved
+    /// from, so keep one live copy of a seed pair (restore after a restart, not beside the original).
     pub fn from_state_json(json: &str) -> Result<Self, Error> {
-        let bad = |detail: String| Error::InvalidState { argument: "state", detail };
-        let state: SeedPairState = from_json(json, "state")?;
-        let server_seed = ServerSeed::from_hex(&state.server_seed).map_err(|e| bad(e.to_string()))?;
-        if server_seed.commitment() != state.commitment {
-            return Err(bad("the commitment is not SHA3-256 of the server seed".to_owned()));
-        }
-        for (i, &open) in state.open_rounds.iter().enumerate() {
-            if open >= state.nonce || state.open_rounds[..i].contains(&open) {
-                return Err(bad(format!(
-                    "open_rounds: nonce {open} is repeated or not below the next nonce {}",
-                    state.nonce
-                )));
-            }
-        }
+        let restored = crate::state::read(json)?;
+        let ledger = Ledger::default();
+        *ledger.lock() = restored.rounds;
         Ok(SeedPair {
-            server_seed,
-            client_seed: state.client_seed,
-            nonce: state.nonce,
-            ledger: Ledger::with_open(&state.open_rounds),
+            server_seed: restored.server_seed,
+            client_seed: restored.client_seed,
+            nonce: restored.nonce,
+            ledger,
         })
     }
 }
@@ -371,11 +421,11 @@ pub struct Reveal {
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it.
 ///
-/// The round shares its seed pair's ledger of rounds in play: it leaves it when it finishes, and it is
-/// voided when the pair voids its open rounds.
+/// The round shares its seed pair's ledger of rounds in play: each move is written there at once (the
+/// pair's state holds it), it leaves the ledger when it finishes, and it is voided when the pair voids its
+/// open rounds. Dropped while in play, it can be had again with [`SeedPair::round`].
 pub struct Round {
     ledger: Ledger,
-    id: u64,
     commitment: Digest,
     client_seed: String,
     nonce: u64,
@@ -394,9 +444,7 @@ impl Round {
         let mut entries = ledger.lock();
         self.check_in_play(&entries)?;
         let reveal = self.reveal_in_play(crate::input::tile(tile.into(), "tile")?)?;
-        if self.status != Status::InPlay {
-            entries.open.remove(&self.id);
-        }
+        self.save(&mut entries);
         Ok(reveal)
     }
 
@@ -429,13 +477,23 @@ impl Round {
         }
         let paid = multiplier(self.mines, safe_picks, self.rtp)?;
         self.status = Status::Finished(Outcome::CashedOut);
-        entries.open.remove(&self.id);
+        self.save(&mut entries);
         Ok(paid)
+    }
+
+    /// Writes the move just made into the ledger, so the pair's state holds it: the picks of a round
+    /// still in play, or the round gone once it has finished.
+    fn save(&self, entries: &mut Entries) {
+        if self.status != Status::InPlay {
+            entries.remove(&self.nonce);
+        } else if let Some(InPlay { game: Some(game), .. }) = entries.get_mut(&self.nonce) {
+            game.picks.clone_from(&self.picks);
+        }
     }
 
     /// Ok while the round can move; a voided round learns here that it was voided.
     fn check_in_play(&mut self, entries: &Entries) -> Result<(), Error> {
-        if self.status == Status::InPlay && !entries.open.contains_key(&self.id) {
+        if self.status == Status::InPlay && !entries.contains_key(&self.nonce) {
             self.status = Status::Finished(Outcome::Voided);
         }
         match self.status {
@@ -447,7 +505,7 @@ impl Round {
 
     /// The round's status, with voiding by the seed pair taken into account.
     fn status(&self) -> Status {
-        if self.status == Status::InPlay && !self.ledger.lock().open.contains_key(&self.id) {
+        if self.status == Status::InPlay && !self.ledger.lock().contains_key(&self.nonce) {
             return Status::Finished(Outcome::Voided);
         }
         self.status
@@ -528,6 +586,17 @@ impl Round {
     /// The return-to-player factor of the multipliers.
     pub fn rtp(&self) -> Rtp {
         self.rtp
+    }
+}
+
+impl Drop for Round {
+    /// A round in play that is dropped can be had again from its pair ([`SeedPair::round`]).
+    fn drop(&mut self) {
+        if self.status == Status::InPlay
+            && let Some(entry) = self.ledger.lock().get_mut(&self.nonce)
+        {
+            entry.handed_out = false;
+        }
     }
 }
 

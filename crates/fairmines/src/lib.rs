@@ -40,6 +40,7 @@ pub mod input;
 mod payout;
 mod placement;
 mod seed;
+mod state;
 mod verify;
 
 pub use batch::{BatchEnd, BatchOptions, Nonces, RoundHasher, mine_positions_batch, mine_positions_batch_with};

@@ -151,7 +151,8 @@ fn state_and_public_json_round_trip_and_the_public_part_holds_no_secret() {
     let (server, mut pair) = known_pair();
     let _in_play = pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
     let state = pair.to_state_json();
-    assert!(state.contains(r#""open_rounds":[0]"#), "{state}");
+    assert!(state.starts_with(r#"{"version":2,"#), "{state}");
+    assert!(state.ends_with(r#""nonce":1,"rounds":[{"nonce":0,"mines":1,"rtp":"99/100","picks":[]}]}"#), "{state}");
     let restored = SeedPair::from_state_json(&state).unwrap();
     assert_eq!(restored.public(), pair.public());
     assert_eq!(restored.open_rounds(), [0]);
@@ -166,10 +167,11 @@ fn state_and_public_json_round_trip_and_the_public_part_holds_no_secret() {
     assert_eq!(SeedPair::from_state_json(&forged).unwrap_err().argument(), Some("state"));
     assert_eq!(SeedPair::from_state_json("{").unwrap_err().code(), 15);
     // A state that forgets its open rounds, lists one it never played, or carries an unknown field.
+    let round = r#"{"nonce":0,"mines":1,"rtp":"99/100","picks":[]}"#;
     for bad in [
-        state.replace(r#","open_rounds":[0]"#, ""),
-        state.replace(r#""open_rounds":[0]"#, r#""open_rounds":[1]"#),
-        state.replace(r#""open_rounds":[0]"#, r#""open_rounds":[0,0]"#),
+        state.replace(&format!(r#","rounds":[{round}]"#), ""),
+        state.replace(r#"[{"nonce":0,"#, r#"[{"nonce":1,"#),
+        state.replace(round, &format!("{round},{round}")),
         state.replace(r#""nonce":1"#, r#""nonce":1,"revealed":true"#),
     ] {
         let err = SeedPair::from_state_json(&bad).unwrap_err();
@@ -230,7 +232,7 @@ fn a_restored_pair_keeps_its_open_rounds_until_they_are_voided() {
     drop((round, pair)); // a restart: the round itself is gone with the process
     assert_eq!(restored.rotate(None).unwrap_err(), Error::RoundsInPlay { nonces: vec![0] });
     assert_eq!(restored.void_open_rounds(), [0]);
-    assert!(restored.to_state_json().contains(r#""open_rounds":[]"#));
+    assert!(restored.to_state_json().ends_with(r#""rounds":[]}"#));
     restored.rotate(None).unwrap();
 }
 
@@ -425,8 +427,8 @@ fn states_and_records_that_cannot_be_parsed_are_invalid_state_naming_what() {
     let state = pair.to_state_json();
     let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&state).unwrap();
     let keys: Vec<&str> = fields.keys().map(String::as_str).collect();
-    assert_eq!(keys, ["client_seed", "commitment", "nonce", "open_rounds", "server_seed"], "the state's fields");
-    for bad in ["{}", "not json", "[]", &state.replace(r#""open_rounds":[]"#, r#""open_rounds":[-1]"#)] {
+    assert_eq!(keys, ["client_seed", "commitment", "nonce", "rounds", "server_seed", "version"], "the state's fields");
+    for bad in ["{}", "not json", "[]", &state.replace(r#""rounds":[]"#, r#""rounds":[{"nonce":-1}]"#)] {
         let err = SeedPair::from_state_json(bad).unwrap_err();
         assert_eq!((err.code(), err.argument()), (15, Some("state")), "{bad}");
     }

@@ -27,7 +27,7 @@ enum Op {
         client_seed: Option<String>,
     },
     Void,
-    /// The operator's restart: the pair comes back from its saved state, the rounds in memory are gone.
+    /// The operator's restart: the pair comes back from its saved state, and its rounds in play by nonce.
     SaveAndRestore,
 }
 
@@ -166,8 +166,6 @@ proptest! {
     ) {
         let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&seed), &client, 0);
         let mut live: Vec<Played> = Vec::new();
-        // Open rounds the model knows by nonce only: listed in a restored state, with no round value.
-        let mut orphans: Vec<u64> = Vec::new();
         let mut revealed: Vec<String> = Vec::new();
         let mut finished = Vec::new();
         for op in ops {
@@ -251,7 +249,6 @@ proptest! {
                     let old_seed = server_seed_of(&pair);
                     let mut in_play: Vec<u64> =
                         live.iter().filter(|p| p.open && p.server_seed == old_seed).map(|p| p.round.nonce()).collect();
-                    in_play.extend(&orphans);
                     in_play.sort_unstable();
                     prop_assert_eq!(pair.open_rounds(), in_play.clone());
                     // A new client seed rotates too: half of those go through `set_client_seed`.
@@ -282,7 +279,6 @@ proptest! {
                     let seed = server_seed_of(&pair);
                     let mut in_play: Vec<u64> =
                         live.iter().filter(|p| p.open && p.server_seed == seed).map(|p| p.round.nonce()).collect();
-                    in_play.append(&mut orphans);
                     in_play.sort_unstable();
                     prop_assert_eq!(pair.void_open_rounds(), in_play);
                     prop_assert!(pair.open_rounds().is_empty());
@@ -297,11 +293,21 @@ proptest! {
                     pair = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
                     prop_assert_eq!(pair.public(), public);
                     prop_assert_eq!(pair.open_rounds(), open.clone());
-                    // The rounds in memory are gone with the restart; what was open is now known by nonce.
+                    // The rounds in memory are gone with the restart; those in play come back by nonce, the
+                    // same rounds (the model's picks and grid go on with them).
+                    let seed = server_seed_of(&pair);
+                    let mut resumed = Vec::new();
                     for mut play in live.drain(..) {
                         play.check(&mut finished)?;
+                        if play.open && play.server_seed == seed {
+                            resumed.push(play);
+                        }
                     }
-                    orphans = open;
+                    prop_assert_eq!(resumed.iter().map(|p| p.round.nonce()).collect::<Vec<_>>(), open);
+                    for play in &mut resumed {
+                        play.round = pair.round(play.round.nonce()).unwrap();
+                    }
+                    live = resumed;
                 }
             }
             for play in &mut live {

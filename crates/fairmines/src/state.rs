@@ -1,0 +1,154 @@
+//! The seed pair's state as the operator stores it: the JSON format, its versions, and the checks that
+//! a state holds together before anything of it is restored.
+//!
+//! Version 2 (written now) holds every round in play whole:
+//! `{"version":2,"server_seed","commitment","client_seed","nonce","rounds":[{"nonce","mines","rtp","picks"}]}`.
+//! Version 1 (no `version` field) held only the nonces of the rounds in play, `"open_rounds":[n, …]`; its
+//! rounds come back void-only, and are written in version 2 as `{"nonce": n}` alone.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Entries, Game, InPlay};
+use crate::{Digest, Error, MineCount, Rtp, ServerSeed, TILES, placement};
+
+/// The version [`write`] writes.
+const VERSION: u32 = 2;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    /// Absent in version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    version: Option<u32>,
+    server_seed: String,
+    commitment: Digest,
+    client_seed: String,
+    nonce: u64,
+    /// Version 2: the rounds in play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rounds: Option<Vec<SavedRound>>,
+    /// Version 1: the nonces of the rounds in play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    open_rounds: Option<Vec<u64>>,
+}
+
+/// A round in play; `mines`, `rtp` and `picks` are absent together for a round restored from version 1.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedRound {
+    nonce: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mines: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rtp: Option<Rtp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    picks: Option<Vec<u8>>,
+}
+
+/// A state that was read and checked whole.
+pub(crate) struct Restored {
+    pub(crate) server_seed: ServerSeed,
+    pub(crate) client_seed: String,
+    pub(crate) nonce: u64,
+    pub(crate) rounds: Entries,
+}
+
+/// The state as JSON, in the current version.
+pub(crate) fn write(server_seed: &ServerSeed, client_seed: &str, nonce: u64, rounds: &Entries) -> String {
+    let rounds = rounds
+        .iter()
+        .map(|(&nonce, in_play)| match &in_play.game {
+            Some(game) => SavedRound {
+                nonce,
+                mines: Some(game.mines.get()),
+                rtp: Some(game.rtp),
+                picks: Some(game.picks.clone()),
+            },
+            None => SavedRound { nonce, mines: None, rtp: None, picks: None },
+        })
+        .collect();
+    let state = State {
+        version: Some(VERSION),
+        server_seed: server_seed.reveal().to_owned(),
+        commitment: server_seed.commitment(),
+        client_seed: client_seed.to_owned(),
+        nonce,
+        rounds: Some(rounds),
+        open_rounds: None,
+    };
+    // Strings, numbers and digests only: serializing cannot fail.
+    serde_json::to_string(&state).unwrap_or_default()
+}
+
+fn bad(detail: String) -> Error {
+    Error::InvalidState { argument: "state", detail }
+}
+
+/// Reads a state of any version, checking everything before returning anything.
+pub(crate) fn read(json: &str) -> Result<Restored, Error> {
+    let state: State = serde_json::from_str(json).map_err(|e| bad(e.to_string()))?;
+    let server_seed = ServerSeed::from_hex(&state.server_seed).map_err(|e| bad(e.to_string()))?;
+    if server_seed.commitment() != state.commitment {
+        return Err(bad("commitment: is not SHA3-256 of the server seed".to_owned()));
+    }
+    let saved = match (state.version, state.rounds, state.open_rounds) {
+        (None | Some(1), None, Some(open)) => {
+            open.into_iter().map(|nonce| SavedRound { nonce, mines: None, rtp: None, picks: None }).collect()
+        }
+        (None | Some(1), _, _) => {
+            return Err(bad("open_rounds: a state without a version lists its rounds in play here".to_owned()));
+        }
+        (Some(VERSION), Some(rounds), None) => rounds,
+        (Some(VERSION), _, _) => {
+            return Err(bad(format!("rounds: a state of version {VERSION} lists its rounds in play here")));
+        }
+        (Some(other), _, _) => {
+            return Err(bad(format!("version: {other} is not a state version this library reads (1 or {VERSION})")));
+        }
+    };
+    let mut rounds = Entries::new();
+    for (i, round) in saved.into_iter().enumerate() {
+        let nonce = round.nonce;
+        if nonce >= state.nonce {
+            return Err(bad(format!("rounds[{i}].nonce: {nonce} is not below the pair's next nonce {}", state.nonce)));
+        }
+        if rounds.contains_key(&nonce) {
+            return Err(bad(format!("rounds[{i}].nonce: {nonce} is listed twice")));
+        }
+        let game = game(&server_seed, &state.client_seed, round).map_err(|e| bad(format!("rounds[{i}].{e}")))?;
+        rounds.insert(nonce, InPlay::restored(game));
+    }
+    Ok(Restored { server_seed, client_seed: state.client_seed, nonce: state.nonce, rounds })
+}
+
+/// A saved round's game, checked against its grid; the error is `field: what is wrong`.
+fn game(server_seed: &ServerSeed, client_seed: &str, round: SavedRound) -> Result<Option<Game>, String> {
+    let (mines, rtp, picks) = match (round.mines, round.rtp, round.picks) {
+        (None, None, None) => return Ok(None),
+        (Some(mines), Some(rtp), Some(picks)) => (mines, rtp, picks),
+        _ => return Err("mines: mines, rtp and picks are given together, or none of them".to_owned()),
+    };
+    let mines = MineCount::try_from(mines).map_err(|e| e.to_string())?;
+    crate::game::check_exact_multipliers(mines, rtp).map_err(|e| e.to_string())?;
+    let safe_tiles = usize::from(TILES - mines.get());
+    if picks.len() >= safe_tiles {
+        return Err(format!(
+            "picks: {} picks with {} mines open every safe tile, so the round would have finished",
+            picks.len(),
+            mines.get()
+        ));
+    }
+    let grid = placement(server_seed.reveal(), client_seed, round.nonce, mines);
+    for (i, &tile) in picks.iter().enumerate() {
+        if !(1..=TILES).contains(&tile) {
+            return Err(format!("picks[{i}]: tile {tile} is outside 1..=25"));
+        }
+        if picks[..i].contains(&tile) {
+            return Err(format!("picks[{i}]: tile {tile} is picked twice"));
+        }
+        if grid.is_mine(tile) {
+            return Err(format!("picks[{i}]: tile {tile} is a mine, so the round would have finished"));
+        }
+    }
+    Ok(Some(Game { mines, rtp, picks }))
+}
