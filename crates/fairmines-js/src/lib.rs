@@ -4,7 +4,10 @@
 //! `code: 'ERR_INVALID_ARG_TYPE'`. A core error is a `RangeError` when an argument is at fault, else an
 //! `Error`, with `code` `FAIRMINES_<ErrorKind::name>`, `errno` the kind's number, `argument` as JavaScript
 //! spells it, and the message `label: ` + [`fairmines::Error::detail`] (`label`: the argument or its part,
-//! `nonces[3]`, `record.nonce`). Pure: no engine, no I/O.
+//! `nonces[3]`, `record.nonce`). Which argument is at fault is the core's to say ([`fairmines::Error::argument`]):
+//! a value the state refuses is one too (a tile revealed before, a nonce with no round in play to hand
+//! back), while a move the state refuses whatever its argument (a finished or voided round, a rotation with
+//! rounds in play) is a plain `Error`. Pure: no engine, no I/O.
 #![forbid(unsafe_code)]
 
 /// The JavaScript class of a failure.
@@ -137,6 +140,29 @@ mod tests {
         let field =
             Failure::field(fairmines::MineCount::try_from(fairmines::input::Number::Int(25)).unwrap_err(), "record");
         assert_eq!((field.argument.as_deref(), field.message.starts_with("record.mines: ")), (Some("record"), true));
+    }
+
+    #[test]
+    fn a_state_error_is_a_range_error_exactly_when_the_core_names_an_argument() {
+        // No round in play at a nonce: the nonce is at fault, as a tile revealed before is.
+        let pair = fairmines::SeedPair::from_parts(fairmines::ServerSeed::from_bytes(&[7; 32]), "c", 4);
+        let error = pair.round(1).unwrap_err();
+        let failure = Failure::core(error.clone());
+        assert_eq!((failure.class, failure.argument.as_deref()), (Class::Range, Some("nonce")));
+        assert_eq!((failure.code.as_str(), failure.errno), ("FAIRMINES_ROUND_NOT_IN_PLAY", Some(18)));
+        assert_eq!(failure.message, error.to_string());
+        assert!(
+            failure.message.starts_with("nonce: no round of this seed pair is in play at nonce 1"),
+            "{}",
+            failure.message
+        );
+        let failure = Failure::core(fairmines::Error::TileAlreadyRevealed { tile: 3 });
+        assert_eq!((failure.class, failure.argument.as_deref()), (Class::Range, Some("tile")));
+        // A move the state refuses whatever its argument: no argument, a plain Error.
+        for error in [fairmines::Error::RoundVoided, fairmines::Error::RoundFinished] {
+            let failure = Failure::core(error.clone());
+            assert_eq!((failure.class, failure.argument, failure.message), (Class::Plain, None, error.to_string()));
+        }
     }
 
     #[test]
