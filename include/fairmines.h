@@ -26,9 +26,9 @@
  *    not fit gives FAIRMINES_RATIO_TOO_LARGE, never a rounded value. fairmines_ratio_to_decimal()
  *    writes the decimal shown to users, rounded down.
  *  - Ownership: fairmines_seed_pair and fairmines_round are opaque handles. A `_new`-style function
- *    (fairmines_seed_pair_new/_from_parts/_from_state_json, fairmines_seed_pair_start_round) gives the
- *    caller a handle, which the caller releases exactly once with its `_free` function (NULL is a
- *    no-op). Using a handle after `_free`, freeing it twice, or passing a pointer that is not a live
+ *    (fairmines_seed_pair_new/_from_parts/_from_state_json, fairmines_seed_pair_start_round,
+ *    fairmines_seed_pair_round) gives the caller a handle, which the caller releases exactly once with
+ *    its `_free` function (NULL is a no-op). Using a handle after `_free`, freeing it twice, or passing a pointer that is not a live
  *    handle is undefined behaviour and the caller's responsibility: the library cannot detect it.
  *    A round and its seed pair may be freed in either order. Everything else is a plain value or a
  *    caller buffer: nothing else is allocated for the caller.
@@ -36,12 +36,18 @@
  *    round started from it can move; otherwise FAIRMINES_ROUNDS_IN_PLAY. Finish the rounds, or void
  *    them (fairmines_seed_pair_void_open_rounds): a voided round refuses every move
  *    (FAIRMINES_ROUND_VOIDED) and its record says "voided".
+ *  - Restarts: fairmines_seed_pair_to_state_json() holds every round in play with its picks, and a
+ *    move changes it at once: store it after every move (it holds the SECRET server seed: encrypted,
+ *    or where only the service can read it). After a restart, fairmines_seed_pair_from_state_json()
+ *    and fairmines_seed_pair_round(pair, nonce, &round) go on with each round exactly where it was.
+ *    Only states written before rounds were saved whole (bare nonces) give rounds that can only be
+ *    voided.
  *  - Threads: every function is thread-safe. The functions without a handle share nothing. Each
  *    handle (fairmines_seed_pair, fairmines_round) holds a lock: it may be shared by threads with no
  *    lock of the caller's, and a call on a handle another thread is using waits until that call has
  *    returned (so a second move on one round is judged on the round as the first left it). Only
  *    _free must not race with another call on the same handle. fairmines_last_error() is per thread.
- *  - Status codes 1..=17 are the core's error kinds: the same code and name in every binding, and the
+ *  - Status codes 1..=18 are the core's error kinds: the same code and name in every binding, and the
  *    core's summary as their description (fairmines_status_str()).
  *  - A Rust panic never crosses this boundary: it becomes FAIRMINES_PANIC.
  */
@@ -80,7 +86,7 @@
 #define FAIRMINES_PAYOUT_TABLE_SIZE 300
 
 /**
- * The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's error kinds (code, name
+ * The result of every call. `FAIRMINES_OK` is 0; codes 1..=18 are the core library's error kinds (code, name
  * after `FAIRMINES_` and summary as in every binding); codes from 100 are specific to C.
  * `fairmines_last_error()` gives the message of the last failure on the thread, naming the argument.
  */
@@ -161,6 +167,10 @@ enum fairmines_status
      * The round was voided so its server seed could be revealed: no more moves.
      */
     FAIRMINES_ROUND_VOIDED = 17,
+    /**
+     * No round of the seed pair to go on with at that nonce: none in play, one saved without its picks, or one already handed out.
+     */
+    FAIRMINES_ROUND_NOT_IN_PLAY = 18,
     /**
      * A required pointer argument is NULL.
      */
@@ -287,11 +297,12 @@ typedef uint32_t fairmines_outcome;
 #endif // __cplusplus
 
 /**
- * One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()`, released by
- * `fairmines_round_free()`. Either the round or its seed pair may be freed first; while both live, voiding the
- * pair's open rounds reaches the round. A round freed while in play stays in play for its pair (which then
- * refuses to rotate until it is voided). Thread-safe: a second move on one round from another thread waits for
- * the first, then is judged on the round as the first left it.
+ * One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()` or
+ * `fairmines_seed_pair_round()`, released by `fairmines_round_free()`. Either the round or its seed pair may be
+ * freed first; while both live, voiding the pair's open rounds reaches the round, and each move is in the
+ * pair's state at once. A round freed while in play stays in play for its pair: `fairmines_seed_pair_round()`
+ * gives it back, and the pair refuses to rotate until it has finished or is voided. Thread-safe: a second move
+ * on one round from another thread waits for the first, then is judged on the round as the first left it.
  */
 typedef struct fairmines_round fairmines_round;
 
@@ -531,7 +542,7 @@ extern "C" {
 const char *fairmines_version(void);
 
 /**
- * One sentence that describes a status (for codes 1..=17 the core's summary of the kind): a static string,
+ * One sentence that describes a status (for codes 1..=18 the core's summary of the kind): a static string,
  * never NULL, never to be freed. Any other number gives "unknown status".
  */
 const char *fairmines_status_str(uint32_t status);
@@ -659,21 +670,29 @@ fairmines_status fairmines_seed_pair_from_parts(const char *server_seed,
                                                 struct fairmines_seed_pair **out_pair);
 
 /**
- * Restores a seed pair into `*out_pair` from the JSON of `fairmines_seed_pair_to_state_json()` (a UTF-8 span),
- * checking that the commitment belongs to the server seed and that the open rounds are distinct nonces the
- * pair has used; an unknown field is refused, naming it. The rounds listed as open stay open: the pair refuses
- * to rotate until they are voided. The restored pair does not reach the rounds of the pair the state was saved
- * from: keep one live copy (restore after a restart, not beside the original). Errors:
- * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`, `FAIRMINES_LENGTH_TOO_LARGE`.
+ * Restores a seed pair into `*out_pair` (the caller's, see "Ownership") from the JSON of
+ * `fairmines_seed_pair_to_state_json()` (a UTF-8 span): every round in play comes back with its picks, to go on
+ * with through `fairmines_seed_pair_round()`. A state that does not hold together is refused whole with
+ * `FAIRMINES_INVALID_STATE`, the message naming the field (the commitment is not the seed's, a round at a nonce
+ * not below the pair's or listed twice, its mines, RTP or picks impossible; an unknown field). States written
+ * before rounds were saved whole (`"open_rounds":[nonces]`) restore too, but their rounds can only be voided.
+ * The restored pair does not reach the rounds of the pair the state was saved from: keep one live copy
+ * (restore after a restart, not beside the original). Errors: `FAIRMINES_NULL_POINTER`,
+ * `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`, `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_seed_pair_from_state_json(const char *state,
                                                      size_t state_len,
                                                      struct fairmines_seed_pair **out_pair);
 
 /**
- * The full state of a seed pair as JSON, for the operator's own storage:
- * `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n,"open_rounds":[nonces in play]}`. It contains the
- * SECRET server seed: wipe the buffer when done, never show it to the player.
+ * The full state of a seed pair as JSON, for the operator's own storage: the server seed, its commitment, the
+ * client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+ * `{"version":2,"server_seed":…,"commitment":…,"client_seed":…,"nonce":3,
+ * "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`. A move (start, reveal, cash-out, void,
+ * rotation) changes it at once: store it after every move, in the same transaction as the move; after a
+ * restart, `fairmines_seed_pair_from_state_json()` and `fairmines_seed_pair_round()` go on from there. It
+ * contains the SECRET server seed: store it encrypted or where only the service can read it, wipe the buffer
+ * when done, never show it to the player.
  *
  * Text output (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */
@@ -728,6 +747,23 @@ fairmines_status fairmines_seed_pair_start_round(struct fairmines_seed_pair *pai
                                                  struct fairmines_round **out_round);
 
 /**
+ * The round of the pair in play at `nonce`, into `*out_round`, to go on with: after a restart, a pair restored
+ * with `fairmines_seed_pair_from_state_json()` gives back each of its rounds (`fairmines_seed_pair_open_rounds()`
+ * lists them), and every later reveal, cash-out, record and payout is the same as if the process had never
+ * stopped. The round is the caller's, like one from `fairmines_seed_pair_start_round()`: release it with
+ * `fairmines_round_free()` (see "Ownership"). The pair hands a round out once while that handle lives: a round
+ * freed while in play can be had again. `FAIRMINES_ROUND_NOT_IN_PLAY` (naming `nonce`) when no round at
+ * `nonce` is in play (never started, finished or voided), when the state it came from was written before
+ * rounds were saved whole (such a round can only be voided), or when its handle is still live;
+ * `FAIRMINES_RATIO_TOO_LARGE` for a round whose RTP (from a state written through another binding) gives
+ * multipliers that do not fit `fairmines_ratio`. On any error the pair is unchanged and `*out_round`
+ * untouched. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_NOT_IN_PLAY`, `FAIRMINES_RATIO_TOO_LARGE`.
+ */
+fairmines_status fairmines_seed_pair_round(const struct fairmines_seed_pair *pair,
+                                           uint64_t nonce,
+                                           struct fairmines_round **out_round);
+
+/**
  * Ends the active seed pair and starts a new one in the same handle (a fresh server seed from the OS CSPRNG,
  * nonce 0, and `new_client_seed` as the client seed: a UTF-8 span, or NULL to keep the current one), and
  * writes the old server seed, which may now be published, into `*out_revealed`. A seed is revealed only when
@@ -743,7 +779,7 @@ fairmines_status fairmines_seed_pair_rotate(struct fairmines_seed_pair *pair,
 
 /**
  * The nonces of the pair's rounds in play, ascending: started and neither finished nor voided (a round freed
- * while in play, and those listed as open in the state the pair was restored from, included). While any is in
+ * while in play, and those held by the state the pair was restored from, included). While any is in
  * play, `fairmines_seed_pair_rotate()` is refused. A list output (see "API conventions"): `out_nonces` has
  * room for `capacity` nonces. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */

@@ -30,7 +30,7 @@ pub const FAIRMINES_TILES: usize = 25;
 /// Bytes of a hex output buffer: 64 lowercase hex characters and a terminating NUL.
 pub const FAIRMINES_HEX_SIZE: usize = 65;
 
-/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=17 are the core library's error kinds (code, name
+/// The result of every call. `FAIRMINES_OK` is 0; codes 1..=18 are the core library's error kinds (code, name
 /// after `FAIRMINES_` and summary as in every binding); codes from 100 are specific to C.
 /// `fairmines_last_error()` gives the message of the last failure on the thread, naming the argument.
 #[repr(u32)]
@@ -72,6 +72,8 @@ pub enum fairmines_status {
     FAIRMINES_ROUNDS_IN_PLAY = 16,
     /// The round was voided so its server seed could be revealed: no more moves.
     FAIRMINES_ROUND_VOIDED = 17,
+    /// No round of the seed pair to go on with at that nonce: none in play, one saved without its picks, or one already handed out.
+    FAIRMINES_ROUND_NOT_IN_PLAY = 18,
     /// A required pointer argument is NULL.
     FAIRMINES_NULL_POINTER = 100,
     /// A length larger than any object can be (more than PTRDIFF_MAX).
@@ -97,7 +99,7 @@ const CORE_STATUSES: [fairmines_status; ErrorKind::ALL.len()] = {
         FAIRMINES_INVALID_UTF8, FAIRMINES_STREAM_EXHAUSTED, FAIRMINES_RNG_FAILED, FAIRMINES_BUFFER_TOO_SMALL,
         FAIRMINES_TILE_ALREADY_REVEALED, FAIRMINES_ROUND_FINISHED, FAIRMINES_NOTHING_TO_CASH_OUT,
         FAIRMINES_INVALID_RTP, FAIRMINES_INVALID_PICKS, FAIRMINES_INVALID_NUMBER, FAIRMINES_INVALID_STATE,
-        FAIRMINES_ROUNDS_IN_PLAY, FAIRMINES_ROUND_VOIDED,
+        FAIRMINES_ROUNDS_IN_PLAY, FAIRMINES_ROUND_VOIDED, FAIRMINES_ROUND_NOT_IN_PLAY,
     ]
 };
 
@@ -182,7 +184,7 @@ pub extern "C" fn fairmines_version() -> *const c_char {
     value_call(c"".as_ptr(), || concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast())
 }
 
-/// One sentence that describes a status (for codes 1..=17 the core's summary of the kind): a static string,
+/// One sentence that describes a status (for codes 1..=18 the core's summary of the kind): a static string,
 /// never NULL, never to be freed. Any other number gives "unknown status".
 #[unsafe(no_mangle)]
 pub extern "C" fn fairmines_status_str(status: u32) -> *const c_char {

@@ -83,12 +83,15 @@ pub unsafe extern "C" fn fairmines_seed_pair_from_parts(
     })
 }
 
-/// Restores a seed pair into `*out_pair` from the JSON of `fairmines_seed_pair_to_state_json()` (a UTF-8 span),
-/// checking that the commitment belongs to the server seed and that the open rounds are distinct nonces the
-/// pair has used; an unknown field is refused, naming it. The rounds listed as open stay open: the pair refuses
-/// to rotate until they are voided. The restored pair does not reach the rounds of the pair the state was saved
-/// from: keep one live copy (restore after a restart, not beside the original). Errors:
-/// `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`, `FAIRMINES_LENGTH_TOO_LARGE`.
+/// Restores a seed pair into `*out_pair` (the caller's, see "Ownership") from the JSON of
+/// `fairmines_seed_pair_to_state_json()` (a UTF-8 span): every round in play comes back with its picks, to go on
+/// with through `fairmines_seed_pair_round()`. A state that does not hold together is refused whole with
+/// `FAIRMINES_INVALID_STATE`, the message naming the field (the commitment is not the seed's, a round at a nonce
+/// not below the pair's or listed twice, its mines, RTP or picks impossible; an unknown field). States written
+/// before rounds were saved whole (`"open_rounds":[nonces]`) restore too, but their rounds can only be voided.
+/// The restored pair does not reach the rounds of the pair the state was saved from: keep one live copy
+/// (restore after a restart, not beside the original). Errors: `FAIRMINES_NULL_POINTER`,
+/// `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_STATE`, `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_seed_pair_from_state_json(
     state: *const c_char,
@@ -115,9 +118,14 @@ unsafe fn pair_text(
     })
 }
 
-/// The full state of a seed pair as JSON, for the operator's own storage:
-/// `{"server_seed":…,"commitment":…,"client_seed":…,"nonce":n,"open_rounds":[nonces in play]}`. It contains the
-/// SECRET server seed: wipe the buffer when done, never show it to the player.
+/// The full state of a seed pair as JSON, for the operator's own storage: the server seed, its commitment, the
+/// client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+/// `{"version":2,"server_seed":…,"commitment":…,"client_seed":…,"nonce":3,
+/// "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`. A move (start, reveal, cash-out, void,
+/// rotation) changes it at once: store it after every move, in the same transaction as the move; after a
+/// restart, `fairmines_seed_pair_from_state_json()` and `fairmines_seed_pair_round()` go on from there. It
+/// contains the SECRET server seed: store it encrypted or where only the service can read it, wipe the buffer
+/// when done, never show it to the player.
 ///
 /// Text output (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
 #[unsafe(no_mangle)]
@@ -216,6 +224,36 @@ pub unsafe extern "C" fn fairmines_seed_pair_start_round(
     })
 }
 
+/// The round of the pair in play at `nonce`, into `*out_round`, to go on with: after a restart, a pair restored
+/// with `fairmines_seed_pair_from_state_json()` gives back each of its rounds (`fairmines_seed_pair_open_rounds()`
+/// lists them), and every later reveal, cash-out, record and payout is the same as if the process had never
+/// stopped. The round is the caller's, like one from `fairmines_seed_pair_start_round()`: release it with
+/// `fairmines_round_free()` (see "Ownership"). The pair hands a round out once while that handle lives: a round
+/// freed while in play can be had again. `FAIRMINES_ROUND_NOT_IN_PLAY` (naming `nonce`) when no round at
+/// `nonce` is in play (never started, finished or voided), when the state it came from was written before
+/// rounds were saved whole (such a round can only be voided), or when its handle is still live;
+/// `FAIRMINES_RATIO_TOO_LARGE` for a round whose RTP (from a state written through another binding) gives
+/// multipliers that do not fit `fairmines_ratio`. On any error the pair is unchanged and `*out_round`
+/// untouched. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_ROUND_NOT_IN_PLAY`, `FAIRMINES_RATIO_TOO_LARGE`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn fairmines_seed_pair_round(
+    pair: *const fairmines_seed_pair,
+    nonce: u64,
+    out_round: *mut *mut fairmines_round,
+) -> fairmines_status {
+    status_call(|| {
+        // SAFETY: the header's handle contract.
+        let pair = unsafe { lock(pair, "pair") }?;
+        let out = output(out_round, "out_round")?;
+        let round = pair.round(nonce)?;
+        // Dropped on failure, so the pair can hand the round out again.
+        check_round_fits(round.mines(), round.rtp())?;
+        // SAFETY: the header's contract: `out_round` points to a writable pointer.
+        unsafe { give_handle(out, round) };
+        Ok(())
+    })
+}
+
 /// Ends the active seed pair and starts a new one in the same handle (a fresh server seed from the OS CSPRNG,
 /// nonce 0, and `new_client_seed` as the client seed: a UTF-8 span, or NULL to keep the current one), and
 /// writes the old server seed, which may now be published, into `*out_revealed`. A seed is revealed only when
@@ -271,7 +309,7 @@ unsafe fn write_nonces(
 }
 
 /// The nonces of the pair's rounds in play, ascending: started and neither finished nor voided (a round freed
-/// while in play, and those listed as open in the state the pair was restored from, included). While any is in
+/// while in play, and those held by the state the pair was restored from, included). While any is in
 /// play, `fairmines_seed_pair_rotate()` is refused. A list output (see "API conventions"): `out_nonces` has
 /// room for `capacity` nonces. Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
 #[unsafe(no_mangle)]

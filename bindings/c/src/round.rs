@@ -36,11 +36,12 @@ impl From<Option<Outcome>> for fairmines_outcome {
     }
 }
 
-/// One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()`, released by
-/// `fairmines_round_free()`. Either the round or its seed pair may be freed first; while both live, voiding the
-/// pair's open rounds reaches the round. A round freed while in play stays in play for its pair (which then
-/// refuses to rotate until it is voided). Thread-safe: a second move on one round from another thread waits for
-/// the first, then is judged on the round as the first left it.
+/// One round in play or finished. Opaque; made by `fairmines_seed_pair_start_round()` or
+/// `fairmines_seed_pair_round()`, released by `fairmines_round_free()`. Either the round or its seed pair may be
+/// freed first; while both live, voiding the pair's open rounds reaches the round, and each move is in the
+/// pair's state at once. A round freed while in play stays in play for its pair: `fairmines_seed_pair_round()`
+/// gives it back, and the pair refuses to rotate until it has finished or is voided. Thread-safe: a second move
+/// on one round from another thread waits for the first, then is judged on the round as the first left it.
 pub struct fairmines_round {
     _opaque: [u8; 0],
 }
