@@ -61,7 +61,7 @@ macro_rules! fairmines_error {
 fairmines_error! {
     InvalidMines InvalidNonce InvalidTile InvalidHex InvalidUtf8 StreamExhausted RngFailed BufferTooSmall
     TileAlreadyRevealed RoundFinished NothingToCashOut InvalidRtp InvalidPicks InvalidNumber InvalidState
-    RoundsInPlay RoundVoided; Other
+    RoundsInPlay RoundVoided RoundNotInPlay; Other
 }
 
 impl FairminesError {

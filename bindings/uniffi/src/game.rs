@@ -199,6 +199,11 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// The operator's state of one player's seed pair: a secret server seed with its public commitment, the
 /// player's client seed, the nonce of the next round and the rounds still in play.
 ///
+/// `toStateJson()` holds every round in play with its mines, RTP and picks, and a move on a round changes it
+/// at once: store it after every move (it holds the secret server seed: encrypted, or where only the service
+/// reads it). After a restart, `fromStateJson(stored)` and then `round(nonce)` go on with each round in play
+/// exactly where it was.
+///
 /// The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
 /// `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
 /// such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
@@ -233,10 +238,15 @@ impl SeedPair {
         Ok(Self::wrap(fairmines::SeedPair::from_parts(server_seed, client_seed, nonce)))
     }
 
-    /// Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
-    /// `InvalidState` (argument `state`) when it does not parse, has an unknown field, or does not hold
-    /// together. The rounds the state lists as open stay open: the restored pair refuses to rotate until
-    /// `voidOpenRounds()` (the rounds themselves are not in the state, so they can only be voided).
+    /// Restores a pair from `toStateJson()`; each round in play comes back with `round(nonce)`.
+    /// `InvalidState` (argument `state`, the message naming the field) when the text does not parse, has an
+    /// unknown field, or does not hold together (a commitment that is not the seed's, a round's picks
+    /// repeated or on one of its mines, …); nothing is restored then. The restored pair keeps its rounds in
+    /// play: it refuses to rotate until they finish or `voidOpenRounds()`. Only a state written before rounds
+    /// were saved whole (`"open_rounds": [nonces]`) gives rounds that can only be voided.
+    ///
+    /// The restored pair is a new value that does not reach the rounds of the pair the state was saved
+    /// from: keep one live copy of a seed pair (restore after a restart, not beside the original).
     #[uniffi::constructor]
     pub fn from_state_json(json: &str) -> Result<Arc<Self>> {
         Ok(Self::wrap(fairmines::SeedPair::from_state_json(json)?))
@@ -255,11 +265,25 @@ impl SeedPair {
         let mines = MineCount::try_from(mines)?;
         let rtp = Rtp::parse(rtp)?;
         let round = lock(&self.0).start_round(mines, rtp)?;
-        Ok(Arc::new(Round(Mutex::new(round))))
+        Ok(Round::wrap(round))
+    }
+
+    /// The round in play at `nonce`, to go on with: after a restart, the pair restored with
+    /// `fromStateJson` gives back each of its rounds, and every later reveal, cash-out, record and payout is
+    /// the same as if the process had never stopped.
+    ///
+    /// `RoundNotInPlay` (argument `nonce`) when no round at `nonce` is in play (never started, finished or
+    /// voided), when the state was written before rounds were saved whole (such a round can only be voided),
+    /// or when this pair value has handed the round out already (by `startRound` or `round`) and that
+    /// `Round` object is still alive: go on with it (Kotlin: until `close()`; Swift: until its last
+    /// reference goes; Ruby: until it is garbage-collected).
+    pub fn round(&self, nonce: u64) -> Result<Arc<Round>> {
+        let round = lock(&self.0).round(nonce)?;
+        Ok(Round::wrap(round))
     }
 
     /// The nonces of the rounds in play, ascending: started and neither finished nor voided (including
-    /// those listed in the state the pair was restored from).
+    /// those held by the state the pair was restored from).
     pub fn open_rounds(&self) -> Vec<u64> {
         lock(&self.0).open_rounds()
     }
@@ -286,8 +310,14 @@ impl SeedPair {
         Ok(lock(&self.0).set_client_seed(client_seed)?.into())
     }
 
-    /// The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
-    /// "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
+    /// The full state as JSON, for the operator's own storage: the server seed (secret), its commitment, the
+    /// client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+    /// `{"version":2,"server_seed":"…","commitment":"…","client_seed":"…","nonce":3,
+    /// "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`.
+    ///
+    /// A move changes it at once: store it after every start, reveal, cash-out, void and rotation (it holds
+    /// the secret server seed: store it encrypted, or where only the service reads it), and `fromStateJson`
+    /// with `round(nonce)` goes on from there after a restart.
     pub fn to_state_json(&self) -> String {
         lock(&self.0).to_state_json()
     }
@@ -336,10 +366,18 @@ impl From<fairmines::Reveal> for Reveal {
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
 /// positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
-/// Calls from several threads are applied one at a time: a second move waits for the first.
+/// Calls from several threads are applied one at a time: a second move waits for the first. Each move is
+/// in its seed pair's `toStateJson()` at once; a round in play whose object is freed can be had again with
+/// `pair.round(nonce)`.
 #[derive(uniffi::Object)]
 #[uniffi::export(Debug)]
 pub struct Round(Mutex<fairmines::Round>);
+
+impl Round {
+    fn wrap(round: fairmines::Round) -> Arc<Self> {
+        Arc::new(Round(Mutex::new(round)))
+    }
+}
 
 #[uniffi::export]
 impl Round {

@@ -207,3 +207,34 @@ fn payouts_cross_as_exact_ratios() {
     assert_eq!((m.numerator.as_str(), m.denominator.as_str(), m.decimal.as_str()), ("2300", "1", "2300.00"));
     assert_eq!(ratio_to_decimal(multiplier(1, 1, "1").unwrap(), 4).unwrap(), "1.0416");
 }
+
+/// A round goes on after the pair is restored from its state, and `round(nonce)` refuses a nonce with no
+/// round to go on with as `RoundNotInPlay`, argument `nonce`.
+#[test]
+fn a_round_resumes_from_the_state_and_round_not_in_play_crosses() {
+    let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();
+    let round = pair.start_round(3, "0.99").unwrap(); // mines at 7, 10 and 19
+    round.reveal(1).unwrap();
+    let err = pair.round(1).unwrap_err();
+    assert!(matches!(err, FairminesError::RoundNotInPlay { code: 18, .. }), "{err:?}");
+    assert_eq!(
+        err.parts(),
+        (
+            18,
+            "ROUND_NOT_IN_PLAY",
+            Some("nonce"),
+            "nonce: the round at nonce 1 is already handed out by this seed pair: go on with that round"
+        )
+    );
+    let restored = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
+    let resumed = restored.round(1).unwrap();
+    assert_eq!((resumed.nonce(), resumed.mines(), resumed.picks()), (1, 3, vec![1]));
+    assert_eq!(resumed.reveal(2).unwrap(), round.reveal(2).unwrap());
+    assert_eq!(resumed.cash_out().unwrap(), round.cash_out().unwrap());
+    assert_eq!(resumed.record(), round.record());
+    let err = restored.round(1).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "nonce: no round of this seed pair is in play at nonce 1: it was never started, has finished or was voided"
+    );
+}

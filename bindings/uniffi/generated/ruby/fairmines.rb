@@ -943,6 +943,14 @@ class RustBufferStream
         )
     end
     if variant == 18
+        return FairminesError::RoundNotInPlay.new(
+            code: read_u32(),
+            name: read_string(),
+            argument: read_Optionalstring(),
+            message: read_string()
+        )
+    end
+    if variant == 19
         return FairminesError::Other.new(
             code: read_u32(),
             name: read_string(),
@@ -1465,8 +1473,16 @@ class RustBufferBuilder
         self.write_string(v.message)
       return
     end
-    if v.is_a?(FairminesError::Other)
+    if v.is_a?(FairminesError::RoundNotInPlay)
       pack_into 4, 'l>', 18
+        self.write_u32(v.code)
+        self.write_string(v.name)
+        self.write_Optionalstring(v.argument)
+        self.write_string(v.message)
+      return
+    end
+    if v.is_a?(FairminesError::Other)
+      pack_into 4, 'l>', 19
         self.write_u32(v.code)
         self.write_string(v.name)
         self.write_Optionalstring(v.argument)
@@ -2052,6 +2068,29 @@ module FairminesError
 
     end
   end
+  class RoundNotInPlay < StandardError
+    def initialize(code:, name:, argument:, message:)
+        
+        @code = code
+        
+        @name = name
+        
+        @argument = argument
+        
+        @message = message
+        
+        super()
+    end
+    
+
+    attr_reader :code, :name, :argument, :message
+    
+
+    def to_s
+        "#{self.class.name}(code=#{@code.inspect}, name=#{@name.inspect}, argument=#{@argument.inspect}, message=#{@message.inspect})"
+
+    end
+  end
   class Other < StandardError
     def initialize(code:, name:, argument:, message:)
         
@@ -2432,6 +2471,10 @@ module UniFFILib
   attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_rotate,
     [:uint64, RustBuffer.by_value, RustCallStatus.by_ref],
     RustBuffer.by_value
+  
+  attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_round,
+    [:uint64, :uint64, RustCallStatus.by_ref],
+    :uint64
   
   attach_function :uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed,
     [:uint64, RustBuffer.by_value, RustCallStatus.by_ref],
@@ -2866,6 +2909,10 @@ module UniFFILib
     :uint16
   
   attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_rotate,
+    [],
+    :uint16
+  
+  attach_function :uniffi_fairmines_uniffi_checksum_method_seedpair_round,
     [],
     :uint16
   
@@ -3734,6 +3781,12 @@ end
         RustBuffer.check_lower_Optionalstring(client_seed)
     result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_rotate,uniffi_clone_handle(),RustBuffer.alloc_from_Optionalstring(client_seed))
     return result.consume_into_TypeRevealedSeedPair
+  end
+  def round(nonce)
+        nonce = ::Fairmines::uniffi_in_range(nonce, "u64", 0, 2**64)
+        
+    result = ::Fairmines.rust_call_with_error(FairminesError,:uniffi_fairmines_uniffi_fn_method_seedpair_round,uniffi_clone_handle(),nonce)
+    return Round.uniffi_lift(result)
   end
   def set_client_seed(client_seed)
         client_seed = ::Fairmines::uniffi_utf8(client_seed)

@@ -587,7 +587,9 @@ fileprivate struct FfiConverterString: FfiConverter {
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
- * Calls from several threads are applied one at a time: a second move waits for the first.
+ * Calls from several threads are applied one at a time: a second move waits for the first. Each move is
+ * in its seed pair's `toStateJson()` at once; a round in play whose object is freed can be had again with
+ * `pair.round(nonce)`.
  */
 public protocol RoundProtocol: AnyObject, Sendable {
     
@@ -671,7 +673,9 @@ public protocol RoundProtocol: AnyObject, Sendable {
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
- * Calls from several threads are applied one at a time: a second move waits for the first.
+ * Calls from several threads are applied one at a time: a second move waits for the first. Each move is
+ * in its seed pair's `toStateJson()` at once; a round in play whose object is freed can be had again with
+ * `pair.round(nonce)`.
  */
 open class Round: RoundProtocol, @unchecked Sendable, CustomDebugStringConvertible {
     fileprivate let handle: UInt64
@@ -966,6 +970,11 @@ public func FfiConverterTypeRound_lower(_ value: Round) -> UInt64 {
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
  * player's client seed, the nonce of the next round and the rounds still in play.
  *
+ * `toStateJson()` holds every round in play with its mines, RTP and picks, and a move on a round changes it
+ * at once: store it after every move (it holds the secret server seed: encrypted, or where only the service
+ * reads it). After a restart, `fromStateJson(stored)` and then `round(nonce)` go on with each round in play
+ * exactly where it was.
+ *
  * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
  * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
  * such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
@@ -978,7 +987,7 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
     
     /**
      * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
-     * those listed in the state the pair was restored from).
+     * those held by the state the pair was restored from).
      */
     func openRounds()  -> [UInt64]
     
@@ -997,6 +1006,19 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
     func rotate(clientSeed: String?) throws  -> RevealedSeedPair
     
     /**
+     * The round in play at `nonce`, to go on with: after a restart, the pair restored with
+     * `fromStateJson` gives back each of its rounds, and every later reveal, cash-out, record and payout is
+     * the same as if the process had never stopped.
+     *
+     * `RoundNotInPlay` (argument `nonce`) when no round at `nonce` is in play (never started, finished or
+     * voided), when the state was written before rounds were saved whole (such a round can only be voided),
+     * or when this pair value has handed the round out already (by `startRound` or `round`) and that
+     * `Round` object is still alive: go on with it (Kotlin: until `close()`; Swift: until its last
+     * reference goes; Ruby: until it is garbage-collected).
+     */
+    func round(nonce: UInt64) throws  -> Round
+    
+    /**
      * A new client seed always starts a new pair, revealing the old server seed: the same as
      * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
@@ -1011,8 +1033,14 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
     func startRound(mines: Int32, rtp: String) throws  -> Round
     
     /**
-     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
-     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: the server seed (secret), its commitment, the
+     * client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+     * `{"version":2,"server_seed":"…","commitment":"…","client_seed":"…","nonce":3,
+     * "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`.
+     *
+     * A move changes it at once: store it after every start, reveal, cash-out, void and rotation (it holds
+     * the secret server seed: store it encrypted, or where only the service reads it), and `fromStateJson`
+     * with `round(nonce)` goes on from there after a restart.
      */
     func toStateJson()  -> String
     
@@ -1027,6 +1055,11 @@ public protocol SeedPairProtocol: AnyObject, Sendable {
 /**
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
  * player's client seed, the nonce of the next round and the rounds still in play.
+ *
+ * `toStateJson()` holds every round in play with its mines, RTP and picks, and a move on a round changes it
+ * at once: store it after every move (it holds the secret server seed: encrypted, or where only the service
+ * reads it). After a restart, `fromStateJson(stored)` and then `round(nonce)` go on with each round in play
+ * exactly where it was.
  *
  * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
  * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
@@ -1116,10 +1149,15 @@ public static func fromParts(serverSeed: String, clientSeed: String, nonce: UInt
 }
     
     /**
-     * Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
-     * `InvalidState` (argument `state`) when it does not parse, has an unknown field, or does not hold
-     * together. The rounds the state lists as open stay open: the restored pair refuses to rotate until
-     * `voidOpenRounds()` (the rounds themselves are not in the state, so they can only be voided).
+     * Restores a pair from `toStateJson()`; each round in play comes back with `round(nonce)`.
+     * `InvalidState` (argument `state`, the message naming the field) when the text does not parse, has an
+     * unknown field, or does not hold together (a commitment that is not the seed's, a round's picks
+     * repeated or on one of its mines, …); nothing is restored then. The restored pair keeps its rounds in
+     * play: it refuses to rotate until they finish or `voidOpenRounds()`. Only a state written before rounds
+     * were saved whole (`"open_rounds": [nonces]`) gives rounds that can only be voided.
+     *
+     * The restored pair is a new value that does not reach the rounds of the pair the state was saved
+     * from: keep one live copy of a seed pair (restore after a restart, not beside the original).
      */
 public static func fromStateJson(json: String)throws  -> SeedPair  {
     return try  FfiConverterTypeSeedPair_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
@@ -1134,7 +1172,7 @@ public static func fromStateJson(json: String)throws  -> SeedPair  {
     
     /**
      * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
-     * those listed in the state the pair was restored from).
+     * those held by the state the pair was restored from).
      */
 open func openRounds() -> [UInt64]  {
     return try!  FfiConverterSequenceUInt64.lift(try! rustCall() {
@@ -1175,6 +1213,27 @@ open func rotate(clientSeed: String?)throws  -> RevealedSeedPair  {
 }
     
     /**
+     * The round in play at `nonce`, to go on with: after a restart, the pair restored with
+     * `fromStateJson` gives back each of its rounds, and every later reveal, cash-out, record and payout is
+     * the same as if the process had never stopped.
+     *
+     * `RoundNotInPlay` (argument `nonce`) when no round at `nonce` is in play (never started, finished or
+     * voided), when the state was written before rounds were saved whole (such a round can only be voided),
+     * or when this pair value has handed the round out already (by `startRound` or `round`) and that
+     * `Round` object is still alive: go on with it (Kotlin: until `close()`; Swift: until its last
+     * reference goes; Ruby: until it is garbage-collected).
+     */
+open func round(nonce: UInt64)throws  -> Round  {
+    return try  FfiConverterTypeRound_lift(try rustCallWithError(FfiConverterTypeFairminesError_lift) {
+        uniffiCallStatus in
+    uniffi_fairmines_uniffi_fn_method_seedpair_round(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nonce),uniffiCallStatus
+    )
+})
+}
+    
+    /**
      * A new client seed always starts a new pair, revealing the old server seed: the same as
      * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
@@ -1206,8 +1265,14 @@ open func startRound(mines: Int32, rtp: String)throws  -> Round  {
 }
     
     /**
-     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
-     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: the server seed (secret), its commitment, the
+     * client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+     * `{"version":2,"server_seed":"…","commitment":"…","client_seed":"…","nonce":3,
+     * "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`.
+     *
+     * A move changes it at once: store it after every start, reveal, cash-out, void and rotation (it holds
+     * the secret server seed: store it encrypted, or where only the service reads it), and `fromStateJson`
+     * with `round(nonce)` goes on from there after a restart.
      */
 open func toStateJson() -> String  {
     return try!  FfiConverterString.lift(try! rustCall() {
@@ -2586,6 +2651,20 @@ enum FairminesError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError
          * The core's message, which starts with the argument at fault when there is one.
          */message: String
     )
+    case RoundNotInPlay(
+        /**
+         * The core's stable numeric code, the same in every binding.
+         */code: UInt32, 
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */name: String, 
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
+         */argument: String?, 
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */message: String
+    )
     case Other(
         /**
          * The core's stable numeric code, the same in every binding.
@@ -2731,7 +2810,13 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
             argument: try FfiConverterOptionString.read(from: &buf), 
             message: try FfiConverterString.read(from: &buf)
             )
-        case 18: return .Other(
+        case 18: return .RoundNotInPlay(
+            code: try FfiConverterUInt32.read(from: &buf), 
+            name: try FfiConverterString.read(from: &buf), 
+            argument: try FfiConverterOptionString.read(from: &buf), 
+            message: try FfiConverterString.read(from: &buf)
+            )
+        case 19: return .Other(
             code: try FfiConverterUInt32.read(from: &buf), 
             name: try FfiConverterString.read(from: &buf), 
             argument: try FfiConverterOptionString.read(from: &buf), 
@@ -2885,8 +2970,16 @@ public struct FfiConverterTypeFairminesError: FfiConverterRustBuffer {
             FfiConverterString.write(message, into: &buf)
             
         
-        case let .Other(code,name,argument,message):
+        case let .RoundNotInPlay(code,name,argument,message):
             writeInt(&buf, Int32(18))
+            FfiConverterUInt32.write(code, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterOptionString.write(argument, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .Other(code,name,argument,message):
+            writeInt(&buf, Int32(19))
             FfiConverterUInt32.write(code, into: &buf)
             FfiConverterString.write(name, into: &buf)
             FfiConverterOptionString.write(argument, into: &buf)
@@ -3627,7 +3720,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_round_safe_picks() != 40534) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() != 30612) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() != 27048) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_seedpair_public() != 26530) {
@@ -3636,13 +3729,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() != 26319) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_round() != 49651) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() != 52115) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() != 16513) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() != 36688) {
+    if (uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() != 11272) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() != 56710) {
@@ -3651,7 +3747,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() != 57466) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() != 32168) {
+    if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() != 40427) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() != 61692) {

@@ -399,6 +399,11 @@ RustBuffer uniffi_fairmines_uniffi_fn_method_seedpair_public(uint64_t ptr, RustC
 RustBuffer uniffi_fairmines_uniffi_fn_method_seedpair_rotate(uint64_t ptr, RustBuffer client_seed, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_FN_METHOD_SEEDPAIR_ROUND
+#define UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_FN_METHOD_SEEDPAIR_ROUND
+uint64_t uniffi_fairmines_uniffi_fn_method_seedpair_round(uint64_t ptr, uint64_t nonce, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_FN_METHOD_SEEDPAIR_SET_CLIENT_SEED
 #define UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_FN_METHOD_SEEDPAIR_SET_CLIENT_SEED
 RustBuffer uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed(uint64_t ptr, RustBuffer client_seed, RustCallStatus *_Nonnull out_status
@@ -975,6 +980,12 @@ uint16_t uniffi_fairmines_uniffi_checksum_method_seedpair_public(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_CHECKSUM_METHOD_SEEDPAIR_ROTATE
 #define UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_CHECKSUM_METHOD_SEEDPAIR_ROTATE
 uint16_t uniffi_fairmines_uniffi_checksum_method_seedpair_rotate(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_CHECKSUM_METHOD_SEEDPAIR_ROUND
+#define UNIFFI_FFIDEF_UNIFFI_FAIRMINES_UNIFFI_CHECKSUM_METHOD_SEEDPAIR_ROUND
+uint16_t uniffi_fairmines_uniffi_checksum_method_seedpair_round(void
     
 );
 #endif

@@ -742,6 +742,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_seedpair_rotate(
     ): Int
+    external fun uniffi_fairmines_uniffi_checksum_method_seedpair_round(
+    ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed(
     ): Int
     external fun uniffi_fairmines_uniffi_checksum_method_seedpair_start_round(
@@ -838,6 +840,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_rotate(`ptr`: Long,`clientSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_fairmines_uniffi_fn_method_seedpair_round(`ptr`: Long,`nonce`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_set_client_seed(`ptr`: Long,`clientSeed`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_fairmines_uniffi_fn_method_seedpair_start_round(`ptr`: Long,`mines`: Int,`rtp`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1095,7 +1099,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_round_safe_picks() and 0xFFFF) != 40534) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() and 0xFFFF) != 30612) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_open_rounds() and 0xFFFF) != 27048) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_public() and 0xFFFF) != 26530) {
@@ -1104,13 +1108,16 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_rotate() and 0xFFFF) != 26319) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_round() and 0xFFFF) != 49651) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_set_client_seed() and 0xFFFF) != 52115) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_start_round() and 0xFFFF) != 16513) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() and 0xFFFF) != 36688) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_to_state_json() and 0xFFFF) != 11272) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_method_seedpair_void_open_rounds() and 0xFFFF) != 56710) {
@@ -1119,7 +1126,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_parts() and 0xFFFF) != 57466) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() and 0xFFFF) != 32168) {
+    if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_from_state_json() and 0xFFFF) != 40427) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_fairmines_uniffi_checksum_constructor_seedpair_new() and 0xFFFF) != 61692) {
@@ -1530,7 +1537,9 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
- * Calls from several threads are applied one at a time: a second move waits for the first.
+ * Calls from several threads are applied one at a time: a second move waits for the first. Each move is
+ * in its seed pair's `toStateJson()` at once; a round in play whose object is freed can be had again with
+ * `pair.round(nonce)`.
  */
 public interface RoundInterface {
     
@@ -1616,7 +1625,9 @@ public interface RoundInterface {
 /**
  * One round in play. The grid is fixed when the round starts; each pick is checked against it. The mine
  * positions stay hidden (`minePositions()` is null/nil, the string forms do not show them) until it ends.
- * Calls from several threads are applied one at a time: a second move waits for the first.
+ * Calls from several threads are applied one at a time: a second move waits for the first. Each move is
+ * in its seed pair's `toStateJson()` at once; a round in play whose object is freed can be had again with
+ * `pair.round(nonce)`.
  */
 open class Round: Disposable, AutoCloseable, RoundInterface
 {
@@ -2102,6 +2113,11 @@ public object FfiConverterTypeRound: FfiConverter<Round, Long> {
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
  * player's client seed, the nonce of the next round and the rounds still in play.
  *
+ * `toStateJson()` holds every round in play with its mines, RTP and picks, and a move on a round changes it
+ * at once: store it after every move (it holds the secret server seed: encrypted, or where only the service
+ * reads it). After a restart, `fromStateJson(stored)` and then `round(nonce)` go on with each round in play
+ * exactly where it was.
+ *
  * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
  * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
  * such rounds, or end them with `voidOpenRounds()`: a voided round refuses every later move
@@ -2114,7 +2130,7 @@ public interface SeedPairInterface {
     
     /**
      * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
-     * those listed in the state the pair was restored from).
+     * those held by the state the pair was restored from).
      */
     fun `openRounds`(): List<kotlin.ULong>
     
@@ -2133,6 +2149,19 @@ public interface SeedPairInterface {
     fun `rotate`(`clientSeed`: kotlin.String?): RevealedSeedPair
     
     /**
+     * The round in play at `nonce`, to go on with: after a restart, the pair restored with
+     * `fromStateJson` gives back each of its rounds, and every later reveal, cash-out, record and payout is
+     * the same as if the process had never stopped.
+     *
+     * `RoundNotInPlay` (argument `nonce`) when no round at `nonce` is in play (never started, finished or
+     * voided), when the state was written before rounds were saved whole (such a round can only be voided),
+     * or when this pair value has handed the round out already (by `startRound` or `round`) and that
+     * `Round` object is still alive: go on with it (Kotlin: until `close()`; Swift: until its last
+     * reference goes; Ruby: until it is garbage-collected).
+     */
+    fun `round`(`nonce`: kotlin.ULong): Round
+    
+    /**
      * A new client seed always starts a new pair, revealing the old server seed: the same as
      * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
@@ -2147,8 +2176,14 @@ public interface SeedPairInterface {
     fun `startRound`(`mines`: kotlin.Int, `rtp`: kotlin.String): Round
     
     /**
-     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
-     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: the server seed (secret), its commitment, the
+     * client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+     * `{"version":2,"server_seed":"…","commitment":"…","client_seed":"…","nonce":3,
+     * "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`.
+     *
+     * A move changes it at once: store it after every start, reveal, cash-out, void and rotation (it holds
+     * the secret server seed: store it encrypted, or where only the service reads it), and `fromStateJson`
+     * with `round(nonce)` goes on from there after a restart.
      */
     fun `toStateJson`(): kotlin.String
     
@@ -2165,6 +2200,11 @@ public interface SeedPairInterface {
 /**
  * The operator's state of one player's seed pair: a secret server seed with its public commitment, the
  * player's client seed, the nonce of the next round and the rounds still in play.
+ *
+ * `toStateJson()` holds every round in play with its mines, RTP and picks, and a move on a round changes it
+ * at once: store it after every move (it holds the secret server seed: encrypted, or where only the service
+ * reads it). After a restart, `fromStateJson(stored)` and then `round(nonce)` go on with each round in play
+ * exactly where it was.
  *
  * The server seed is revealed only when no round can move: `rotate`/`setClientSeed` fail with
  * `RoundsInPlay` while a round started from the pair is in play (neither finished nor voided). Finish
@@ -2291,7 +2331,7 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
     
     /**
      * The nonces of the rounds in play, ascending: started and neither finished nor voided (including
-     * those listed in the state the pair was restored from).
+     * those held by the state the pair was restored from).
      */override fun `openRounds`(): List<kotlin.ULong> {
             return FfiConverterSequenceULong.lift(
     callWithHandle {
@@ -2345,6 +2385,32 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
 
     
     /**
+     * The round in play at `nonce`, to go on with: after a restart, the pair restored with
+     * `fromStateJson` gives back each of its rounds, and every later reveal, cash-out, record and payout is
+     * the same as if the process had never stopped.
+     *
+     * `RoundNotInPlay` (argument `nonce`) when no round at `nonce` is in play (never started, finished or
+     * voided), when the state was written before rounds were saved whole (such a round can only be voided),
+     * or when this pair value has handed the round out already (by `startRound` or `round`) and that
+     * `Round` object is still alive: go on with it (Kotlin: until `close()`; Swift: until its last
+     * reference goes; Ruby: until it is garbage-collected).
+     */
+    @Throws(FairminesException::class)override fun `round`(`nonce`: kotlin.ULong): Round {
+            return FfiConverterTypeRound.lift(
+    callWithHandle {
+    uniffiRustCallWithError(FairminesException) { _status ->
+    UniffiLib.uniffi_fairmines_uniffi_fn_method_seedpair_round(
+        it,
+        
+        FfiConverterULong.lower(`nonce`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
      * A new client seed always starts a new pair, revealing the old server seed: the same as
      * `rotate(clientSeed)`, and refused with `RoundsInPlay` in the same way.
      */
@@ -2386,8 +2452,14 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
 
     
     /**
-     * The full state as JSON, for the operator's own storage: `{"server_seed", "commitment", "client_seed",
-     * "nonce", "open_rounds": [nonces in play]}`. It contains the secret server seed.
+     * The full state as JSON, for the operator's own storage: the server seed (secret), its commitment, the
+     * client seed, the next nonce and every round in play with its mines, RTP and picks so far, e.g.
+     * `{"version":2,"server_seed":"…","commitment":"…","client_seed":"…","nonce":3,
+     * "rounds":[{"nonce":2,"mines":3,"rtp":"99/100","picks":[7,2]}]}`.
+     *
+     * A move changes it at once: store it after every start, reveal, cash-out, void and rotation (it holds
+     * the secret server seed: store it encrypted, or where only the service reads it), and `fromStateJson`
+     * with `round(nonce)` goes on from there after a restart.
      */override fun `toStateJson`(): kotlin.String {
             return FfiConverterString.lift(
     callWithHandle {
@@ -2459,10 +2531,15 @@ open class SeedPair: Disposable, AutoCloseable, SeedPairInterface
 
         
     /**
-     * Restores a pair from `toStateJson()`, checking that the commitment belongs to the server seed;
-     * `InvalidState` (argument `state`) when it does not parse, has an unknown field, or does not hold
-     * together. The rounds the state lists as open stay open: the restored pair refuses to rotate until
-     * `voidOpenRounds()` (the rounds themselves are not in the state, so they can only be voided).
+     * Restores a pair from `toStateJson()`; each round in play comes back with `round(nonce)`.
+     * `InvalidState` (argument `state`, the message naming the field) when the text does not parse, has an
+     * unknown field, or does not hold together (a commitment that is not the seed's, a round's picks
+     * repeated or on one of its mines, …); nothing is restored then. The restored pair keeps its rounds in
+     * play: it refuses to rotate until they finish or `voidOpenRounds()`. Only a state written before rounds
+     * were saved whole (`"open_rounds": [nonces]`) gives rounds that can only be voided.
+     *
+     * The restored pair is a new value that does not reach the rounds of the pair the state was saved
+     * from: keep one live copy of a seed pair (restore after a restart, not beside the original).
      */
     @Throws(FairminesException::class) fun `fromStateJson`(`json`: kotlin.String): SeedPair {
             return FfiConverterTypeSeedPair.lift(
@@ -3903,6 +3980,32 @@ sealed class FairminesException: kotlin.Exception() {
             get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
     }
     
+    class RoundNotInPlay(
+        
+        /**
+         * The core's stable numeric code, the same in every binding.
+         */
+        val `code`: kotlin.UInt, 
+        
+        /**
+         * The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
+         */
+        val `name`: kotlin.String, 
+        
+        /**
+         * The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
+         */
+        val `argument`: kotlin.String?, 
+        
+        /**
+         * The core's message, which starts with the argument at fault when there is one.
+         */
+        val `reason`: kotlin.String
+        ) : FairminesException() {
+        override val message
+            get() = "code=${ `code` }, name=${ `name` }, argument=${ `argument` }, reason=${ `reason` }"
+    }
+    
     class Other(
         
         /**
@@ -4050,7 +4153,13 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 FfiConverterOptionalString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            18 -> FairminesException.Other(
+            18 -> FairminesException.RoundNotInPlay(
+                FfiConverterUInt.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            19 -> FairminesException.Other(
                 FfiConverterUInt.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterOptionalString.read(buf),
@@ -4191,6 +4300,14 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 + FfiConverterString.allocationSize(value.`reason`)
             )
             is FairminesException.RoundVoided -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterUInt.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`name`)
+                + FfiConverterOptionalString.allocationSize(value.`argument`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+            is FairminesException.RoundNotInPlay -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterUInt.allocationSize(value.`code`)
@@ -4347,8 +4464,16 @@ public object FfiConverterTypeFairminesError : FfiConverterRustBuffer<FairminesE
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
-            is FairminesException.Other -> {
+            is FairminesException.RoundNotInPlay -> {
                 buf.putInt(18)
+                FfiConverterUInt.write(value.`code`, buf)
+                FfiConverterString.write(value.`name`, buf)
+                FfiConverterOptionalString.write(value.`argument`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is FairminesException.Other -> {
+                buf.putInt(19)
                 FfiConverterUInt.write(value.`code`, buf)
                 FfiConverterString.write(value.`name`, buf)
                 FfiConverterOptionalString.write(value.`argument`, buf)
