@@ -192,8 +192,9 @@ export declare class Ratio {
 }
 
 /**
- * One round, made by {@link SeedPair.startRound} (no constructor). Its grid is fixed at the start and
- * shown only at the end.
+ * One round, made by {@link SeedPair.startRound}, or given back by {@link SeedPair.round} after a restart
+ * (no constructor). Its grid is fixed at the start and shown only at the end. Each move is written into
+ * its seed pair's state at once.
  */
 export declare class Round {
   /**
@@ -246,6 +247,10 @@ export declare class Round {
  * (`'FAIRMINES_ROUNDS_IN_PLAY'`) while a round of the pair is in play; finish it or `voidOpenRounds()`.
  * The seed never shows in `util.inspect`, `String(pair)` or `JSON.stringify(pair)`; it leaves only
  * through `rotate()` (once it may be published) and `toStateJson()` (the operator's own storage).
+ *
+ * **The state is the whole truth**: `toStateJson()` holds every round in play with its mines, RTP and
+ * picks, and each move changes it at once. Store it after every move; after a restart,
+ * `SeedPair.fromStateJson(stored).round(nonce)` goes on with each round exactly where it was.
  */
 export declare class SeedPair {
   /**
@@ -263,12 +268,15 @@ export declare class SeedPair {
    */
   static fromParts(serverSeed: string, clientSeed: string, nonce: number | bigint): SeedPair
   /**
-   * Restores a pair from {@link SeedPair.toStateJson}. The rounds it lists as open stay open (the pair
-   * refuses to rotate until {@link SeedPair.voidOpenRounds}); the `Round` objects of the pair it was
-   * saved from are not reached: keep one live copy of a pair, and restore it after a restart.
+   * Restores a pair from {@link SeedPair.toStateJson}, with every round in play: {@link SeedPair.round}
+   * gives each back by its nonce, to go on exactly where it was (the pair refuses to rotate until they
+   * finish or {@link SeedPair.voidOpenRounds}). A state written before rounds were saved whole
+   * (`"open_rounds": [nonces]`) restores too, but its rounds hold no picks: they can only be voided.
+   * The restored pair does not reach the `Round` objects of the pair it was saved from: keep one live
+   * copy of a pair, and restore it after a restart.
    * @throws {TypeError} `json` is not a string
    * @throws {RangeError} `json` is not a saved state (an unknown field included), or its parts do not
-   * hold together (`code: 'FAIRMINES_INVALID_STATE'`)
+   * hold together, the message naming the field (`code: 'FAIRMINES_INVALID_STATE'`); nothing is restored
    */
   static fromStateJson(json: string): SeedPair
   /** What the player may see now: the commitment, the client seed and the nonce of the next round. */
@@ -283,6 +291,20 @@ export declare class SeedPair {
    * not a fraction (`'FAIRMINES_INVALID_RTP'`), every nonce of the pair used (`'FAIRMINES_INVALID_NONCE'`)
    */
   startRound(mines: number | bigint, rtp: string | Ratio): Round
+  /**
+   * The round in play at `nonce`, to go on with: after a restart, `SeedPair.fromStateJson(stored)`
+   * gives back each round of the state, and every later reveal, cash-out, record and payout is the same
+   * as if the process had never stopped. The pair hands a round out once: go on with that `Round`
+   * (its rounds from {@link SeedPair.startRound} are handed out already).
+   * @param nonce - the round's nonce, as {@link SeedPair.openRounds} lists it: a `bigint`, or a `number`
+   * up to 2^53 − 1
+   * @throws {TypeError} `nonce` is neither a number nor a bigint
+   * @throws {RangeError} `nonce` is out of range or not an integer (`'FAIRMINES_INVALID_NONCE'`); no
+   * round is in play at `nonce` (never started, finished or voided), it was restored from a state that
+   * kept only its nonce (it can only be voided), or a `Round` of it from this pair is still alive
+   * (`code: 'FAIRMINES_ROUND_NOT_IN_PLAY'`)
+   */
+  round(nonce: number | bigint): Round
   /** The nonces of the rounds in play (neither finished nor voided, restored ones included), ascending. */
   openRounds(): bigint[]
   /**
@@ -305,8 +327,12 @@ export declare class SeedPair {
    */
   setClientSeed(clientSeed: string): RevealedSeedPair
   /**
-   * The full state as the core's JSON, for the operator's own storage: `{"server_seed", "commitment",
-   * "client_seed", "nonce", "open_rounds": [nonces in play]}`. **It contains the secret server seed.**
+   * The full state as the core's JSON, for the operator's own storage: `{"version": 2, "server_seed",
+   * "commitment", "client_seed", "nonce", "rounds": [{"nonce", "mines", "rtp", "picks"}]}`, every round
+   * in play with its picks so far. Each move (start, reveal, cash-out, void, rotation) changes it: store
+   * it after every move, and {@link SeedPair.fromStateJson} with {@link SeedPair.round} goes on from
+   * there after a restart. **It contains the secret server seed**: store it encrypted, or where only the
+   * service can read it.
    */
   toStateJson(): string
 }
