@@ -68,6 +68,7 @@ test('every error kind a call can cause is thrown with the code and errno of err
       p.voidOpenRounds();
       r.cashOut();
     },
+    FAIRMINES_ROUND_NOT_IN_PLAY: () => pair().round(0), // never started: the pair's first nonce is 1
   };
   // No JavaScript call reaches these: an OS generator failure, a finite word source, an output buffer.
   const unreachable = new Set(['FAIRMINES_RNG_FAILED', 'FAIRMINES_STREAM_EXHAUSTED', 'FAIRMINES_BUFFER_TOO_SMALL']);

@@ -2,7 +2,7 @@
 // Conversion and error mapping of the game API: every argument's wrong type (a TypeError naming it) and
 // out-of-range value (the core's error: its class, code FAIRMINES_<core name>, errno, and the argument at
 // fault named at the start of the message). Which moves the game allows is the core's to test
-// (crates/fairmines/tests/game.rs, game_machine.rs); here, only that its refusals arrive intact.
+// (crates/fairmines/tests/game.rs, game_machine.rs, resume.rs); here, only that its refusals arrive intact.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fm = require('fairmines');
@@ -51,6 +51,9 @@ test('SeedPair constructor and fromParts: clientSeed, serverSeed, nonce', () => 
 test('SeedPair.fromStateJson: json', () => {
   for (const bad of WRONG_TYPES) expectError(() => SeedPair.fromStateJson(bad), T, TYPE, 'json');
   const state = JSON.parse(pair().toStateJson());
+  const grid = fm.minePositions(S, C, 0, 3); // the round at nonce 0 of the states below
+  const safe = [...Array(25).keys()].map((t) => t + 1).filter((t) => !grid.includes(t));
+  const round = (fields) => JSON.stringify({ ...state, rounds: [{ nonce: 0, mines: 3, rtp: '99/100', picks: [], ...fields }] });
   const bads = [
     '', '{', '[]', '{}', 'null',
     JSON.stringify({ ...state, commitment: fm.commitment('another') }), // not the seed's commitment
@@ -59,25 +62,125 @@ test('SeedPair.fromStateJson: json', () => {
     JSON.stringify({ ...state, nonce: -1 }),
     JSON.stringify({ ...state, nonce: '1' }),
     pair().toStateJson().replace('"nonce":1', '"nonce":18446744073709551616'),
-    // The rounds in play: required, distinct nonces below the next one.
-    JSON.stringify({ ...state, open_rounds: undefined }),
-    JSON.stringify({ ...state, open_rounds: null }),
-    JSON.stringify({ ...state, open_rounds: [1] }),
-    JSON.stringify({ ...state, nonce: 5, open_rounds: [2, 2] }),
-    JSON.stringify({ ...state, open_rounds: [-1] }),
-    JSON.stringify({ ...state, open_rounds: '0' }),
+    JSON.stringify({ ...state, version: 3 }),
+    // The rounds in play: required, distinct nonces below the next one, each whole and possible.
+    JSON.stringify({ ...state, rounds: undefined }),
+    JSON.stringify({ ...state, rounds: null }),
+    JSON.stringify({ ...state, rounds: '0' }),
+    JSON.stringify({ ...state, open_rounds: [0] }), // version 2 lists them as rounds
+    round({ nonce: 1 }),
+    round({ nonce: -1 }),
+    JSON.stringify({ ...state, rounds: [{ nonce: 0, mines: 3, rtp: '1', picks: [] }, { nonce: 0, mines: 3, rtp: '1', picks: [] }] }),
+    round({ mines: 25 }),
+    round({ rtp: '2' }),
+    round({ rtp: 0.99 }),
+    round({ picks: undefined }), // mines, rtp and picks come together
+    round({ picks: [safe[0], safe[0]] }),
+    round({ picks: [0] }),
+    round({ picks: [26] }),
+    round({ picks: [safe[0], grid[0]] }), // a mine: that round would have finished
+    round({ picks: safe }), // every safe tile: so would that one
+    round({ extra: 1 }),
   ];
   for (const bad of bads) {
     const e = expectError(() => SeedPair.fromStateJson(bad), R, 'FAIRMINES_INVALID_STATE', 'json');
     assert.ok(!e.message.includes(S), 'the message does not repeat the secret seed');
   }
+  // The core's detail names the field, under the argument's name.
+  const twice = expectError(() => SeedPair.fromStateJson(round({ picks: [safe[0], safe[0]] })), R, 'FAIRMINES_INVALID_STATE', 'json');
+  assert.equal(twice.message, `json: rounds[0].picks[1]: tile ${safe[0]} is picked twice`);
   // A field the state does not have is named (the core's message).
   for (const extra of ['openRounds', 'server_seed2']) {
     const e = expectError(() => SeedPair.fromStateJson(JSON.stringify({ ...state, [extra]: [] })), R, 'FAIRMINES_INVALID_STATE', 'json');
     assert.ok(e.message.includes(extra), e.message);
     assert.ok(!e.message.includes(S), 'the message does not repeat the secret seed');
   }
-  assert.deepEqual(SeedPair.fromStateJson(JSON.stringify({ ...state, nonce: 5, open_rounds: [4, 0] })).openRounds(), [0n, 4n]);
+  const restored = SeedPair.fromStateJson(JSON.stringify({ ...state, nonce: 5, rounds: [{ nonce: 4, mines: 3, rtp: '1', picks: [] }, { nonce: 0, mines: 3, rtp: '1', picks: [safe[1]] }] }));
+  assert.deepEqual([restored.openRounds(), restored.round(0).picks], [[0n, 4n], [safe[1]]]);
+});
+
+test('SeedPair.fromStateJson: a state written before rounds were saved whole ("open_rounds") restores void-only rounds', () => {
+  const { version, rounds, ...old } = JSON.parse(pair().toStateJson());
+  assert.deepEqual([version, rounds], [2, []]);
+  const restored = SeedPair.fromStateJson(JSON.stringify({ ...old, nonce: 5, open_rounds: [4, 0] }));
+  assert.deepEqual(restored.openRounds(), [0n, 4n]);
+  for (const nonce of [0, 4n]) {
+    const e = expectError(() => restored.round(nonce), R, 'FAIRMINES_ROUND_NOT_IN_PLAY', 'nonce');
+    assert.match(e.message, new RegExp(`^nonce: the round at nonce ${nonce} was saved by a version that kept only its nonce.*can only be voided$`));
+  }
+  expectError(() => restored.rotate(), Error, 'FAIRMINES_ROUNDS_IN_PLAY', undefined, undefined);
+  assert.match(restored.toStateJson(), /"version":2,.*"rounds":\[\{"nonce":0\},\{"nonce":4\}\]\}$/, 'written again in version 2, still nonces only');
+  assert.deepEqual(restored.voidOpenRounds(), [0n, 4n]);
+  expectError(() => restored.round(0), R, 'FAIRMINES_ROUND_NOT_IN_PLAY', 'nonce');
+  assert.equal(restored.rotate().rounds, 5n);
+  // Version 1 must list its rounds as open_rounds, and only those.
+  for (const bad of [{ ...old }, { ...old, rounds: [] }, { ...old, version: 1, rounds: [] }]) {
+    expectError(() => SeedPair.fromStateJson(JSON.stringify(bad)), R, 'FAIRMINES_INVALID_STATE', 'json');
+  }
+});
+
+test('round: nonce of the wrong type or out of range (the binding\'s nonce conversion); nothing changes', () => {
+  const p = pair();
+  p.startRound(3, '0.99'); // nonce 1, handed out
+  const before = p.toStateJson();
+  for (const bad of [-1, -0.5, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, NaN, Infinity, -1n, 2n ** 64n, 2n ** 200n]) {
+    expectError(() => p.round(bad), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
+  }
+  for (const bad of ['1', '', null, undefined, {}, [1], true, Symbol('n'), new Number(1)]) {
+    expectError(() => p.round(bad), T, TYPE, 'nonce');
+  }
+  expectError(() => p.round(), T, TYPE, 'nonce');
+  assert.equal(p.toStateJson(), before);
+  // The largest safe integer and the largest nonce are nonces: no round is in play there.
+  expectError(() => p.round(Number.MAX_SAFE_INTEGER), R, 'FAIRMINES_ROUND_NOT_IN_PLAY', 'nonce');
+  expectError(() => p.round(2n ** 64n - 1n), R, 'FAIRMINES_ROUND_NOT_IN_PLAY', 'nonce');
+});
+
+test('round: no round in play at the nonce (never started, finished, voided) or already handed out: FAIRMINES_ROUND_NOT_IN_PLAY, a RangeError naming nonce', () => {
+  const NOT = [R, 'FAIRMINES_ROUND_NOT_IN_PLAY', 'nonce'];
+  const notInPlay = (p, nonce) => {
+    const e = expectError(() => p.round(nonce), ...NOT);
+    assert.equal(e.message, `nonce: no round of this seed pair is in play at nonce ${nonce}: it was never started, has finished or was voided`);
+  };
+  const p = SeedPair.fromParts(S, C, 3);
+  for (const nonce of [0, 2, 3, 4n]) notInPlay(p, nonce); // below the pair's first nonce, the next one, beyond
+  const safeTile = (nonce, mines) => [...Array(25).keys()].map((t) => t + 1).find((t) => !fm.minePositions(S, C, nonce, mines).includes(t));
+  const lost = p.startRound(3, '0.99'); // nonce 3
+  const cashed = p.startRound(3, '0.99'); // nonce 4
+  const cleared = p.startRound(24, '1'); // nonce 5
+  const voided = p.startRound(3, '0.99'); // nonce 6
+  const alive = p.startRound(3, '0.99'); // nonce 7: in play, handed out by startRound
+  lost.reveal(fm.minePositions(S, C, 3, 3)[0]);
+  cashed.reveal(safeTile(4, 3));
+  cashed.cashOut();
+  cleared.reveal(safeTile(5, 24)); // the one safe tile
+  assert.deepEqual([lost.outcome, cashed.outcome, cleared.outcome], ['lost', 'cashed_out', 'cashed_out']);
+  const stored = p.toStateJson();
+  assert.deepEqual(p.openRounds(), [6n, 7n]);
+  const handedOut = (q, nonce) => {
+    const e = expectError(() => q.round(nonce), ...NOT);
+    assert.equal(e.message, `nonce: the round at nonce ${nonce} is already handed out by this seed pair: go on with that round`);
+  };
+  handedOut(p, 6);
+  handedOut(p, 7n);
+  for (const nonce of [3, 4, 5]) notInPlay(p, nonce);
+  // Restored: the rounds in play are handed out once each, while the first Round lives.
+  const restored = SeedPair.fromStateJson(stored);
+  const resumed = restored.round(7);
+  assert.deepEqual([resumed.nonce, resumed.picks], [7n, []]);
+  handedOut(restored, 7);
+  handedOut(restored, 7n);
+  assert.equal(resumed.reveal(safeTile(7, 3)).safe, true);
+  handedOut(restored, 7);
+  for (const nonce of [3, 4, 5]) notInPlay(restored, nonce);
+  assert.deepEqual(restored.voidOpenRounds(), [6n, 7n]);
+  for (const nonce of [6, 7]) notInPlay(restored, nonce);
+  assert.equal(resumed.outcome, 'voided');
+  assert.equal(voided.isFinished, false, 'the original pair\'s rounds are its own');
+  assert.equal(alive.isFinished, false);
+  p.voidOpenRounds();
+  notInPlay(p, 6);
+  assert.deepEqual([voided.outcome, alive.outcome], ['voided', 'voided']);
 });
 
 test('startRound: mines, rtp (a number is refused with the reason), the last nonce; nothing changes on error', () => {

@@ -1,10 +1,15 @@
 'use strict';
 // A short smoke of the game through the package, and the conversion of its results: seed pairs, rounds
-// (every Reveal field), records and their JSON, verifyRound, the issue-21 sequence, and what inspection
-// shows. The rules themselves are tested once, in the core (crates/fairmines/tests/game.rs, game_machine.rs).
+// (every Reveal field), records and their JSON, verifyRound, the issue-21 sequence, the state JSON and a
+// round resumed from it (in this process and in a second one), and what inspection shows. The rules
+// themselves are tested once, in the core (crates/fairmines/tests/game.rs, game_machine.rs, resume.rs).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const util = require('node:util');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
 const fm = require('fairmines');
 const { loadVectors, expectError } = require('./helpers');
 
@@ -166,21 +171,148 @@ test('voidOpenRounds: the rounds in play end voided, then rotate succeeds; a voi
   }
 });
 
-test('the state JSON is the core\'s: it restores the pair, with its rounds in play and u64 nonces', () => {
+test('the state JSON is the core\'s (version 2): every round in play whole, each move in it at once, u64 nonces', () => {
   const pair = SeedPair.fromParts(S, C, 10);
-  const round = pair.startRound(3, '0.99'); // nonce 10, left in play
-  const state = pair.toStateJson();
-  assert.deepEqual(JSON.parse(state), { server_seed: S, commitment: COMMITMENT, client_seed: C, nonce: 11, open_rounds: [10] });
-  const restored = SeedPair.fromStateJson(state);
-  assert.deepEqual([restored.public, restored.openRounds(), restored.toStateJson()], [pair.public, [10n], state]);
+  const round = pair.startRound(3, '0.99'); // nonce 10
+  const safe = tilesBut(fm.minePositions(S, C, 10, 3));
+  const state = (nonce, rounds) => ({ version: 2, server_seed: S, commitment: COMMITMENT, client_seed: C, nonce, rounds });
+  assert.deepEqual(JSON.parse(pair.toStateJson()), state(11, [{ nonce: 10, mines: 3, rtp: '99/100', picks: [] }]));
+  round.reveal(safe[4]);
+  assert.deepEqual(JSON.parse(pair.toStateJson()), state(11, [{ nonce: 10, mines: 3, rtp: '99/100', picks: [safe[4]] }]), 'the reveal is in the state');
+  const idle = pair.startRound(24, new Ratio(97, 100)); // nonce 11, in play beside it
+  const text = pair.toStateJson();
+  assert.deepEqual(JSON.parse(text), state(12, [{ nonce: 10, mines: 3, rtp: '99/100', picks: [safe[4]] }, { nonce: 11, mines: 24, rtp: '97/100', picks: [] }]));
+  const restored = SeedPair.fromStateJson(text);
+  assert.deepEqual([restored.public, restored.openRounds(), restored.toStateJson()], [pair.public, [10n, 11n], text]);
+  // Each round comes back by its nonce, whole.
+  const [ten, eleven] = [restored.round(10), restored.round(11n)];
+  assert.deepEqual([ten.nonce, ten.mines, ten.rtp.text, ten.picks, ten.safePicks, ten.multiplier.text, ten.isFinished, ten.minePositions],
+    [10n, 3, '99/100', [safe[4]], 1, fm.multiplier(3, 1, '0.99').text, false, null]);
+  assert.deepEqual([eleven.nonce, eleven.mines, eleven.rtp.text, eleven.picks, eleven.multiplier], [11n, 24, '97/100', [], null]);
   expectError(() => restored.rotate(), ...IN_PLAY);
-  assert.deepEqual(restored.voidOpenRounds(), [10n]);
-  assert.equal(restored.rotate().rounds, 11n);
-  assert.equal(round.isFinished, false, 'a restored copy does not reach the original\'s rounds');
+  assert.deepEqual(restored.voidOpenRounds(), [10n, 11n]);
+  expectError(() => ten.reveal(safe[0]), ...VOIDED);
+  assert.equal(restored.rotate().rounds, 12n);
+  assert.deepEqual([round.isFinished, idle.isFinished], [false, false], 'a restored copy does not reach the original\'s rounds');
+  round.cashOut();
+  idle.reveal(tilesBut(fm.minePositions(S, C, 11, 24))[0]); // the one safe tile: paid, finished
+  assert.deepEqual(JSON.parse(pair.toStateJson()), state(12, []), 'a finished round leaves the state');
   const big = SeedPair.fromParts(S, C, 2n ** 64n - 2n);
   big.startRound(1, '1');
   const back = SeedPair.fromStateJson(big.toStateJson());
-  assert.deepEqual([back.public.nonce, back.openRounds()], [2n ** 64n - 1n, [2n ** 64n - 2n]]);
+  assert.match(big.toStateJson(), /"nonce":18446744073709551615,"rounds":\[\{"nonce":18446744073709551614,/);
+  assert.deepEqual([back.public.nonce, back.openRounds(), back.round(2n ** 64n - 2n).nonce], [2n ** 64n - 1n, [2n ** 64n - 2n], 2n ** 64n - 2n]);
+});
+
+/**
+ * Plays one round at nonce 5 of the pair (S, C): `moves` are tiles, `'cash'` or `'void'`. With `restart`,
+ * each move is made by a new process in effect: the pair restored from the state stored after the last
+ * move, the round taken back by its nonce, nothing else kept. Returns everything a move and the ending gave.
+ */
+function session(mines, moves, restart) {
+  let pair = SeedPair.fromParts(S, C, 5);
+  let round = pair.startRound(mines, '0.97');
+  let stored = pair.toStateJson();
+  const seen = [];
+  for (const move of moves) {
+    if (restart) {
+      pair = SeedPair.fromStateJson(stored);
+      round = pair.round(5);
+    }
+    if (move === 'void') seen.push(pair.voidOpenRounds());
+    else if (move === 'cash') seen.push(round.cashOut().text);
+    else seen.push(JSON.stringify(round.reveal(move)));
+    stored = pair.toStateJson();
+    seen.push(stored);
+  }
+  const record = round.record();
+  assert.ok(record, `${mines} mines, ${moves}: the round has ended`);
+  return {
+    seen, record: fm.recordToJson(record), outcome: round.outcome, multiplier: round.multiplier?.text ?? null,
+    picks: round.picks, minePositions: round.minePositions, open: pair.openRounds(), revealed: pair.rotate(),
+  };
+}
+
+test('a round resumed after every move (restored state, round(nonce)) ends as an uninterrupted one: a loss, a cash-out, a full clear, a void', () => {
+  let played = 0;
+  for (const mines of [1, 3, 12, 24]) {
+    const grid = fm.minePositions(S, C, 5, mines);
+    const safe = tilesBut(grid).reverse(); // not 1, 2, 3…
+    const some = safe.slice(0, Math.min(3, safe.length - 1)); // safe picks that leave a safe tile closed
+    const endings = [
+      [[...some, grid[0]], 'lost'],
+      [safe, 'cashed_out'], // every safe tile: the round pays out by itself
+      [[...some, 'void'], 'voided'],
+    ];
+    if (some.length > 0) endings.push([[...some, 'cash'], 'cashed_out']); // 24 mines: one safe pick clears the board
+    for (const [moves, outcome] of endings) {
+      const at = `${mines} mines: ${moves}`;
+      const resumed = session(mines, moves, true);
+      const straight = session(mines, moves, false);
+      assert.deepEqual(resumed, straight, at);
+      assert.deepEqual([resumed.outcome, resumed.open, resumed.minePositions, resumed.revealed.serverSeed], [outcome, [], grid, S], at);
+      assert.deepEqual(resumed.picks, moves.filter((m) => typeof m === 'number'), at);
+      const verdict = fm.verifyRound(fm.recordFromJson(resumed.record), resumed.revealed.serverSeed);
+      assert.deepEqual([verdict.ok, verdict.expectedOutcome], [true, outcome], `${at}: ${verdict.differences}`);
+      if (outcome === 'cashed_out') assert.equal(resumed.multiplier, fm.multiplier(mines, resumed.picks.length, '0.97').text, at);
+      played++;
+    }
+  }
+  assert.equal(played, 15);
+});
+
+test('two processes: one starts a round and reveals a safe tile, the next restores its stored state, resumes by nonce and cashes out', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-resume-'));
+  /** Runs `script` in a child Node process (`fm` is this package), the state file its argument; its stdout. */
+  const run = (name, script, stateFile) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, `'use strict';\nconst fm = require(${JSON.stringify(path.join(__dirname, '..', 'index.js'))});\n${script}`);
+    return execFileSync(process.execPath, [file, stateFile], { encoding: 'utf8', timeout: 60_000 });
+  };
+  try {
+    const stateFile = path.join(dir, 'state.json');
+    // The first process: a live pair (a fresh secret seed), the round's first move, the state stored.
+    run('first.js', `
+      const pair = new fm.SeedPair('player');
+      const round = pair.startRound(3, '0.99');
+      const { server_seed: seed } = JSON.parse(pair.toStateJson());
+      const mines = fm.minePositions(seed, 'player', round.nonce, 3);
+      const tile = [...Array(25).keys()].map((t) => t + 1).filter((t) => !mines.includes(t)).at(-1);
+      if (!round.reveal(tile).safe) throw new Error('not a safe tile');
+      require('node:fs').writeFileSync(process.argv[2], pair.toStateJson());
+    `, stateFile);
+    const stored = JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+    const seed = stored.server_seed;
+    const safe = tilesBut(fm.minePositions(seed, 'player', 0, 3));
+    assert.deepEqual(stored, { version: 2, server_seed: seed, commitment: fm.commitment(seed), client_seed: 'player', nonce: 1,
+      rounds: [{ nonce: 0, mines: 3, rtp: '99/100', picks: [safe.at(-1)] }] });
+    // The second process: only the stored text; the round by its nonce, a second safe tile, the cash-out.
+    const printed = run('second.js', `
+      const stored = require('node:fs').readFileSync(process.argv[2], 'utf8');
+      const pair = fm.SeedPair.fromStateJson(stored);
+      const [nonce] = pair.openRounds();
+      const round = pair.round(nonce);
+      const mines = fm.minePositions(JSON.parse(stored).server_seed, 'player', nonce, 3);
+      const tile = [...Array(25).keys()].map((t) => t + 1).find((t) => !mines.includes(t) && !round.picks.includes(t));
+      round.reveal(tile);
+      round.cashOut();
+      process.stdout.write(fm.recordToJson(round.record()));
+    `, stateFile);
+    // The same moves in this process, uninterrupted.
+    const pair = SeedPair.fromParts(seed, 'player', 0);
+    const round = pair.startRound(3, '0.99');
+    assert.equal(round.reveal(safe.at(-1)).safe, true);
+    assert.equal(round.reveal(safe[0]).safe, true);
+    assert.equal(round.cashOut().text, fm.multiplier(3, 2, '0.99').text);
+    assert.equal(printed, fm.recordToJson(round.record()));
+    const revealed = pair.rotate();
+    assert.equal(revealed.commitment, stored.commitment);
+    const verdict = fm.verifyRound(fm.recordFromJson(printed), revealed.serverSeed);
+    assert.deepEqual([verdict.ok, verdict.expectedOutcome, verdict.expectedMultiplier.text], [true, 'cashed_out', fm.multiplier(3, 2, '0.99').text]);
+    assert.deepEqual(fm.recordFromJson(printed).picks, [safe.at(-1), safe[0]]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the server seed never shows: inspect, toString, JSON.stringify, own keys', () => {
