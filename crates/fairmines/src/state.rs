@@ -91,14 +91,16 @@ pub(crate) fn read(json: &str) -> Result<Restored, Error> {
     if server_seed.commitment() != state.commitment {
         return Err(bad("commitment: is not SHA3-256 of the server seed".to_owned()));
     }
-    let saved = match (state.version, state.rounds, state.open_rounds) {
+    // The field that lists the rounds, for the messages.
+    let (field, saved) = match (state.version, state.rounds, state.open_rounds) {
         (None | Some(1), None, Some(open)) => {
-            open.into_iter().map(|nonce| SavedRound { nonce, mines: None, rtp: None, picks: None }).collect()
+            let saved = open.into_iter().map(|nonce| SavedRound { nonce, mines: None, rtp: None, picks: None });
+            ("open_rounds", saved.collect())
         }
         (None | Some(1), _, _) => {
             return Err(bad("open_rounds: a state without a version lists its rounds in play here".to_owned()));
         }
-        (Some(VERSION), Some(rounds), None) => rounds,
+        (Some(VERSION), Some(rounds), None) => ("rounds", rounds),
         (Some(VERSION), _, _) => {
             return Err(bad(format!("rounds: a state of version {VERSION} lists its rounds in play here")));
         }
@@ -109,13 +111,14 @@ pub(crate) fn read(json: &str) -> Result<Restored, Error> {
     let mut rounds = Entries::new();
     for (i, round) in saved.into_iter().enumerate() {
         let nonce = round.nonce;
+        let at = if field == "rounds" { format!("rounds[{i}].nonce") } else { format!("open_rounds[{i}]") };
         if nonce >= state.nonce {
-            return Err(bad(format!("rounds[{i}].nonce: {nonce} is not below the pair's next nonce {}", state.nonce)));
+            return Err(bad(format!("{at}: {nonce} is not below the pair's next nonce {}", state.nonce)));
         }
         if rounds.contains_key(&nonce) {
-            return Err(bad(format!("rounds[{i}].nonce: {nonce} is listed twice")));
+            return Err(bad(format!("{at}: {nonce} is listed twice")));
         }
-        let game = game(&server_seed, &state.client_seed, round).map_err(|e| bad(format!("rounds[{i}].{e}")))?;
+        let game = game(&server_seed, &state.client_seed, round).map_err(|e| bad(format!("{field}[{i}].{e}")))?;
         rounds.insert(nonce, InPlay::restored(game));
     }
     Ok(Restored { server_seed, client_seed: state.client_seed, nonce: state.nonce, rounds })

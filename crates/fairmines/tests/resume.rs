@@ -301,8 +301,15 @@ fn a_state_of_the_first_version_restores_its_rounds_as_void_only() {
     let _new = pair.start_round(MineCount::new(2).unwrap(), rtp_of(99)).unwrap();
     assert_eq!(pair.void_open_rounds(), [1, 3, 4]);
     assert_eq!(pair.rotate(None).unwrap().server_seed, server);
-    // An explicit version 1 reads the same; a version 1 with rounds, or an unknown version, does not.
+    // An explicit version 1 reads the same; its rounds are checked as those of version 2 are.
     assert!(SeedPair::from_state_json(&old.replace(r#"{"server_seed""#, r#"{"version":1,"server_seed""#)).is_ok());
+    for (bad, says) in [
+        ("[3,4]", "open_rounds[1]: 4 is not below the pair's next nonce 4"),
+        ("[3,3]", "open_rounds[1]: 3 is listed twice"),
+    ] {
+        let err = SeedPair::from_state_json(&old.replace("[3,1]", bad)).unwrap_err();
+        assert_eq!(err.to_string(), format!("state: {says}"));
+    }
 }
 
 #[test]
