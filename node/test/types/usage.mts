@@ -16,6 +16,13 @@ const restored: SeedPair = SeedPair.fromStateJson(pair.toStateJson())
 const pub: PublicSeedPair = restored.public
 const nonce: bigint = pub.nonce
 const commitment: string = pub.commitment
+// A round in play of a restored pair, by its nonce (a number or a bigint, as openRounds lists them).
+const resumedRound: Round = restored.round(restored.openRounds()[0] ?? 0n)
+restored.round(0)
+// @ts-expect-error a nonce is a number or a bigint, never a string
+restored.round('0')
+// @ts-expect-error the nonce is required
+restored.round()
 
 const round: Round = pair.startRound(3, '0.99')
 replay.startRound(3, new Ratio(99n, 100n))
@@ -134,4 +141,4 @@ const target: 'native' | 'wasm32-wasi' | 'wasm32-wasip1' = __napiBindingTarget
 
 void [nonce, commitment, safe, reached, paid, grid, outcome, rtp, roundNonce, finished, picks, safePicks, current,
   roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines, open, voided, verdictText, checkedOk,
-  tile, revealedPicks, over, wordsUsed, kind, rounds64, capped, later, target]
+  tile, revealedPicks, over, wordsUsed, kind, rounds64, capped, later, target, resumedRound]
