@@ -56,5 +56,9 @@ static inline int untouched(const void *buf, size_t len) {
 void game_tests(void);
 /* Many threads at once over every case, and handles shared between threads. */
 void game_thread_tests(const json_value *cases);
+/* The two halves of the restart test, each run as its own process (see main and the Makefile): the first
+ * plays a move and stores the seed pair's state in the file, the second restores it and goes on. */
+int restart_first_process(const char *state_path);
+int restart_second_process(const char *state_path);
 
 #endif

@@ -1,5 +1,7 @@
 /* The C test suite of libfairmines: every case of vectors/vectors.json through every function, then
  * every error case. Usage: test_fairmines path/to/vectors.json
+ * With --before-restart STATE_FILE, then --after-restart STATE_FILE, two runs play one round across a
+ * restart (test_game.c).
  * Built with -std=c11 -Wall -Wextra -Werror -pedantic (see Makefile); exits non-zero on any failure. */
 #include <fairmines.h>
 
@@ -437,14 +439,14 @@ static void test_status_and_version(void) {
                                      FAIRMINES_TILE_ALREADY_REVEALED, FAIRMINES_ROUND_FINISHED,
                                      FAIRMINES_NOTHING_TO_CASH_OUT, FAIRMINES_INVALID_RTP, FAIRMINES_INVALID_PICKS,
                                      FAIRMINES_INVALID_NUMBER, FAIRMINES_INVALID_STATE, FAIRMINES_ROUNDS_IN_PLAY,
-                                     FAIRMINES_ROUND_VOIDED, FAIRMINES_NULL_POINTER,
+                                     FAIRMINES_ROUND_VOIDED, FAIRMINES_ROUND_NOT_IN_PLAY, FAIRMINES_NULL_POINTER,
                                      FAIRMINES_LENGTH_TOO_LARGE, FAIRMINES_PANIC, FAIRMINES_UNKNOWN_ERROR,
                                      FAIRMINES_RATIO_TOO_LARGE, FAIRMINES_ROUND_IN_PLAY};
     const size_t n = sizeof codes / sizeof codes[0];
     const char *unknown = fairmines_status_str(9999);
     CHECK(unknown && strcmp(unknown, "unknown status") == 0, "unknown code");
     CHECK(strcmp(fairmines_status_str(FAIRMINES_OK), "Success: the outputs were written.") == 0, "OK");
-    /* Codes 1..=17 are described by the core's summary of the kind (a Rust test walks every kind). */
+    /* Codes 1..=18 are described by the core's summary of the kind (a Rust test walks every kind). */
     CHECK(strcmp(fairmines_status_str(FAIRMINES_INVALID_MINES), "The mine count is not an integer in 1..=24.") == 0,
           "the core's summary: %s", fairmines_status_str(FAIRMINES_INVALID_MINES));
     for (size_t i = 0; i < n; i++) {
@@ -457,7 +459,7 @@ static void test_status_and_version(void) {
               FAIRMINES_BUFFER_TOO_SMALL == 8 && FAIRMINES_TILE_ALREADY_REVEALED == 9 &&
               FAIRMINES_ROUND_FINISHED == 10 && FAIRMINES_NOTHING_TO_CASH_OUT == 11 && FAIRMINES_INVALID_RTP == 12 &&
               FAIRMINES_INVALID_PICKS == 13 && FAIRMINES_INVALID_NUMBER == 14 && FAIRMINES_INVALID_STATE == 15 &&
-              FAIRMINES_ROUNDS_IN_PLAY == 16 && FAIRMINES_ROUND_VOIDED == 17 &&
+              FAIRMINES_ROUNDS_IN_PLAY == 16 && FAIRMINES_ROUND_VOIDED == 17 && FAIRMINES_ROUND_NOT_IN_PLAY == 18 &&
               FAIRMINES_NULL_POINTER == 100 && FAIRMINES_LENGTH_TOO_LARGE == 101 && FAIRMINES_PANIC == 102 &&
               FAIRMINES_UNKNOWN_ERROR == 103 && FAIRMINES_RATIO_TOO_LARGE == 104 && FAIRMINES_ROUND_IN_PLAY == 105,
           "stable codes");
@@ -480,8 +482,11 @@ static void test_status_and_version(void) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--before-restart") == 0) return restart_first_process(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "--after-restart") == 0) return restart_second_process(argv[2]);
     if (argc != 2) {
-        fprintf(stderr, "usage: %s path/to/vectors.json\n", argv[0]);
+        fprintf(stderr, "usage: %s path/to/vectors.json\n       %s --before-restart|--after-restart STATE_FILE\n",
+                argv[0], argv[0]);
         return 2;
     }
     test_worked_example();

@@ -1,9 +1,9 @@
-/* The C tests of the game API: a short smoke of the game through handles (the worked example, and the
- * sequence of issue 21: no server seed revealed under a round in play), and what the C binding itself
- * does: converting every argument and result, statuses and messages, NULL and bad UTF-8 in every
- * function, buffers, handle ownership, and threads (handles are locked: a second move waits).
- * The game's rules are tested in the core (crates/fairmines/tests/game.rs, game_machine.rs).
- * Part of the test_fairmines program (see test_fairmines.c and the Makefile). */
+/* The C tests of the game API: a short smoke of the game through handles (the worked example, no server
+ * seed revealed under a round in play, rounds resumed after a restart: within one program and across two
+ * processes), and what the C binding itself does: converting every argument and result, statuses and
+ * messages, NULL and bad UTF-8 in every function, buffers, handle ownership, and threads (handles are
+ * locked: a second move waits). The game's rules are tested in the core (crates/fairmines/tests/game.rs,
+ * game_machine.rs, resume.rs). Part of the test_fairmines program (see test_fairmines.c and the Makefile). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <fairmines.h>
@@ -312,8 +312,10 @@ static void test_seed_pairs(void) {
                  "small");
     CHECK(needed > sizeof small && needed < sizeof state && untouched(small, sizeof small), "state needs %zu", needed);
     CHECK_STATUS(fairmines_seed_pair_to_state_json(a, state, sizeof state, &needed), FAIRMINES_OK, "state");
-    CHECK(strstr(state, "\"server_seed\":\"") && strstr(state, ca) && strstr(state, "\"nonce\":1") &&
-              strstr(state, "\"open_rounds\":[0]") && needed == strlen(state) + 1,
+    static const char version_2[] = "{\"version\":2,\"server_seed\":\"";
+    CHECK(strncmp(state, version_2, sizeof version_2 - 1) == 0 && strstr(state, ca) &&
+              strstr(state, "\"nonce\":1,\"rounds\":[{\"nonce\":0,\"mines\":5,\"rtp\":\"99/100\",\"picks\":[]}]}") &&
+              needed == strlen(state) + 1,
           "state %s", state);
     CHECK_STATUS(fairmines_seed_pair_from_state_json(S(state), &restored), FAIRMINES_OK, "from_state_json");
     if (restored) {
@@ -486,7 +488,7 @@ static size_t open_rounds(const fairmines_seed_pair *pair, uint64_t *nonces) {
     return count;
 }
 
-/* The sequence of issue 21: a round with 5 mines and RTP 99/100, then a rotation while it is in play. */
+/* A round with 5 mines and RTP 99/100, then a rotation while it is in play: the server seed stays secret. */
 static void test_rotation_with_a_round_in_play(void) {
     fairmines_seed_pair *pair = pair_from_parts(WS, WSL, WC, WCL, 0);
     if (!pair) return;
@@ -594,6 +596,457 @@ static void test_rotation_with_a_round_in_play(void) {
     fairmines_seed_pair_free(pair);
 }
 
+/* ---------------------------------------------------------------- resuming rounds after a restart */
+
+#define STATE_SIZE 2048
+/* A client seed beyond ASCII, so the state carries UTF-8 through the restart. */
+#define RESUME_CLIENT "player:seed \xc3\xa9"
+
+/* A seed pair and its round in play (at most one here). `restart` makes the table store the pair's state
+ * after every move and come back from it, the round resumed by its nonce, as a service that restarts between
+ * any two moves; the other table plays the same moves without stopping. */
+typedef struct {
+    char seed[FAIRMINES_HEX_SIZE];
+    int restart;
+    fairmines_seed_pair *pair;
+    fairmines_round *round; /* NULL when none is in play */
+    char records[4][RECORD_SIZE]; /* each round's record as it finished */
+    size_t record_count;
+} table;
+
+static int same_info(const fairmines_round_info *a, const fairmines_round_info *b) {
+    return strcmp(a->commitment, b->commitment) == 0 && a->nonce == b->nonce && a->mines == b->mines &&
+           a->pick_count == b->pick_count && a->safe_picks == b->safe_picks && a->finished == b->finished &&
+           a->outcome == b->outcome && a->has_multiplier == b->has_multiplier &&
+           ratio_eq(a->multiplier, b->multiplier.numer, b->multiplier.denom) &&
+           ratio_eq(a->rtp, b->rtp.numer, b->rtp.denom);
+}
+
+static void state_of(const fairmines_seed_pair *pair, char *state) {
+    size_t needed = 0;
+    CHECK_STATUS(fairmines_seed_pair_to_state_json(pair, state, STATE_SIZE, &needed), FAIRMINES_OK, "state");
+}
+
+/* After every move: a finished round's record is kept and its handle freed; then the restarting table stores
+ * its state, drops the pair and the round (the process stops), restores the pair and resumes the round, which
+ * must be as it was, its grid still hidden. */
+static void settle(table *t) {
+    fairmines_round_info before, after;
+    size_t needed = 0;
+    if (t->round) {
+        CHECK_STATUS(fairmines_round_get_info(t->round, &before), FAIRMINES_OK, "info");
+        if (before.finished) {
+            if (t->record_count < 4)
+                CHECK_STATUS(fairmines_round_record_json(t->round, t->records[t->record_count++], RECORD_SIZE, &needed),
+                             FAIRMINES_OK, "record");
+            fairmines_round_free(t->round);
+            t->round = NULL;
+        }
+    }
+    if (!t->restart) return;
+    char state[STATE_SIZE], again[STATE_SIZE];
+    uint8_t picks[FAIRMINES_TILES], resumed_picks[FAIRMINES_TILES];
+    size_t count = 0, resumed_count = 99;
+    if (t->round) CHECK_STATUS(fairmines_round_picks(t->round, picks, sizeof picks, &count), FAIRMINES_OK, "picks");
+    int in_play = t->round != NULL;
+    state_of(t->pair, state);
+    fairmines_round_free(t->round);
+    fairmines_seed_pair_free(t->pair);
+    t->round = NULL;
+    t->pair = NULL;
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(state), &t->pair), FAIRMINES_OK, "restore");
+    if (!t->pair) return;
+    state_of(t->pair, again);
+    CHECK(strcmp(state, again) == 0, "the restored pair writes the state it came from: %s", again);
+    uint64_t nonces[8];
+    size_t open = 99;
+    CHECK_STATUS(fairmines_seed_pair_open_rounds(t->pair, nonces, 8, &open), FAIRMINES_OK, "open rounds");
+    CHECK(open == (size_t)in_play && (!in_play || nonces[0] == before.nonce), "the rounds in play come back: %zu",
+          open);
+    if (!in_play) return;
+    CHECK_STATUS(fairmines_seed_pair_round(t->pair, before.nonce, &t->round), FAIRMINES_OK, "resume");
+    if (!t->round) return;
+    CHECK_STATUS(fairmines_round_get_info(t->round, &after), FAIRMINES_OK, "info");
+    CHECK_STATUS(fairmines_round_picks(t->round, resumed_picks, sizeof resumed_picks, &resumed_count), FAIRMINES_OK,
+                 "picks");
+    CHECK(same_info(&before, &after) && resumed_count == count && memcmp(picks, resumed_picks, count) == 0,
+          "the round resumed at nonce %llu is the round that stopped", (unsigned long long)before.nonce);
+    uint8_t grid[FAIRMINES_TILES];
+    CHECK_STATUS(fairmines_round_mine_positions(t->round, grid, sizeof grid), FAIRMINES_ROUND_IN_PLAY,
+                 "the grid of a resumed round stays hidden");
+}
+
+/* The grid of the round in play (its mines, ascending) and its safe tiles not yet picked; returns their number. */
+static int closed_safe(const table *t, uint8_t *grid, int *safe) {
+    fairmines_round_info info;
+    uint8_t picks[FAIRMINES_TILES];
+    size_t count = 0;
+    CHECK_STATUS(fairmines_round_get_info(t->round, &info), FAIRMINES_OK, "info");
+    CHECK_STATUS(fairmines_round_picks(t->round, picks, sizeof picks, &count), FAIRMINES_OK, "picks");
+    CHECK_STATUS(fairmines_mine_positions(t->seed, 64, S(RESUME_CLIENT), info.nonce, info.mines, grid, FAIRMINES_TILES),
+                 FAIRMINES_OK, "grid");
+    int n = 0;
+    for (int tile = 1; tile <= FAIRMINES_TILES; tile++)
+        if (!is_mine(grid, info.mines, tile) && !memchr(picks, tile, count)) safe[n++] = tile;
+    return n;
+}
+
+typedef enum { START, SAFE, MINE, CASH_OUT, CLEAR, VOID } move_kind;
+
+typedef struct {
+    move_kind kind;
+    int k;           /* SAFE: which closed safe tile (modulo their number); MINE: which mine */
+    const char *rtp; /* START */
+} move;
+
+/* One move on both tables, whose answers must be equal; then both settle (the restarting one restarts), and
+ * their states must be equal. A move on a round is skipped when none is in play (it has finished). */
+static void both(table t[2], int64_t mines, move m) {
+    if (m.kind != START && m.kind != VOID && !t[0].round) return;
+    CHECK((t[0].round == NULL) == (t[1].round == NULL), "both tables have a round in play, or neither");
+    if (m.kind != START && m.kind != VOID && !t[1].round) return;
+    int tiles[FAIRMINES_TILES], count = 1;
+    uint8_t grid[FAIRMINES_TILES];
+    if (m.kind == SAFE || m.kind == MINE || m.kind == CLEAR) {
+        int n = closed_safe(&t[0], grid, tiles);
+        if (m.kind == SAFE) tiles[0] = tiles[m.k % n];
+        if (m.kind == MINE) tiles[0] = grid[m.k % mines];
+        if (m.kind == CLEAR) count = n;
+    }
+    for (int i = 0; i < count; i++) {
+        fairmines_status status[2];
+        fairmines_reveal r[2];
+        fairmines_ratio paid[2];
+        uint64_t voided[2][8];
+        size_t voided_count[2] = {99, 99};
+        for (int j = 0; j < 2; j++) {
+            switch (m.kind) {
+            case START:
+                status[j] = fairmines_seed_pair_start_round(t[j].pair, mines, S(m.rtp), &t[j].round);
+                break;
+            case CASH_OUT:
+                status[j] = fairmines_round_cash_out(t[j].round, &paid[j]);
+                break;
+            case VOID:
+                status[j] = fairmines_seed_pair_void_open_rounds(t[j].pair, voided[j], 8, &voided_count[j]);
+                break;
+            default:
+                status[j] = fairmines_round_reveal(t[j].round, tiles[i], &r[j]);
+            }
+        }
+        CHECK(status[0] == FAIRMINES_OK && status[1] == FAIRMINES_OK, "move %d with %lld mines: %u, %u (%s)",
+              (int)m.kind, (long long)mines, status[0], status[1], fairmines_last_error());
+        if (status[0] != FAIRMINES_OK || status[1] != FAIRMINES_OK) return;
+        if (m.kind == CASH_OUT)
+            CHECK(ratio_eq(paid[0], paid[1].numer, paid[1].denom), "the same payout after restarts: %llu/%llu",
+                  (unsigned long long)paid[1].numer, (unsigned long long)paid[1].denom);
+        if (m.kind == VOID)
+            CHECK(voided_count[0] == voided_count[1] &&
+                      memcmp(voided[0], voided[1], voided_count[0] * sizeof voided[0][0]) == 0,
+                  "the same rounds voided");
+        if (m.kind == SAFE || m.kind == MINE || m.kind == CLEAR)
+            CHECK(r[0].tile == r[1].tile && r[0].safe == r[1].safe && r[0].safe_picks == r[1].safe_picks &&
+                      r[0].has_multiplier == r[1].has_multiplier &&
+                      ratio_eq(r[0].multiplier, r[1].multiplier.numer, r[1].multiplier.denom) &&
+                      r[0].finished == r[1].finished && r[0].safe == (m.kind != MINE),
+                  "the same reveal of tile %d after restarts", tiles[i]);
+        char states[2][STATE_SIZE];
+        for (int j = 0; j < 2; j++) {
+            settle(&t[j]);
+            if (t[j].pair) state_of(t[j].pair, states[j]);
+        }
+        CHECK(t[0].pair && t[1].pair && strcmp(states[0], states[1]) == 0, "the same state after restarts: %s",
+              states[1]);
+    }
+}
+
+/* Every way a round ends, with a restart after every move, gives the answers, records, payouts and states of
+ * the same moves played without a stop: a loss after a safe pick, a cash-out after two, a full clear, and a
+ * void after a safe pick; each record verifies once the seed is revealed. */
+static void test_a_round_resumed_after_every_move_ends_as_if_never_stopped(void) {
+    static const int64_t mine_counts[] = {1, 3, 12, 24};
+    static const move moves[] = {
+        {START, 0, "99/100"}, {SAFE, 0, NULL}, {MINE, 1, NULL},                     /* lost */
+        {START, 0, "97/100"}, {SAFE, 3, NULL}, {SAFE, 5, NULL}, {CASH_OUT, 0, NULL}, /* cashed out */
+        {START, 0, "1"},      {CLEAR, 0, NULL},                                      /* every safe tile */
+        {START, 0, "96/100"}, {SAFE, 2, NULL}, {VOID, 0, NULL},                      /* voided */
+    };
+    for (size_t c = 0; c < sizeof mine_counts / sizeof mine_counts[0]; c++) {
+        int64_t mines = mine_counts[c];
+        table t[2] = {{.restart = 0}, {.restart = 1}};
+        for (int j = 0; j < 2; j++) {
+            for (int i = 0; i < 32; i++) snprintf(t[j].seed + 2 * i, 3, "%02x", (unsigned)(mines * 37 + i * 11) & 0xff);
+            CHECK_STATUS(fairmines_seed_pair_from_parts(t[j].seed, 64, S(RESUME_CLIENT), 0, &t[j].pair), FAIRMINES_OK,
+                         "from_parts");
+        }
+        if (!t[0].pair || !t[1].pair) return;
+        for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++) both(t, mines, moves[i]);
+
+        /* One safe tile with 24 mines: the first safe pick already clears the board. */
+        static const char *const endings[] = {"lost", "cashed_out", "cashed_out", "voided"};
+        CHECK(t[0].record_count == 4 && t[1].record_count == 4, "four rounds finished with %lld mines",
+              (long long)mines);
+        for (size_t r = 0; r < 4 && r < t[1].record_count; r++) {
+            char outcome[32];
+            snprintf(outcome, sizeof outcome, "\"outcome\":\"%s\"", mines == 24 ? "cashed_out" : endings[r]);
+            CHECK(strcmp(t[0].records[r], t[1].records[r]) == 0 && strstr(t[1].records[r], outcome),
+                  "record %zu with %lld mines, after restarts: %s", r, (long long)mines, t[1].records[r]);
+        }
+        fairmines_revealed_seed_pair revealed;
+        CHECK_STATUS(fairmines_seed_pair_rotate(t[1].pair, NULL, 0, &revealed), FAIRMINES_OK, "rotate");
+        CHECK(strcmp(revealed.server_seed, t[1].seed) == 0 && revealed.rounds == 4, "the seed the rounds used");
+        for (size_t r = 0; r < t[1].record_count; r++) {
+            fairmines_round_verification v;
+            char diff[DIFF_SIZE];
+            size_t needed;
+            CHECK_STATUS(fairmines_verify_round_json(S(t[1].records[r]), S(revealed.server_seed), &v, diff, sizeof diff,
+                                                     &needed),
+                         FAIRMINES_OK, "verify");
+            CHECK(v.ok, "the record of a resumed round verifies: %s", diff);
+        }
+        for (int j = 0; j < 2; j++) {
+            fairmines_round_free(t[j].round);
+            fairmines_seed_pair_free(t[j].pair);
+        }
+    }
+}
+
+/* A refused fairmines_seed_pair_round: the status, the message naming `nonce` and saying why, and no handle. */
+static void not_in_play(const fairmines_seed_pair *pair, uint64_t nonce, const char *says) {
+    fairmines_round *const sentinel = (fairmines_round *)(void *)&nonce;
+    fairmines_round *out = sentinel;
+    CHECK_STATUS(fairmines_seed_pair_round(pair, nonce, &out), FAIRMINES_ROUND_NOT_IN_PLAY, "round");
+    LAST_ERROR_NAMES("nonce: ");
+    CHECK(strstr(fairmines_last_error(), says) != NULL, "nonce %llu: '%s' should say '%s'", (unsigned long long)nonce,
+          fairmines_last_error(), says);
+    CHECK(out == sentinel, "out_round written on error");
+}
+
+static void test_only_a_round_in_play_is_handed_out_and_once_at_a_time(void) {
+    fairmines_seed_pair *pair = pair_from_parts(WS, WSL, WC, WCL, 0);
+    if (!pair) return;
+    not_in_play(pair, 0, "");
+    CHECK(strcmp(fairmines_last_error(), "nonce: no round of this seed pair is in play at nonce 0: it was never "
+                                         "started, has finished or was voided") == 0,
+          "message %s", fairmines_last_error());
+    fairmines_round *first = NULL, *again = NULL;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 3, S("99/100"), &first), FAIRMINES_OK, "start");
+    if (!first) return;
+    /* Handed out while its handle lives; nonces never started. */
+    not_in_play(pair, 0, "");
+    CHECK(strcmp(fairmines_last_error(),
+                 "nonce: the round at nonce 0 is already handed out by this seed pair: go on with that round") == 0,
+          "message %s", fairmines_last_error());
+    not_in_play(pair, 1, "never started");
+    not_in_play(pair, UINT64_MAX, "at nonce 18446744073709551615");
+
+    /* Freed in play, it can be had again, with its pick, from the same pair; then once only. */
+    int safe[FAIRMINES_TILES];
+    safe_tiles(0, 3, safe);
+    fairmines_reveal r;
+    CHECK_STATUS(fairmines_round_reveal(first, safe[0], &r), FAIRMINES_OK, "a safe tile");
+    fairmines_round_free(first);
+    CHECK_STATUS(fairmines_seed_pair_round(pair, 0, &again), FAIRMINES_OK, "the freed round again");
+    if (!again) return;
+    uint8_t picks[FAIRMINES_TILES];
+    size_t count = 0;
+    fairmines_round_info info;
+    CHECK_STATUS(fairmines_round_picks(again, picks, sizeof picks, &count), FAIRMINES_OK, "picks");
+    CHECK_STATUS(fairmines_round_get_info(again, &info), FAIRMINES_OK, "info");
+    CHECK(count == 1 && picks[0] == safe[0] && info.nonce == 0 && info.mines == 3 && ratio_eq(info.rtp, 99, 100) &&
+              info.outcome == FAIRMINES_OUTCOME_IN_PLAY &&
+              ratio_eq(info.multiplier, r.multiplier.numer, r.multiplier.denom),
+          "the round handed back has its pick");
+    not_in_play(pair, 0, "already handed out");
+
+    /* Finished, or voided: nothing to go on with. */
+    fairmines_ratio paid;
+    CHECK_STATUS(fairmines_round_cash_out(again, &paid), FAIRMINES_OK, "cash out");
+    not_in_play(pair, 0, "has finished");
+    fairmines_round_free(again);
+    not_in_play(pair, 0, "has finished");
+    fairmines_round *voided = NULL;
+    uint64_t nonces[8];
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 3, S("1"), &voided), FAIRMINES_OK, "start");
+    CHECK_STATUS(fairmines_seed_pair_void_open_rounds(pair, nonces, 8, &count), FAIRMINES_OK, "void");
+    CHECK(count == 1 && nonces[0] == 1, "voided nonce 1");
+    not_in_play(pair, 1, "was voided");
+    fairmines_round_free(voided);
+    not_in_play(pair, 1, "was voided");
+    fairmines_seed_pair_free(pair);
+}
+
+/* C's own limit on a resumed round: an RTP (from a state another binding wrote) whose multipliers do not fit
+ * fairmines_ratio is refused before the round is handed out, so it stays to be voided. */
+static void test_a_resumed_round_whose_multipliers_do_not_fit_is_refused(void) {
+    fairmines_seed_pair *pair = pair_from_parts(WS, WSL, WC, WCL, 0);
+    fairmines_round *round = NULL;
+    if (!pair) return;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 12, S("99/100"), &round), FAIRMINES_OK, "start");
+    char state[STATE_SIZE], changed[STATE_SIZE];
+    state_of(pair, state);
+    fairmines_round_free(round);
+    fairmines_seed_pair_free(pair);
+    const char *rtp = strstr(state, "\"rtp\":\"99/100\"");
+    CHECK(rtp != NULL, "state %s", state);
+    if (!rtp) return;
+    snprintf(changed, sizeof changed, "%.*s\"rtp\":\"1/100000000000000000000\"%s", (int)(rtp - state), state,
+             rtp + strlen("\"rtp\":\"99/100\""));
+    pair = NULL;
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(changed), &pair), FAIRMINES_OK, "the core restores it");
+    if (!pair) return;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        fairmines_round *const sentinel = (fairmines_round *)(void *)&round;
+        round = sentinel;
+        CHECK_STATUS(fairmines_seed_pair_round(pair, 0, &round), FAIRMINES_RATIO_TOO_LARGE, "rtp too fine for C");
+        LAST_ERROR_NAMES("rtp");
+        CHECK(round == sentinel, "out_round written on error");
+    }
+    uint64_t nonces[8];
+    size_t count = 0;
+    CHECK_STATUS(fairmines_seed_pair_void_open_rounds(pair, nonces, 8, &count), FAIRMINES_OK, "void");
+    CHECK(count == 1 && nonces[0] == 0, "the refused round is still in play, to be voided");
+    fairmines_seed_pair_free(pair);
+}
+
+/* A state of the first version (the nonces of the rounds in play only) restores, and its rounds can only be
+ * voided: written again in the current version they stay so. */
+static void test_a_first_version_state_gives_void_only_rounds(void) {
+    char old[STATE_SIZE], state[STATE_SIZE];
+    snprintf(old, sizeof old, "{\"server_seed\":\"%s\",\"commitment\":\"%s\",\"client_seed\":\"c\",\"nonce\":4,"
+             "\"open_rounds\":[3,1]}", WS, W_COMMITMENT);
+    fairmines_seed_pair *pair = NULL;
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(old), &pair), FAIRMINES_OK, "a state of version 1");
+    if (!pair) return;
+    uint64_t nonces[8];
+    CHECK(open_rounds(pair, nonces) == 2 && nonces[0] == 1 && nonces[1] == 3, "its rounds are in play");
+    not_in_play(pair, 3, "");
+    CHECK(strcmp(fairmines_last_error(), "nonce: the round at nonce 3 was saved by a version that kept only its "
+                                         "nonce, without its picks: it can only be voided") == 0,
+          "message %s", fairmines_last_error());
+    not_in_play(pair, 2, "never started");
+    fairmines_revealed_seed_pair revealed;
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, NULL, 0, &revealed), FAIRMINES_ROUNDS_IN_PLAY, "rotate");
+    state_of(pair, state);
+    static const char version_2[] = "{\"version\":2,";
+    CHECK(strncmp(state, version_2, sizeof version_2 - 1) == 0 &&
+              strstr(state, "\"rounds\":[{\"nonce\":1},{\"nonce\":3}]}") != NULL,
+          "written in version 2: %s", state);
+    fairmines_seed_pair_free(pair);
+    pair = NULL;
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(S(state), &pair), FAIRMINES_OK, "restore version 2");
+    if (!pair) return;
+    not_in_play(pair, 1, "it can only be voided");
+    size_t count = 0;
+    CHECK_STATUS(fairmines_seed_pair_void_open_rounds(pair, nonces, 8, &count), FAIRMINES_OK, "void");
+    CHECK(count == 2 && nonces[0] == 1 && nonces[1] == 3, "voided 1 and 3");
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, NULL, 0, &revealed), FAIRMINES_OK, "rotate once voided");
+    CHECK(strcmp(revealed.server_seed, WS) == 0, "the seed is revealed");
+    fairmines_seed_pair_free(pair);
+}
+
+/* ---------------------------------------------------------------- a restart between two processes */
+
+/* The worked example's round (nonce 1, mines at 7, 10 and 19, RTP 0.99), played across two processes: the
+ * first starts it, reveals tile 1 and stores the state in a file; the second restores the pair from the file,
+ * resumes the round by its nonce, reveals tile 2 and cashes out. The Makefile runs the two, one after the
+ * other. */
+static const char RESTART_RECORD[] = "{\"commitment\":\"" W_COMMITMENT_TEXT "\",\"client_seed\":\"" WC_TEXT
+                                     "\",\"nonce\":1,\"mines\":3,\"rtp\":\"99/100\",\"picks\":[1,2],"
+                                     "\"outcome\":\"cashed_out\",\"multiplier\":\"9/7\"}";
+
+static int report(const char *what) {
+    printf("fairmines C tests: %s: %ld checks, %ld failures\n", what, checks, failures);
+    return failures == 0 ? 0 : 1;
+}
+
+int restart_first_process(const char *state_path) {
+    fairmines_seed_pair *pair = pair_from_parts(WS, WSL, WC, WCL, 1);
+    fairmines_round *round = NULL;
+    fairmines_reveal r;
+    char state[STATE_SIZE];
+    if (!pair) return 1;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 3, S("0.99"), &round), FAIRMINES_OK, "start");
+    CHECK_STATUS(fairmines_round_reveal(round, 1, &r), FAIRMINES_OK, "reveal 1");
+    CHECK(r.safe && r.safe_picks == 1 && !r.finished, "tile 1 is safe");
+    state_of(pair, state);
+    FILE *file = fopen(state_path, "w");
+    CHECK(file != NULL, "cannot write %s", state_path);
+    if (file) {
+        CHECK(fputs(state, file) >= 0, "write %s", state_path);
+        CHECK(fclose(file) == 0, "close %s", state_path);
+    }
+    fairmines_round_free(round);
+    fairmines_seed_pair_free(pair);
+    return report("before the restart, round 1 started, tile 1 revealed, the state stored");
+}
+
+/* The record of the round played in this process alone, with no restart. */
+static void uninterrupted_record(char *record) {
+    fairmines_seed_pair *pair = pair_from_parts(WS, WSL, WC, WCL, 1);
+    fairmines_round *round = NULL;
+    fairmines_reveal r;
+    fairmines_ratio paid;
+    size_t needed;
+    record[0] = '\0';
+    if (!pair) return;
+    CHECK_STATUS(fairmines_seed_pair_start_round(pair, 3, S("0.99"), &round), FAIRMINES_OK, "start");
+    CHECK_STATUS(fairmines_round_reveal(round, 1, &r), FAIRMINES_OK, "reveal 1");
+    CHECK_STATUS(fairmines_round_reveal(round, 2, &r), FAIRMINES_OK, "reveal 2");
+    CHECK_STATUS(fairmines_round_cash_out(round, &paid), FAIRMINES_OK, "cash out");
+    CHECK_STATUS(fairmines_round_record_json(round, record, RECORD_SIZE, &needed), FAIRMINES_OK, "record");
+    fairmines_round_free(round);
+    fairmines_seed_pair_free(pair);
+}
+
+int restart_second_process(const char *state_path) {
+    char state[STATE_SIZE] = {0}, record[RECORD_SIZE], uninterrupted[RECORD_SIZE], diff[DIFF_SIZE];
+    FILE *file = fopen(state_path, "r");
+    CHECK(file != NULL, "cannot read %s: run --before-restart first", state_path);
+    if (!file) return report("after the restart");
+    size_t len = fread(state, 1, sizeof state - 1, file);
+    fclose(file);
+    fairmines_seed_pair *pair = NULL;
+    fairmines_round *round = NULL;
+    CHECK_STATUS(fairmines_seed_pair_from_state_json(state, len, &pair), FAIRMINES_OK, "restore the stored state");
+    if (!pair) return report("after the restart");
+    uint64_t nonces[8];
+    CHECK(open_rounds(pair, nonces) == 1 && nonces[0] == 1, "round 1 is in play");
+    CHECK_STATUS(fairmines_seed_pair_round(pair, 1, &round), FAIRMINES_OK, "resume round 1");
+    if (!round) {
+        fairmines_seed_pair_free(pair);
+        return report("after the restart");
+    }
+    uint8_t picks[FAIRMINES_TILES];
+    size_t count = 0, needed = 0;
+    CHECK_STATUS(fairmines_round_picks(round, picks, sizeof picks, &count), FAIRMINES_OK, "picks");
+    CHECK(count == 1 && picks[0] == 1, "the pick of the first process is in the round");
+    fairmines_reveal r;
+    fairmines_ratio paid;
+    CHECK_STATUS(fairmines_round_reveal(round, 2, &r), FAIRMINES_OK, "reveal 2");
+    CHECK(r.safe && r.safe_picks == 2 && ratio_eq(r.multiplier, 9, 7), "tile 2 is the second safe pick");
+    CHECK_STATUS(fairmines_round_cash_out(round, &paid), FAIRMINES_OK, "cash out");
+    CHECK(ratio_eq(paid, 9, 7), "paid 9/7");
+    CHECK_STATUS(fairmines_round_record_json(round, record, sizeof record, &needed), FAIRMINES_OK, "record");
+    uninterrupted_record(uninterrupted);
+    CHECK(strcmp(record, uninterrupted) == 0 && strcmp(record, RESTART_RECORD) == 0,
+          "the record across two processes is the uninterrupted one: %s", record);
+    state_of(pair, state);
+    CHECK(strstr(state, "\"rounds\":[]}") != NULL, "the finished round left the state: %s", state);
+
+    /* Nothing in play: the pair rotates, and the record verifies with the revealed seed. */
+    fairmines_revealed_seed_pair revealed;
+    fairmines_round_verification v;
+    CHECK_STATUS(fairmines_seed_pair_rotate(pair, NULL, 0, &revealed), FAIRMINES_OK, "rotate");
+    CHECK_STATUS(fairmines_verify_round_json(S(record), S(revealed.server_seed), &v, diff, sizeof diff, &needed),
+                 FAIRMINES_OK, "verify");
+    CHECK(v.ok && v.expected_outcome == FAIRMINES_OUTCOME_CASHED_OUT && ratio_eq(v.expected_multiplier, 9, 7),
+          "the record verifies: %s", diff);
+    fairmines_round_free(round);
+    fairmines_seed_pair_free(pair);
+    return report("after the restart, round 1 resumed from the stored state, cashed out and verified");
+}
+
 /* ---------------------------------------------------------------- NULLs and bad UTF-8 in every function */
 
 static void test_game_nulls(void) {
@@ -644,6 +1097,9 @@ static void test_game_nulls(void) {
     NULL_CASE(fairmines_seed_pair_start_round(NULL, 3, S("1"), &out_round), "pair");
     NULL_CASE(fairmines_seed_pair_start_round(pair, 3, NULL, 1, &out_round), "rtp");
     NULL_CASE(fairmines_seed_pair_start_round(pair, 3, S("1"), NULL), "out_round");
+    NULL_CASE(fairmines_seed_pair_round(NULL, 1, &out_round), "pair");
+    NULL_CASE(fairmines_seed_pair_round(pair, 1, NULL), "out_round");
+    NULL_CASE(fairmines_seed_pair_round(pair, 7, NULL), "out_round");
     NULL_CASE(fairmines_seed_pair_rotate(NULL, NULL, 0, &revealed), "pair");
     NULL_CASE(fairmines_seed_pair_rotate(pair, NULL, 0, NULL), "out_revealed");
     uint64_t nonces[4];
@@ -902,5 +1358,9 @@ void game_tests(void) {
     test_seed_pairs();
     test_payouts();
     test_rotation_with_a_round_in_play();
+    test_a_round_resumed_after_every_move_ends_as_if_never_stopped();
+    test_only_a_round_in_play_is_handed_out_and_once_at_a_time();
+    test_a_resumed_round_whose_multipliers_do_not_fit_is_refused();
+    test_a_first_version_state_gives_void_only_rounds();
     test_game_nulls();
 }
