@@ -1,5 +1,6 @@
 // C++17 smoke test of the installed fairmines package (static library through find_package):
-// the worked example of ALGORITHM.md, errors, and concurrent calls from several threads.
+// the worked example of ALGORITHM.md (its round resumed after a restart), errors, and concurrent calls
+// from several threads.
 #include <fairmines.h>
 
 #include <array>
@@ -92,6 +93,22 @@ int main() {
     Round round(raw_round);
     fairmines_reveal reveal{};
     check(fairmines_round_reveal(round.get(), 1, &reveal) == FAIRMINES_OK && reveal.safe && reveal.tile == 1, "reveal 1");
+    // A restart: the stored state holds the pick; the pair comes back from it, and the round by its nonce.
+    std::string state(1024, '\0');
+    std::size_t state_len = 0;
+    check(fairmines_seed_pair_to_state_json(pair.get(), state.data(), state.size(), &state_len) == FAIRMINES_OK,
+          "store the state");
+    state.resize(state_len - 1);
+    round.reset();
+    pair.reset();
+    check(fairmines_seed_pair_from_state_json(state.data(), state.size(), &raw_pair) == FAIRMINES_OK, "restore");
+    pair.reset(raw_pair);
+    raw_round = nullptr;
+    check(fairmines_seed_pair_round(pair.get(), 1, &raw_round) == FAIRMINES_OK, "resume round 1");
+    round.reset(raw_round);
+    fairmines_round *again = nullptr;
+    check(fairmines_seed_pair_round(pair.get(), 1, &again) == FAIRMINES_ROUND_NOT_IN_PLAY && again == nullptr,
+          "a round is handed out once while its handle lives");
     check(fairmines_round_reveal(round.get(), 2, &reveal) == FAIRMINES_OK && reveal.safe_picks == 2, "reveal 2");
     // The seed stays secret while the round is in play: rotation is refused, the pair unchanged.
     fairmines_revealed_seed_pair revealed{};
