@@ -22,7 +22,7 @@ use libfuzzer_sys::fuzz_target;
 
 // ------------------------------------------------------------------------------------------ statuses
 
-// Codes 1..=17 are the core's error kinds (the binding's own test holds the C enum to them); 0 and the
+// Codes 1..=18 are the core's error kinds (the binding's own test holds the C enum to them); 0 and the
 // codes from 100 are C's own, read from its enum.
 const OK: u32 = fairmines_status::FAIRMINES_OK as u32;
 const INVALID_MINES: u32 = ErrorKind::InvalidMines.code();
@@ -41,6 +41,7 @@ const INVALID_NUMBER: u32 = ErrorKind::InvalidNumber.code();
 const INVALID_STATE: u32 = ErrorKind::InvalidState.code();
 const ROUNDS_IN_PLAY: u32 = ErrorKind::RoundsInPlay.code();
 const ROUND_VOIDED: u32 = ErrorKind::RoundVoided.code();
+const ROUND_NOT_IN_PLAY: u32 = ErrorKind::RoundNotInPlay.code();
 const NULL_POINTER: u32 = fairmines_status::FAIRMINES_NULL_POINTER as u32;
 const LENGTH_TOO_LARGE: u32 = fairmines_status::FAIRMINES_LENGTH_TOO_LARGE as u32;
 const PANIC: u32 = fairmines_status::FAIRMINES_PANIC as u32;
@@ -346,6 +347,8 @@ enum Call {
     SeedPairClientSeed { pair: Handle, out: TextOutSpec },
     SeedPairNonce { pair: Handle, out: bool },
     StartRound { pair: Handle, mines: Wide, rtp: Rtp, out: bool },
+    /// `open`: one of the pair's rounds in play (by index, modulo their number) when it has any, else `nonce`.
+    SeedPairRound { pair: Handle, open: Option<u8>, nonce: u64, out: bool },
     Rotate { pair: Handle, client: Option<Span>, out: bool },
     OpenRounds { pair: Handle, out: NonceOut, count: bool },
     VoidOpenRounds { pair: Handle, out: NonceOut, count: bool },
@@ -765,6 +768,43 @@ impl State {
                     self.rounds.push(Played { ptr: round, server, client, pair, epoch: self.epochs[pair] });
                 } else {
                     assert!(slot.untouched());
+                }
+            }
+            Call::SeedPairRound { pair, open, nonce, out } => {
+                let p = self.pair(pair);
+                let id = self.pair_id(pair);
+                let in_play = self.open_rounds(p);
+                let nonce = match (open, &in_play) {
+                    (Some(i), Some(nonces)) if !nonces.is_empty() => nonces[usize::from(i) % nonces.len()],
+                    _ => nonce,
+                };
+                // A live round of this pair value moving at that nonce: the pair hands it out only once.
+                let handed_out = id.is_some_and(|id| {
+                    self.in_play_rounds(id).into_iter().any(|r| self.round_info(r).expect("live").nonce == nonce)
+                });
+                let seeds = self.pair_seeds(p);
+                let mut slot = Slot::new(out, size_of::<usize>());
+                let code = expect(
+                    unsafe { fairmines_seed_pair_round(p, nonce, slot.ptr()) },
+                    &[NULL_POINTER, ROUND_NOT_IN_PLAY, RATIO_TOO_LARGE],
+                    "seed_pair_round",
+                );
+                if code == OK {
+                    let round: *mut fairmines_round = slot.read();
+                    assert!(!round.is_null());
+                    assert!(!handed_out, "round {nonce} handed out twice");
+                    assert!(in_play.as_ref().is_some_and(|n| n.contains(&nonce)), "round {nonce} is not in play");
+                    let info = self.round_info(round).expect("live");
+                    assert_eq!((info.nonce, info.outcome), (nonce, fairmines_outcome::FAIRMINES_OUTCOME_IN_PLAY));
+                    let (server, client) = seeds.expect("a live pair");
+                    let pair = id.expect("a live pair");
+                    self.rounds.push(Played { ptr: round, server, client, pair, epoch: self.epochs[pair] });
+                } else {
+                    assert!(slot.untouched());
+                    if out && !p.is_null() && (handed_out || !in_play.as_ref().is_some_and(|n| n.contains(&nonce))) {
+                        assert_eq!(code, ROUND_NOT_IN_PLAY, "round {nonce}");
+                    }
+                    assert_eq!(self.open_rounds(p), in_play, "a refused resume changed the rounds in play");
                 }
             }
             Call::Rotate { pair, client, out } => {
