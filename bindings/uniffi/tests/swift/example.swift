@@ -23,14 +23,28 @@ let paid = try round.cashOut()                          // exact: 9/8 (25/22 x 9
 print("cashed out at \(paid)")
 let record = round.record()!
 print(try record.toJson())                              // published
-let next = try pair.startRound(mines: 3, rtp: "0.99")   // nonce 2, in play: its mines hang on the secret seed
+let next = try pair.startRound(mines: 3, rtp: "0.99")   // nonce 2, in play: mines at 12, 20 and 23
+_ = try next.reveal(tile: 1)
+let stored = pair.toStateJson()                         // store it after every move: it holds the picks (and the secret seed)
+
+// After a restart only the stored text is left: the pair comes back from it, and the round by its nonce.
+let restored = try SeedPair.fromStateJson(json: stored)
+let resumed = try restored.round(nonce: 2)
+print("nonce \(resumed.nonce()): picks \(resumed.picks())")
+let second = try resumed.reveal(tile: 2)                // goes on as if the process had never stopped
+print("tile \(second.tile): safe=\(second.safe), safe picks \(second.safePicks)")
 do {
-    _ = try pair.rotate(clientSeed: nil)
+    _ = try restored.round(nonce: 1)
+} catch FairminesError.RoundNotInPlay(let code, _, _, let message) {
+    print(code, message)
+}
+do {
+    _ = try restored.rotate(clientSeed: nil)
 } catch FairminesError.RoundsInPlay(let code, _, _, let message) {
     print(code, message)
 }
-print(pair.voidOpenRounds())                            // (or finish it) then the pair can rotate
-let revealed = try pair.rotate(clientSeed: nil)         // the old server seed may now be published
+print(restored.voidOpenRounds())                        // (or finish it) then the pair can rotate
+let revealed = try restored.rotate(clientSeed: nil)     // the old server seed may now be published
 let verification = try verifyRound(record: record, serverSeed: revealed.serverSeed)
 print(revealed.commitment == commitment && verification.ok)
 do {
@@ -39,7 +53,7 @@ do {
     print(code)
 }
 do {
-    _ = try next.reveal(tile: 2)
+    _ = try resumed.reveal(tile: 3)
 } catch FairminesError.RoundVoided(let code, _, _, _) {
     print(code)
 }

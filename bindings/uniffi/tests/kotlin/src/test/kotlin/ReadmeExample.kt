@@ -19,11 +19,21 @@ fun main() {
     println("cashed out at $paid")
     val record = round.record()!!
     println(record.toJson())                           // published
-    val next = pair.startRound(3, "0.99")              // nonce 2, in play: its mines hang on the secret seed
-    try { pair.rotate(null) } catch (e: FairminesException.RoundsInPlay) { println("${e.code} ${e.reason}") }
-    println(pair.voidOpenRounds())                     // (or finish it) then the pair can rotate
-    val revealed = pair.rotate(null)                   // the old server seed may now be published
+    val next = pair.startRound(3, "0.99")              // nonce 2, in play: mines at 12, 20 and 23
+    next.reveal(1)
+    val stored = pair.toStateJson()                    // store it after every move: it holds the picks (and the secret seed)
+
+    // After a restart only the stored text is left: the pair comes back from it, and the round by its nonce.
+    val restored = SeedPair.fromStateJson(stored)
+    val resumed = restored.round(2uL)
+    println("nonce ${resumed.nonce()}: picks ${resumed.picks()}")
+    val second = resumed.reveal(2)                     // goes on as if the process had never stopped
+    println("tile ${second.tile}: safe=${second.safe}, safe picks ${second.safePicks}")
+    try { restored.round(1uL) } catch (e: FairminesException.RoundNotInPlay) { println("${e.code} ${e.reason}") }
+    try { restored.rotate(null) } catch (e: FairminesException.RoundsInPlay) { println("${e.code} ${e.reason}") }
+    println(restored.voidOpenRounds())                 // (or finish it) then the pair can rotate
+    val revealed = restored.rotate(null)               // the old server seed may now be published
     println(revealed.commitment == commitment && verifyRound(record, revealed.serverSeed).ok)
     try { round.reveal(2) } catch (e: FairminesException.RoundFinished) { println(e.code) }
-    try { next.reveal(2) } catch (e: FairminesException.RoundVoided) { println(e.code) }
+    try { resumed.reveal(3) } catch (e: FairminesException.RoundVoided) { println(e.code) }
 }
