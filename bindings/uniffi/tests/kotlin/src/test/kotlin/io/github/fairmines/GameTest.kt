@@ -1,6 +1,8 @@
 package io.github.fairmines
 
+import java.io.File
 import java.math.BigInteger
+import java.nio.file.Path
 import java.util.concurrent.Callable
 import java.util.concurrent.Executors
 import java.util.concurrent.TimeUnit
@@ -12,12 +14,14 @@ import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.assertThrows
+import org.junit.jupiter.api.io.TempDir
 
 /*
  * The game through the binding: conversion of every type in and out, every argument's error naming it, the
- * errors of the game crossing with their code and name, a short game (the issue-21 sequence included) and the
- * lock that makes a second move wait. The rules of the game are tested once, in the core
- * (crates/fairmines/tests/game.rs, game_machine.rs).
+ * errors of the game crossing with their code and name, a short game (the issue-21 sequence included), rounds
+ * resumed from the pair's state (in this process and in another JVM) and the lock that makes a second move
+ * wait. The rules of the game are tested once, in the core (crates/fairmines/tests/game.rs, game_machine.rs,
+ * resume.rs).
  */
 
 private fun JSONArray.ints(): List<Int> = (0 until length()).map { getInt(it) }
@@ -53,6 +57,7 @@ internal inline fun <reified T : FairminesException> expectError(
         is FairminesException.InvalidState -> listOf(error.code, error.name, error.argument, error.reason)
         is FairminesException.RoundsInPlay -> listOf(error.code, error.name, error.argument, error.reason)
         is FairminesException.RoundVoided -> listOf(error.code, error.name, error.argument, error.reason)
+        is FairminesException.RoundNotInPlay -> listOf(error.code, error.name, error.argument, error.reason)
         else -> error("unexpected error $error")
     }
     assertEquals(code.toUInt(), actualCode, error.message)
@@ -62,6 +67,108 @@ internal inline fun <reified T : FairminesException> expectError(
     // Kotlin's message is UniFFI's summary of the fields: it names the argument too.
     assertTrue(error.message!!.startsWith("code=$code, name=$name, argument=$argument, reason="), error.message)
     return error
+}
+
+/** What a move answered, comparable between two runs: its result, or the error's class and message. */
+private fun answer(call: () -> Any?): Any? =
+    try { call() } catch (e: FairminesException) { "${e::class.simpleName}: ${e.message}" }
+
+/**
+ * One round of the worked example's pair at nonce 1 (with 3 mines: at 7, 10 and 19), played move by move. With
+ * `restart`, after every move the pair's state is written and everything else let go, as a service that stops
+ * between any two moves: the pair and the round are closed, the pair comes back from the text, and the round
+ * from the pair by its nonce while it is in play (a finished round has left the state, and its object is kept
+ * for its record).
+ */
+private class Table(mines: Int, private val restart: Boolean) {
+    var pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+    var round = pair.startRound(mines, "0.99")
+    val answers = mutableListOf<Any?>()
+    var restarts = 0
+
+    fun reveal(tile: Int) = move { round.reveal(tile) }
+    fun cashOut() = move { round.cashOut() }
+    fun void() = move { pair.voidOpenRounds() }
+
+    private fun move(call: () -> Any?) {
+        answers += answer(call)
+        if (!restart) return
+        val state = pair.toStateJson()
+        val picks = round.picks()
+        pair.close()
+        pair = SeedPair.fromStateJson(state)
+        assertEquals(state, pair.toStateJson())
+        if (round.isFinished()) {
+            assertEquals(emptyList<ULong>(), pair.openRounds(), "a finished round leaves the state")
+        } else {
+            round.close()
+            round = pair.round(1uL)
+            assertEquals(picks, round.picks(), "the state held every pick")
+            assertNull(round.minePositions())
+        }
+        restarts++
+    }
+}
+
+/** Plays `moves` uninterrupted and with a restart after every move; both must answer the same. */
+private fun bothWays(mines: Int, moves: Table.() -> Unit): Pair<List<Any?>, RoundRecord> {
+    val straight = Table(mines, restart = false).apply(moves)
+    val resumed = Table(mines, restart = true).apply(moves)
+    assertEquals(straight.answers.size, resumed.restarts)
+    assertEquals(straight.answers, resumed.answers)
+    val record = straight.round.record()!!
+    assertEquals(record, resumed.round.record())
+    assertEquals(listOf(straight.round.outcome(), straight.round.multiplier(), straight.round.minePositions()),
+        listOf(resumed.round.outcome(), resumed.round.multiplier(), resumed.round.minePositions()))
+    assertTrue(verifyRound(record, SERVER).ok)
+    return straight.answers to record
+}
+
+/**
+ * One side of the two-process test, run in a JVM of its own so that nothing but the state file passes from the
+ * process that starts a round to the one that ends it (here, not in a file of its own, so that this file alone
+ * carries the test, as scripts/test-dist-uniffi.sh copies it):
+ *
+ *   start STATE_FILE SERVER CLIENT NONCE MINES TILE   a pair from its parts starts a round (RTP 0.99) at NONCE,
+ *                                                      reveals TILE, and writes its state to STATE_FILE
+ *   resume STATE_FILE NONCE TILE                      the pair restored from STATE_FILE gives back the round at
+ *                                                      NONCE, which reveals TILE and cashes out; the pair's state is
+ *                                                      written back, and the round's record printed as JSON
+ */
+object ResumeProcess {
+    @JvmStatic
+    fun main(args: Array<String>) {
+        val file = File(args[1])
+        when (args[0]) {
+            "start" -> SeedPair.fromParts(args[2], args[3], args[4].toULong()).use { pair ->
+                pair.startRound(args[5].toInt(), "0.99").use { round -> round.reveal(args[6].toInt()) }
+                file.writeText(pair.toStateJson())
+            }
+            "resume" -> SeedPair.fromStateJson(file.readText()).use { pair ->
+                pair.round(args[2].toULong()).use { round ->
+                    round.reveal(args[3].toInt())
+                    round.cashOut()
+                    file.writeText(pair.toStateJson())
+                    println(round.record()!!.toJson())
+                }
+            }
+            else -> error("unknown step ${args[0]}")
+        }
+    }
+}
+
+/**
+ * Runs ResumeProcess in a JVM of its own: this JVM's java, class path and library path (when one is set; without
+ * it JNA finds the library on the class path, as from the released JAR). What it printed.
+ */
+private fun jvm(vararg args: String): String {
+    val libraryPath = System.getProperty("jna.library.path")?.let { listOf("-Djna.library.path=$it") }.orEmpty()
+    val command = listOf(File(System.getProperty("java.home"), "bin/java").path) + libraryPath +
+        listOf("-cp", System.getProperty("java.class.path"), ResumeProcess::class.java.name) + args
+    val process = ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start()
+    val output = process.inputStream.bufferedReader().readText()
+    assertEquals(0, process.waitFor(), "${args.toList()} failed; it printed: $output")
+    return output
 }
 
 class GameTest {
@@ -168,6 +275,152 @@ class GameTest {
         assertTrue(verdict.ok && verdict.commitmentOk, verdict.toString())
         assertEquals(Outcome.VOIDED, verdict.expectedOutcome)
         assertNull(verdict.expectedMultiplier)
+    }
+
+    @Test
+    fun `a round resumed after every move answers as an uninterrupted one - a loss, a cash-out, a full clear, a void`() {
+        val safe = (1..25).filter { it !in listOf(7, 10, 19) }
+        val (lost, lostRecord) = bothWays(3) { reveal(1); reveal(2); reveal(10); reveal(3); cashOut() }
+        assertEquals(Reveal(10, false, 2, null, true), lost[2])
+        assertTrue((lost[3] as String).startsWith("RoundFinished: "), lost[3].toString())
+        assertEquals(listOf(Outcome.LOST, listOf(1, 2, 10), null), listOf(lostRecord.outcome, lostRecord.picks, lostRecord.multiplier))
+
+        val (cashed, cashedRecord) = bothWays(3) { reveal(1); reveal(2); reveal(3); cashOut(); reveal(4) }
+        assertEquals(multiplier(3, 3, "0.99"), cashed[3])
+        assertTrue((cashed[4] as String).startsWith("RoundFinished: "), cashed[4].toString())
+        assertEquals(listOf(Outcome.CASHED_OUT, multiplier(3, 3, "0.99")), listOf(cashedRecord.outcome, cashedRecord.multiplier))
+
+        val (cleared, clearedRecord) = bothWays(3) { safe.forEach { reveal(it) }; cashOut() }
+        assertEquals(Reveal(safe.last(), true, 22, multiplier(3, 22, "0.99"), true), cleared[21])
+        assertTrue(cleared.take(21).all { it is Reveal && !it.finished }, cleared.toString())
+        assertTrue((cleared[22] as String).startsWith("RoundFinished: "), cleared[22].toString())
+        assertEquals(listOf(Outcome.CASHED_OUT, safe, multiplier(3, 22, "0.99")),
+            listOf(clearedRecord.outcome, clearedRecord.picks, clearedRecord.multiplier))
+
+        val (voided, voidedRecord) = bothWays(3) { reveal(1); reveal(2); void(); reveal(3); cashOut() }
+        assertEquals(listOf(1uL), voided[2])
+        assertTrue(voided.drop(3).all { (it as String).startsWith("RoundVoided: ") }, voided.toString())
+        assertEquals(listOf(Outcome.VOIDED, listOf(1, 2), null), listOf(voidedRecord.outcome, voidedRecord.picks, voidedRecord.multiplier))
+    }
+
+    @Test
+    fun `the state holds each round in play whole, written by every move`() {
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        val round = pair.startRound(3, "99/100")         // nonce 1: mines at 7, 10 and 19
+        val rounds = { JSONObject(pair.toStateJson()).getJSONArray("rounds") }
+        val state = JSONObject(pair.toStateJson())
+        assertEquals(2, state.getInt("version"))
+        assertEquals(listOf(SERVER, commitment(SERVER), CLIENT, 2),
+            listOf(state.getString("server_seed"), state.getString("commitment"), state.getString("client_seed"), state.getInt("nonce")))
+        assertTrue(JSONObject(mapOf("nonce" to 1, "mines" to 3, "rtp" to "99/100", "picks" to emptyList<Int>())).similar(rounds().getJSONObject(0)))
+        round.reveal(1)
+        assertEquals(listOf(1), rounds().getJSONObject(0).getJSONArray("picks").ints())
+        round.reveal(2)
+        assertEquals(listOf(1, 2), rounds().getJSONObject(0).getJSONArray("picks").ints())
+        round.cashOut()
+        assertEquals(0, rounds().length(), "a finished round leaves the state")
+    }
+
+    @Test
+    fun `round(nonce) refuses a nonce with no round to go on with as RoundNotInPlay naming the nonce`() {
+        fun notInPlay(pair: SeedPair, nonce: ULong, reason: String) {
+            val error = expectError<FairminesException.RoundNotInPlay>(18, "ROUND_NOT_IN_PLAY", "nonce") { pair.round(nonce) }
+            assertEquals("nonce: $reason", error.reason)
+        }
+        val none = { n: ULong -> "no round of this seed pair is in play at nonce $n: it was never started, has finished or was voided" }
+        val handedOut = { n: ULong -> "the round at nonce $n is already handed out by this seed pair: go on with that round" }
+        val voidOnly = { n: ULong -> "the round at nonce $n was saved by a version that kept only its nonce, without its picks: it can only be voided" }
+
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        for (nonce in listOf(0uL, 1uL, 2uL, ULong.MAX_VALUE)) notInPlay(pair, nonce, none(nonce))   // never started
+        val lost = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
+        lost.reveal(7)
+        val cashed = pair.startRound(3, "0.99")           // nonce 2: mines at 12, 20 and 23
+        cashed.reveal(1)
+        cashed.cashOut()
+        pair.startRound(3, "0.99").use { voided ->        // nonce 3
+            assertEquals(listOf(3uL), pair.voidOpenRounds())
+            assertTrue(voided.isFinished())
+        }
+        val restored = SeedPair.fromStateJson(pair.toStateJson())
+        for (nonce in 1uL..3uL) {                         // finished, finished, voided
+            notInPlay(pair, nonce, none(nonce))
+            notInPlay(restored, nonce, none(nonce))
+        }
+
+        // Handed out already, by startRound or by round(nonce), while that Round lives; once closed, again.
+        val safe = (1..25).first { it !in minePositions(SERVER, CLIENT, 4uL, 3) }
+        val round = pair.startRound(3, "0.99")            // nonce 4
+        round.reveal(safe)
+        notInPlay(pair, 4uL, handedOut(4uL))
+        round.close()
+        pair.round(4uL).use { again ->
+            assertEquals(listOf(safe), again.picks())
+            notInPlay(pair, 4uL, handedOut(4uL))
+        }
+        val fromState = SeedPair.fromStateJson(pair.toStateJson())
+        fromState.round(4uL).use { resumed ->
+            assertEquals(listOf(safe), resumed.picks())
+            notInPlay(fromState, 4uL, handedOut(4uL))
+        }
+        assertEquals(listOf(safe), fromState.round(4uL).picks())
+
+        // A state written before rounds were saved whole (no version, bare nonces): its rounds can only be voided.
+        val v1 = JSONObject(mapOf("server_seed" to SERVER, "commitment" to commitment(SERVER), "client_seed" to CLIENT,
+            "nonce" to 4, "open_rounds" to listOf(1, 3))).toString()
+        val old = SeedPair.fromStateJson(v1)
+        assertEquals(listOf(1uL, 3uL), old.openRounds())
+        notInPlay(old, 1uL, voidOnly(1uL))
+        notInPlay(old, 3uL, voidOnly(3uL))
+        notInPlay(old, 2uL, none(2uL))
+        val rewritten = JSONObject(old.toStateJson())
+        assertEquals(2, rewritten.getInt("version"))
+        assertEquals("[{\"nonce\":1},{\"nonce\":3}]", rewritten.getJSONArray("rounds").toString())
+        notInPlay(SeedPair.fromStateJson(rewritten.toString()), 3uL, voidOnly(3uL))
+        expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { old.rotate(null) }
+        assertEquals(listOf(1uL, 3uL), old.voidOpenRounds())
+        assertEquals(4uL, old.rotate(null).rounds)
+    }
+
+    @Test
+    fun `a state that does not hold together is refused naming the field`() {
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        pair.startRound(3, "0.99").use { it.reveal(1) }    // nonce 1: mines at 7, 10 and 19
+        fun refused(change: (JSONObject) -> Unit): String {
+            val state = JSONObject(pair.toStateJson())
+            change(state.getJSONArray("rounds").getJSONObject(0))
+            return expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "state") { SeedPair.fromStateJson(state.toString()) }.reason
+        }
+        assertEquals("state: rounds[0].picks[1]: tile 1 is picked twice", refused { it.put("picks", JSONArray(listOf(1, 1))) })
+        assertEquals("state: rounds[0].picks[1]: tile 7 is a mine, so the round would have finished",
+            refused { it.put("picks", JSONArray(listOf(1, 7))) })
+        assertEquals("state: rounds[0].nonce: 2 is not below the pair's next nonce 2", refused { it.put("nonce", 2) })
+    }
+
+    @Test
+    fun `a round started in one process and resumed in another ends as an uninterrupted one`(@TempDir dir: Path) {
+        val stateFile = dir.resolve("state.json").toFile()
+        // Nonce 1 of the worked example's pair, 3 mines at 7, 10 and 19: tile 1 in the first JVM, tile 2 in the second.
+        assertEquals("", jvm("start", stateFile.path, SERVER, CLIENT, "1", "3", "1"))
+        val saved = JSONObject(stateFile.readText()).getJSONArray("rounds")
+        assertEquals(listOf(1), saved.getJSONObject(0).getJSONArray("picks").ints())
+        val printed = jvm("resume", stateFile.path, "1", "2").trim()
+
+        val straight = SeedPair.fromParts(SERVER, CLIENT, 1uL).startRound(3, "0.99")
+        straight.reveal(1)
+        straight.reveal(2)
+        assertEquals(multiplier(3, 2, "0.99"), straight.cashOut())
+        assertEquals(straight.record()!!.toJson(), printed)
+
+        // The second process stored the pair after the cash-out: no round in play, so it rotates, and the record
+        // verifies against the server seed it reveals.
+        val after = SeedPair.fromStateJson(stateFile.readText())
+        assertEquals(emptyList<ULong>(), after.openRounds())
+        val record = roundRecordFromJson(printed)
+        val revealed = after.rotate(null)
+        assertEquals(listOf(SERVER, record.commitment, 2uL), listOf(revealed.serverSeed, revealed.commitment, revealed.rounds))
+        val verdict = verifyRound(record, revealed.serverSeed)
+        assertEquals(RoundVerification(true, true, listOf(7, 10, 19), Outcome.CASHED_OUT, multiplier(3, 2, "0.99"), emptyList()), verdict)
     }
 
     @Test
