@@ -1,10 +1,13 @@
 # frozen_string_literal: true
 
 # Ruby tests of the game API of the UniFFI bindings: conversion of every type in and out, every argument's
-# error naming it, the game's errors crossing with their code and name, and a short game (the issue-21
-# sequence included). The rules of the game are tested once, in the core (crates/fairmines/tests). Run by
-# scripts/test-uniffi.sh (see helper.rb).
+# error naming it, the game's errors crossing with their code and name, a short game (the issue-21
+# sequence included), and rounds resumed from the pair's state (in this process and in another ruby). The
+# rules of the game are tested once, in the core (crates/fairmines/tests). Run by scripts/test-uniffi.sh (see
+# helper.rb).
 
+require 'rbconfig'
+require 'tmpdir'
 require_relative 'helper'
 
 FE = Fairmines::FairminesError # (not `E`: Minitest::Assertions has an `E`)
@@ -29,6 +32,61 @@ end
 
 def reveal(tile, safe, safe_picks, multiplier, finished)
   Fairmines::Reveal.new(tile: tile, safe: safe, safe_picks: safe_picks, multiplier: multiplier, finished: finished)
+end
+
+# One round of the worked example's pair at nonce 1 (with 3 mines: at 7, 10 and 19), played move by move. With
+# `restart`, after every move the pair's state is written and everything else let go, as a service that stops
+# between any two moves: the pair comes back from the text, and the round from the pair by its nonce while it is
+# in play (a finished round has left the state, and its object is kept for its record).
+class Table
+  attr_reader :round, :answers, :restarts
+
+  def initialize(test, mines, restart:)
+    @test = test
+    @pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 1)
+    @round = @pair.start_round(mines, '0.99')
+    @restart = restart
+    @answers = []
+    @restarts = 0
+  end
+
+  def reveal(tile)
+    move { @round.reveal(tile) }
+  end
+
+  def cash_out
+    move { @round.cash_out }
+  end
+
+  def void
+    move { @pair.void_open_rounds }
+  end
+
+  private
+
+  # What the move answered, comparable between two runs (its result, or the error's class and message); then
+  # the restart.
+  def move
+    @answers << begin
+      yield
+    rescue StandardError => e
+      "#{e.class.name}: #{e.message}"
+    end
+    return unless @restart
+
+    state = @pair.to_state_json
+    picks = @round.picks
+    @pair = Fairmines::SeedPair.from_state_json(state)
+    @test.assert_equal state, @pair.to_state_json
+    if @round.is_finished
+      @test.assert_equal [], @pair.open_rounds, 'a finished round leaves the state'
+    else
+      @round = @pair.round(1)
+      @test.assert_equal picks, @round.picks, 'the state held every pick'
+      @test.assert_nil @round.mine_positions
+    end
+    @restarts += 1
+  end
 end
 
 class TestGame < Minitest::Test
@@ -121,6 +179,205 @@ class TestGame < Minitest::Test
     assert verdict.ok, verdict.differences.inspect
     assert_equal [true, Fairmines::Outcome::VOIDED, nil],
                  [verdict.commitment_ok, verdict.expected_outcome, verdict.expected_multiplier]
+  end
+
+  # Plays the moves uninterrupted and with a restart after every move; both must answer the same.
+  def both_ways(mines, &moves)
+    straight = Table.new(self, mines, restart: false).tap { |t| t.instance_eval(&moves) }
+    resumed = Table.new(self, mines, restart: true).tap { |t| t.instance_eval(&moves) }
+    assert_equal straight.answers.length, resumed.restarts
+    assert_equal straight.answers, resumed.answers
+    record = straight.round.record
+    assert_equal record, resumed.round.record
+    assert_equal [straight.round.outcome, straight.round.multiplier, straight.round.mine_positions],
+                 [resumed.round.outcome, resumed.round.multiplier, resumed.round.mine_positions]
+    assert Fairmines.verify_round(record, SERVER).ok
+    [straight.answers, record]
+  end
+
+  def test_a_round_resumed_after_every_move_answers_as_an_uninterrupted_one
+    safe = (1..25).to_a - [7, 10, 19]
+    finished = ->(answer) { answer.is_a?(String) && answer.start_with?("#{FE::RoundFinished.name}: ") }
+
+    lost, record = both_ways(3) { [1, 2, 10, 3].each { |t| reveal(t) }; cash_out }
+    assert_equal reveal(10, false, 2, nil, true), lost[2]
+    assert(lost[3..].all?(&finished), lost.inspect)
+    assert_equal [Fairmines::Outcome::LOST, [1, 2, 10], nil], [record.outcome, record.picks, record.multiplier]
+
+    cashed, record = both_ways(3) { [1, 2, 3].each { |t| reveal(t) }; cash_out; reveal(4) }
+    assert_equal Fairmines.multiplier(3, 3, '0.99'), cashed[3]
+    assert finished.call(cashed[4]), cashed.inspect
+    assert_equal [Fairmines::Outcome::CASHED_OUT, Fairmines.multiplier(3, 3, '0.99')], [record.outcome, record.multiplier]
+
+    cleared, record = both_ways(3) { safe.each { |t| reveal(t) }; cash_out }
+    assert_equal reveal(safe.last, true, 22, Fairmines.multiplier(3, 22, '0.99'), true), cleared[21]
+    assert(cleared[0...21].all? { |a| a.is_a?(Fairmines::Reveal) && !a.finished }, cleared.inspect)
+    assert finished.call(cleared[22]), cleared.inspect
+    assert_equal [Fairmines::Outcome::CASHED_OUT, safe, Fairmines.multiplier(3, 22, '0.99')],
+                 [record.outcome, record.picks, record.multiplier]
+
+    voided, record = both_ways(3) { reveal(1); reveal(2); void; reveal(3); cash_out }
+    assert_equal [1], voided[2]
+    assert(voided[3..].all? { |a| a.start_with?("#{FE::RoundVoided.name}: ") }, voided.inspect)
+    assert_equal [Fairmines::Outcome::VOIDED, [1, 2], nil], [record.outcome, record.picks, record.multiplier]
+  end
+
+  def test_the_state_holds_each_round_in_play_whole_written_by_every_move
+    pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 1)
+    round = pair.start_round(3, '99/100') # nonce 1: mines at 7, 10 and 19
+    state = JSON.parse(pair.to_state_json)
+    assert_equal({ 'version' => 2, 'server_seed' => SERVER, 'commitment' => Fairmines.commitment(SERVER),
+                   'client_seed' => CLIENT, 'nonce' => 2,
+                   'rounds' => [{ 'nonce' => 1, 'mines' => 3, 'rtp' => '99/100', 'picks' => [] }] }, state)
+    rounds = -> { JSON.parse(pair.to_state_json)['rounds'] }
+    round.reveal(1)
+    assert_equal [1], rounds.call[0]['picks']
+    round.reveal(2)
+    assert_equal [1, 2], rounds.call[0]['picks']
+    round.cash_out
+    assert_equal [], rounds.call, 'a finished round leaves the state'
+  end
+
+  def test_round_refuses_a_nonce_with_no_round_to_go_on_with_as_round_not_in_play_naming_the_nonce
+    not_in_play = lambda do |pair, nonce, reason|
+      error = assert_error(FE::RoundNotInPlay, 18, 'ROUND_NOT_IN_PLAY', 'nonce') { pair.round(nonce) }
+      assert_equal "nonce: #{reason}", error.message
+    end
+    none = ->(n) { "no round of this seed pair is in play at nonce #{n}: it was never started, has finished or was voided" }
+    handed_out = ->(n) { "the round at nonce #{n} is already handed out by this seed pair: go on with that round" }
+    void_only = lambda do |n|
+      "the round at nonce #{n} was saved by a version that kept only its nonce, without its picks: it can only be voided"
+    end
+
+    pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 1)
+    [0, 1, 2, 2**64 - 1].each { |n| not_in_play.call(pair, n, none.call(n)) } # never started
+    pair.start_round(3, '0.99').reveal(7) # nonce 1: mines at 7, 10 and 19
+    cashed = pair.start_round(3, '0.99')  # nonce 2: mines at 12, 20 and 23
+    cashed.reveal(1)
+    cashed.cash_out
+    voided = pair.start_round(3, '0.99')  # nonce 3
+    assert_equal [3], pair.void_open_rounds
+    assert voided.is_finished
+    restored = Fairmines::SeedPair.from_state_json(pair.to_state_json)
+    (1..3).each do |n| # finished, finished, voided
+      not_in_play.call(pair, n, none.call(n))
+      not_in_play.call(restored, n, none.call(n))
+    end
+
+    # Handed out already, by start_round or by round(nonce), while that Round lives (here: while it is referenced).
+    safe = ((1..25).to_a - Fairmines.mine_positions(SERVER, CLIENT, 4, 3)).first
+    round = pair.start_round(3, '0.99') # nonce 4
+    round.reveal(safe)
+    not_in_play.call(pair, 4, handed_out.call(4))
+    from_state = Fairmines::SeedPair.from_state_json(pair.to_state_json)
+    resumed = from_state.round(4)
+    assert_equal [safe], resumed.picks
+    not_in_play.call(from_state, 4, handed_out.call(4))
+    assert_equal [round.picks, round.mines, round.rtp], [resumed.picks, resumed.mines, resumed.rtp]
+
+    # A state written before rounds were saved whole (no version, bare nonces): its rounds can only be voided.
+    v1 = JSON.generate('server_seed' => SERVER, 'commitment' => Fairmines.commitment(SERVER), 'client_seed' => CLIENT,
+                       'nonce' => 4, 'open_rounds' => [1, 3])
+    old = Fairmines::SeedPair.from_state_json(v1)
+    assert_equal [1, 3], old.open_rounds
+    not_in_play.call(old, 1, void_only.call(1))
+    not_in_play.call(old, 3, void_only.call(3))
+    not_in_play.call(old, 2, none.call(2))
+    rewritten = JSON.parse(old.to_state_json)
+    assert_equal [2, [{ 'nonce' => 1 }, { 'nonce' => 3 }]], [rewritten['version'], rewritten['rounds']]
+    not_in_play.call(Fairmines::SeedPair.from_state_json(old.to_state_json), 3, void_only.call(3))
+    assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { old.rotate(nil) }
+    assert_equal [1, 3], old.void_open_rounds
+    assert_equal 4, old.rotate(nil).rounds
+
+    # Nonces outside u64, and wrong types, fail in Ruby before Rust is called.
+    assert_raises(RangeError) { pair.round(-1) }
+    assert_raises(RangeError) { pair.round(2**64) }
+    assert_raises(TypeError) { pair.round('4') }
+  end
+
+  def test_a_state_that_does_not_hold_together_is_refused_naming_the_field
+    pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 1)
+    pair.start_round(3, '0.99').reveal(1) # nonce 1: mines at 7, 10 and 19
+    refused = lambda do |change|
+      state = JSON.parse(pair.to_state_json)
+      state['rounds'][0].merge!(change)
+      assert_error(FE::InvalidState, 15, 'INVALID_STATE', 'state') do
+        Fairmines::SeedPair.from_state_json(JSON.generate(state))
+      end.message
+    end
+    assert_equal 'state: rounds[0].picks[1]: tile 1 is picked twice', refused.call('picks' => [1, 1])
+    assert_equal 'state: rounds[0].picks[1]: tile 7 is a mine, so the round would have finished',
+                 refused.call('picks' => [1, 7])
+    assert_equal "state: rounds[0].nonce: 2 is not below the pair's next nonce 2", refused.call('nonce' => 2)
+  end
+
+  # One side of the two-process test, run by a ruby of its own so that nothing but the state file passes from the
+  # process that starts a round to the one that ends it (here, not in a file of its own, so that this file alone
+  # carries the test, as scripts/test-dist-uniffi.sh copies it):
+  #
+  #   start STATE_FILE SERVER CLIENT NONCE MINES TILE   a pair from its parts starts a round (RTP 0.99) at NONCE,
+  #                                                      reveals TILE, and writes its state to STATE_FILE
+  #   resume STATE_FILE NONCE TILE                      the pair restored from STATE_FILE gives back the round at
+  #                                                      NONCE, which reveals TILE and cashes out; the pair's state
+  #                                                      is written back, and the round's record printed as JSON
+  RESUME_PROCESS = <<~'RUBY'
+    require File.join(ENV.fetch('FAIRMINES_RUBY_DIR'), 'fairmines')
+    step, file, *rest = ARGV
+    case step
+    when 'start'
+      server, client, nonce, mines, tile = rest
+      pair = Fairmines::SeedPair.from_parts(server, client, Integer(nonce))
+      pair.start_round(Integer(mines), '0.99').reveal(Integer(tile))
+      File.write(file, pair.to_state_json)
+    when 'resume'
+      nonce, tile = rest
+      pair = Fairmines::SeedPair.from_state_json(File.read(file))
+      round = pair.round(Integer(nonce))
+      round.reveal(Integer(tile))
+      round.cash_out
+      File.write(file, pair.to_state_json)
+      puts round.record.to_json
+    else
+      abort "unknown step #{step.inspect}"
+    end
+  RUBY
+
+  # Runs RESUME_PROCESS in a ruby of its own, with this one's load path and environment (FAIRMINES_RUBY_DIR among
+  # it); what it printed.
+  def ruby_process(*args)
+    command = [RbConfig.ruby, *$LOAD_PATH.map { |dir| "-I#{dir}" }, '-e', RESUME_PROCESS, '--', *args]
+    output = IO.popen(command, &:read)
+    assert Process.last_status.success?, "#{args.inspect} failed (#{Process.last_status.inspect}); it printed: #{output}"
+    output
+  end
+
+  def test_a_round_started_in_one_process_and_resumed_in_another_ends_as_an_uninterrupted_one
+    Dir.mktmpdir do |dir|
+      state_file = File.join(dir, 'state.json')
+      # Nonce 1 of the worked example's pair, 3 mines at 7, 10 and 19: tile 1 in the first ruby, tile 2 in the second.
+      assert_equal '', ruby_process('start', state_file, SERVER, CLIENT, '1', '3', '1')
+      assert_equal [1], JSON.parse(File.read(state_file))['rounds'][0]['picks']
+      printed = ruby_process('resume', state_file, '1', '2').chomp
+
+      straight = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 1).start_round(3, '0.99')
+      straight.reveal(1)
+      straight.reveal(2)
+      assert_equal Fairmines.multiplier(3, 2, '0.99'), straight.cash_out
+      assert_equal straight.record.to_json, printed
+
+      # The second process stored the pair after the cash-out: no round in play, so it rotates, and the record
+      # verifies against the server seed it reveals.
+      after = Fairmines::SeedPair.from_state_json(File.read(state_file))
+      assert_equal [], after.open_rounds
+      record = Fairmines.round_record_from_json(printed)
+      revealed = after.rotate(nil)
+      assert_equal [SERVER, record.commitment, 2], [revealed.server_seed, revealed.commitment, revealed.rounds]
+      verdict = Fairmines.verify_round(record, revealed.server_seed)
+      assert_equal [true, true, [7, 10, 19], Fairmines::Outcome::CASHED_OUT, Fairmines.multiplier(3, 2, '0.99'), []],
+                   [verdict.ok, verdict.commitment_ok, verdict.mine_positions, verdict.expected_outcome,
+                    verdict.expected_multiplier, verdict.differences]
+    end
   end
 
   def test_records_and_seed_pairs_cross_json_and_the_boundary_exactly
