@@ -200,6 +200,41 @@ int main(void) {
     uint64_t in_play = uniffi_fairmines_uniffi_fn_method_seedpair_start_round(
         uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), 5, string_buffer("99/100"), &status);
     CHECK(status.code == 0 && in_play != 0, "SeedPair.startRound (nonce 2): status %d", status.code);
+
+    /* SeedPair.round(nonce): the round is handed out already (ROUND_NOT_IN_PLAY, argument nonce), but a pair
+       restored from the state written after a safe pick (tile 1; the mines are at 2, 6, 12, 20 and 23) gives it
+       back with that pick. The state string goes back in as it came out: a RustBuffer owned by Rust. */
+    RustBuffer first_pick = uniffi_fairmines_uniffi_fn_method_round_reveal(
+        uniffi_fairmines_uniffi_fn_clone_round(in_play, &status), 1, &status);
+    CHECK(status.code == 0, "Round.reveal(1) at nonce 2: status %d", status.code);
+    free_buffer(first_pick);
+    uniffi_fairmines_uniffi_fn_method_seedpair_round(uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), 2,
+                                                     &status);
+    check_error(&status, "SeedPair.round(2) while its Round lives", 18, "ROUND_NOT_IN_PLAY", "nonce",
+                "nonce: the round at nonce 2 is already handed out by this seed pair");
+    free_buffer(status.errorBuf);
+    memset(&status, 0, sizeof status);
+    RustBuffer state = uniffi_fairmines_uniffi_fn_method_seedpair_to_state_json(
+        uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), &status);
+    uint64_t restored = uniffi_fairmines_uniffi_fn_constructor_seedpair_from_state_json(state, &status);
+    CHECK(status.code == 0 && restored != 0, "SeedPair.fromStateJson(toStateJson()): status %d", status.code);
+    uint64_t resumed = uniffi_fairmines_uniffi_fn_method_seedpair_round(
+        uniffi_fairmines_uniffi_fn_clone_seedpair(restored, &status), 2, &status);
+    CHECK(status.code == 0 && resumed != 0, "restored SeedPair.round(2): status %d", status.code);
+    RustBuffer resumed_picks = uniffi_fairmines_uniffi_fn_method_round_picks(
+        uniffi_fairmines_uniffi_fn_clone_round(resumed, &status), &status);
+    r = (reader){resumed_picks.data, resumed_picks.len, 0, 0};
+    CHECK(status.code == 0 && take_i32(&r) == 1 && take_i32(&r) == 1 && r.at == r.len,
+          "restored SeedPair.round(2).picks(): expected [1]");
+    free_buffer(resumed_picks);
+    uniffi_fairmines_uniffi_fn_method_seedpair_round(uniffi_fairmines_uniffi_fn_clone_seedpair(restored, &status), 1,
+                                                     &status);
+    check_error(&status, "restored SeedPair.round(1), finished", 18, "ROUND_NOT_IN_PLAY", "nonce",
+                "nonce: no round of this seed pair is in play at nonce 1");
+    free_buffer(status.errorBuf);
+    memset(&status, 0, sizeof status);
+    uniffi_fairmines_uniffi_fn_free_round(resumed, &status);
+    uniffi_fairmines_uniffi_fn_free_seedpair(restored, &status);
     RustBuffer refused = uniffi_fairmines_uniffi_fn_method_seedpair_rotate(
         uniffi_fairmines_uniffi_fn_clone_seedpair(pair, &status), bytes_buffer(&none_string, 1), &status);
     CHECK(refused.len == 0, "SeedPair.rotate: a result buffer came with the error");
