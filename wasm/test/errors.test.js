@@ -31,8 +31,14 @@ test('errorKinds(): the core\'s kinds in order, as codes FAIRMINES_<NAME> with e
     assert.deepEqual(Object.keys(kind), ['code', 'errno', 'summary']);
     assert.equal(kind.errno, i + 1);
     assert.match(kind.code, /^FAIRMINES_[A-Z0-9]+(_[A-Z0-9]+)*$/);
+    assert.match(kind.summary, /^[A-Z].*\.$/);
   });
+  assert.equal(new Set(kinds.map((k) => k.code)).size, kinds.length, 'codes are unique');
   assert.deepEqual([kinds[6].code, kinds[7].code], ['FAIRMINES_RNG_FAILED', 'FAIRMINES_BUFFER_TOO_SMALL']);
+  // The state errors of the game, which this package does not play, are listed all the same.
+  assert.deepEqual(kinds.slice(15, 18).map((k) => [k.errno, k.code]),
+    [[16, 'FAIRMINES_ROUNDS_IN_PLAY'], [17, 'FAIRMINES_ROUND_VOIDED'], [18, 'FAIRMINES_ROUND_NOT_IN_PLAY']]);
+  assert.match(kinds[17].summary, /^No round of the seed pair to go on with at that nonce/);
 });
 
 test('a core error is composed, never rewritten: the label, then the core\'s text', () => {
@@ -215,6 +221,7 @@ test('generateServerSeed: a fresh seed from crypto.getRandomValues with its comm
 const addon = fs.readdirSync(path.join(repoRoot, 'node')).some((f) => f.endsWith('.node'));
 test('the very same errors as the Node package, call by call', { skip: !addon && 'the Node package is not built here' }, () => {
   const nodeFm = createRequire(import.meta.url)(path.join(repoRoot, 'node', 'index.js'));
+  assert.deepEqual(fm.errorKinds(), nodeFm.errorKinds(), 'the same kinds, codes, numbers and summaries');
   const good = JSON.parse(RECORD_JSON);
   const rec = { ...good, clientSeed: good.client_seed };
   delete rec.client_seed;
