@@ -29,6 +29,7 @@ __all__ = [
     "RngFailedError",
     "Round",
     "RoundFinishedError",
+    "RoundNotInPlayError",
     "RoundRecord",
     "RoundVerification",
     "RoundVoidedError",
@@ -119,6 +120,9 @@ class RoundsInPlayError(FairminesError):
 
 class RoundVoidedError(FairminesError):
     """The round was voided so its server seed could be revealed: no more moves."""
+
+class RoundNotInPlayError(FairminesError):
+    """No round of the seed pair to go on with at that nonce: none in play, one saved without its picks, or one already handed out."""
 
 # --- rounds from their seeds ------------------------------------------------------------------
 
@@ -278,6 +282,10 @@ class SeedPair:
     ``RoundsInPlayError`` while a round started from the pair is in play (``open_rounds()``). Finish
     those rounds, or end them with ``void_open_rounds()``: a voided round refuses every later move
     (``RoundVoidedError``) and its record's outcome is ``"voided"``.
+
+    The state (``to_state_json()``) holds every round in play with its picks, and each move changes it:
+    store it after every move. After a restart, ``SeedPair.from_state_json(stored).round(nonce)`` goes
+    on with each round in play exactly where it was.
     """
 
     def __new__(cls, client_seed: str) -> SeedPair: ...
@@ -288,13 +296,16 @@ class SeedPair:
         """
     @staticmethod
     def from_state_json(state: str) -> SeedPair:
-        """Restores a pair from ``to_state_json()``; ``InvalidStateError`` (argument ``state``) when the
-        text does not parse or does not hold together (the commitment is not the seed's, an unknown
-        field, ``open_rounds`` not distinct nonces below ``nonce``).
+        """Restores a pair from ``to_state_json()``; each round in play comes back with ``round(nonce)``.
+        ``InvalidStateError`` (argument ``state``, the message naming the field) when the text does not
+        parse or does not hold together (the commitment is not the seed's, an unknown field, a round at a
+        nonce not below ``nonce`` or listed twice, picks repeated, off the board or on a mine); nothing is
+        restored then.
 
-        The rounds the state lists as open stay open: the restored pair refuses to rotate until
-        ``void_open_rounds()``. It does not reach the rounds of the pair the state was saved from, so
-        keep one live copy of a seed pair (restore after a restart, not beside the original).
+        States written before rounds were saved whole (``"open_rounds": [nonces]``) restore too, but
+        their rounds can only be voided. The restored pair does not reach the rounds of the pair the
+        state was saved from, so keep one live copy of a seed pair (restore after a restart, not beside
+        the original).
         """
     @property
     def public(self) -> PublicSeedPair:
@@ -305,9 +316,18 @@ class SeedPair:
         ``mines`` is 1..24; ``rtp`` the return-to-player factor in (0, 1] as ``str`` (``"0.99"``,
         ``"99/100"``), ``Fraction``, ``Decimal`` or ``int`` — not ``float``.
         """
+    def round(self, nonce: _Number) -> Round:
+        """The round in play at ``nonce``, to go on with after a restart: a pair restored with
+        ``from_state_json`` gives back each of its rounds, and every later move, record and payout is the
+        same as if the process had never stopped.
+
+        ``RoundNotInPlayError`` (argument ``nonce``) when no round at ``nonce`` is in play (never
+        started, finished or voided), when it was restored from a state that kept only its nonce (it can
+        only be voided), or when this pair has handed it out already and that ``Round`` is still alive.
+        """
     def open_rounds(self) -> list[int]:
         """The nonces of the rounds in play, ascending: started from this pair and neither finished nor
-        voided (including those listed in the state the pair was restored from).
+        voided (including those held by the state the pair was restored from).
         """
     def void_open_rounds(self) -> list[int]:
         """Voids every round in play and returns their nonces, ascending. A voided round refuses every
@@ -326,16 +346,24 @@ class SeedPair:
         ``rotate(client_seed)``, and refused the same way (``RoundsInPlayError``) while a round is in play.
         """
     def to_state_json(self) -> str:
-        """The full state as JSON, for the operator's own storage. It contains the secret server seed."""
+        """The full state as JSON, for the operator's own storage: the secret server seed, its commitment,
+        the client seed, the next nonce and every round in play with its mines, RTP and picks so far.
+
+        A move changes it at once: store it after every start, reveal, cash-out, void and rotation, where
+        only the service can read it (it holds the server seed: encrypt it or keep it in a private
+        store). ``from_state_json`` and ``round(nonce)`` go on from there after a restart.
+        """
     def __reduce__(self) -> NoReturn: ...
 
 @final
 class Round:
     """One round in play. The grid is fixed when the round starts; each pick is checked against it.
 
-    Made by ``SeedPair.start_round``. ``mine_positions`` is None until the round has finished (or was
-    voided by its seed pair, ``SeedPair.void_open_rounds``). Safe to share between threads: a move
-    (``reveal``, ``cash_out``) made while another thread is moving waits for it, as reading does.
+    Made by ``SeedPair.start_round``, or by ``SeedPair.round(nonce)`` to go on with one after a restart
+    (each move is written into the pair's state at once). ``mine_positions`` is None until the round
+    has finished (or was voided by its seed pair, ``SeedPair.void_open_rounds``). Safe to share between
+    threads: a move (``reveal``, ``cash_out``) made while another thread is moving waits for it, as
+    reading does.
     """
 
     def reveal(self, tile: _Number) -> Reveal:

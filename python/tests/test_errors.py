@@ -34,7 +34,7 @@ def test_one_class_per_kind_of_the_core_numbered_from_one() -> None:
     classes = kind_classes()
     # The core's kinds are numbered 1, 2, ... without gaps; the classes are made from that list, in order.
     assert [cls.code for cls in classes] == list(range(1, len(classes) + 1))
-    assert len(classes) == 17
+    assert len(classes) == 18
     for cls in classes:
         assert cls.__name__.endswith("Error") and re.fullmatch(r"(?:[A-Z][a-z0-9]+)+Error", cls.__name__)
         assert cls.__module__ == "fairmines" and cls.argument is None
@@ -46,7 +46,7 @@ def test_one_class_per_kind_of_the_core_numbered_from_one() -> None:
     assert issubclass(fairmines.FairminesError, ValueError) and fairmines.FairminesError.code == 0
     # The names of the core (RNG_FAILED, BUFFER_TOO_SMALL), and no error of the binding's own.
     names = {cls.__name__ for cls in classes}
-    assert {"RngFailedError", "BufferTooSmallError", "RoundsInPlayError", "RoundVoidedError"} <= names
+    assert {"RngFailedError", "BufferTooSmallError", "RoundsInPlayError", "RoundVoidedError", "RoundNotInPlayError"} <= names
     assert not {"RngError", "BufferSizeError", "ConcurrentUseError"} & set(dir(fairmines))
     with pytest.raises(ValueError, match="x"):
         raise fairmines.InvalidTileError("x")
@@ -88,6 +88,16 @@ def test_every_kind_python_can_reach_is_raised_with_its_class_code_and_argument(
         fairmines.RoundRecord, WORKED["commitment"], C, 1, 3, "0.99", [1], "cashed_out", "x",
     )  # fmt: skip
     expect(fairmines.InvalidStateError, "state", "state: expected value at line 1 column 1", fairmines.SeedPair.from_state_json, "x")
+    expect(
+        fairmines.RoundNotInPlayError, "nonce",
+        "nonce: no round of this seed pair is in play at nonce 7: it was never started, has finished or was voided",
+        pair.round, 7,
+    )  # fmt: skip
+    expect(
+        fairmines.RoundNotInPlayError, "nonce",
+        "nonce: the round at nonce 1 is already handed out by this seed pair: go on with that round",
+        pair.round, 1,
+    )  # fmt: skip
     rounds_in_play = raised(pair.rotate)
     assert type(rounds_in_play) is fairmines.RoundsInPlayError and rounds_in_play.argument is None
     assert str(rounds_in_play).startswith("the seed pair has 2 round(s) in play (nonce 1, 2)")
@@ -121,7 +131,14 @@ def test_mines_are_judged_by_the_core(fn: Callable[..., Any], mines: Any, shown:
     assert err.code == 1 and err.argument == "mines"
 
 
-@pytest.mark.parametrize("fn", [*ROUND_FUNCTIONS, lambda s, c, n, m: fairmines.round_signature(s, c, n)])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        *ROUND_FUNCTIONS,
+        lambda s, c, n, m: fairmines.round_signature(s, c, n),
+        lambda s, c, n, m: fairmines.SeedPair.from_parts(s, c).round(n),
+    ],
+)
 @pytest.mark.parametrize(
     ("nonce", "shown"),
     [(-1, "-1"), (2**64, str(2**64)), (-(2**64), str(-(2**64))), (2**200, "an integer of 2^128 or more"), (0.5, "0.5"),

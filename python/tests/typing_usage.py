@@ -99,6 +99,18 @@ def game() -> None:
     assert_type(fairmines.max_safe_picks(3), int)
     again = fairmines.SeedPair.from_state_json(pair.to_state_json())
     assert again.public == pair.public
+    # After a restart: the state stored after the last move, the round in play resumed by its nonce.
+    started = again.start_round(3, "0.99")
+    resumed_pair = fairmines.SeedPair.from_state_json(again.to_state_json())
+    resumed = resumed_pair.round(started.nonce)
+    assert_type(resumed, fairmines.Round)
+    try:
+        resumed_pair.round(started.nonce)  # refused: handed out already, and `resumed` lives
+    except fairmines.RoundNotInPlayError as err:
+        assert_type(err.code, int)
+        assert err.argument == "nonce"
+    else:
+        raise AssertionError("no RoundNotInPlayError")
     try:
         fairmines.SeedPair(CLIENT).start_round(3, "0.99").cash_out()
     except fairmines.NothingToCashOutError as err:
@@ -107,6 +119,7 @@ def game() -> None:
     # What the stubs must reject (the calls raise TypeError at run time as well).
     for bad in (
         lambda: pair.start_round(3, 0.99),  # type: ignore[arg-type]
+        lambda: pair.round("0"),  # type: ignore[arg-type]
         lambda: fairmines.verify_round(record.to_json(), SERVER),  # type: ignore[arg-type]
         lambda: fairmines.RoundRecord(SERVER, CLIENT, 1, 3, "1", [1], "won"),  # type: ignore[arg-type]
     ):

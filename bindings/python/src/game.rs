@@ -65,6 +65,10 @@ fn server_seed_of(obj: &Obj<'_>) -> PyResult<ServerSeed> {
 /// ``RoundsInPlayError`` while a round started from the pair is in play (``open_rounds()``). Finish
 /// those rounds, or end them with ``void_open_rounds()``: a voided round refuses every later move
 /// (``RoundVoidedError``) and its record's outcome is ``"voided"``.
+///
+/// The state (``to_state_json()``) holds every round in play with its picks, and each move changes it:
+/// store it after every move. After a restart, ``SeedPair.from_state_json(stored).round(nonce)`` goes
+/// on with each round in play exactly where it was.
 #[pyclass(module = "fairmines", frozen)]
 pub(crate) struct SeedPair {
     inner: Mutex<fairmines::SeedPair>,
@@ -95,13 +99,16 @@ impl SeedPair {
         Ok(Self::wrap(fairmines::SeedPair::from_parts(server_seed, &client_seed, nonce)))
     }
 
-    /// Restores a pair from ``to_state_json()``; ``InvalidStateError`` (argument ``state``) when the
-    /// text does not parse or does not hold together (the commitment is not the seed's, an unknown
-    /// field, ``open_rounds`` not distinct nonces below ``nonce``).
+    /// Restores a pair from ``to_state_json()``; each round in play comes back with ``round(nonce)``.
+    /// ``InvalidStateError`` (argument ``state``, the message naming the field) when the text does not
+    /// parse or does not hold together (the commitment is not the seed's, an unknown field, a round at a
+    /// nonce not below ``nonce`` or listed twice, picks repeated, off the board or on a mine); nothing is
+    /// restored then.
     ///
-    /// The rounds the state lists as open stay open: the restored pair refuses to rotate until
-    /// ``void_open_rounds()``. It does not reach the rounds of the pair the state was saved from, so
-    /// keep one live copy of a seed pair (restore after a restart, not beside the original).
+    /// States written before rounds were saved whole (``"open_rounds": [nonces]``) restore too, but
+    /// their rounds can only be voided. The restored pair does not reach the rounds of the pair the
+    /// state was saved from, so keep one live copy of a seed pair (restore after a restart, not beside
+    /// the original).
     #[staticmethod]
     fn from_state_json(state: &Obj<'_>) -> PyResult<Self> {
         let text = args::text(state, "state")?;
@@ -124,8 +131,21 @@ impl SeedPair {
         round.map(|round| Round { inner: Mutex::new(round) }).or_raise(py)
     }
 
+    /// The round in play at ``nonce``, to go on with after a restart: a pair restored with
+    /// ``from_state_json`` gives back each of its rounds, and every later move, record and payout is the
+    /// same as if the process had never stopped.
+    ///
+    /// ``RoundNotInPlayError`` (argument ``nonce``) when no round at ``nonce`` is in play (never
+    /// started, finished or voided), when it was restored from a state that kept only its nonce (it can
+    /// only be voided), or when this pair has handed it out already and that ``Round`` is still alive.
+    fn round(&self, py: Python<'_>, nonce: &Obj<'_>) -> PyResult<Round> {
+        let nonce = args::nonce(nonce)?;
+        let round = wait_for(py, &self.inner).round(nonce);
+        round.map(|round| Round { inner: Mutex::new(round) }).or_raise(py)
+    }
+
     /// The nonces of the rounds in play, ascending: started from this pair and neither finished nor
-    /// voided (including those listed in the state the pair was restored from).
+    /// voided (including those held by the state the pair was restored from).
     fn open_rounds(&self, py: Python<'_>) -> Vec<u64> {
         wait_for(py, &self.inner).open_rounds()
     }
@@ -157,7 +177,12 @@ impl SeedPair {
         revealed.map(RevealedSeedPair).or_raise(py)
     }
 
-    /// The full state as JSON, for the operator's own storage. It contains the secret server seed.
+    /// The full state as JSON, for the operator's own storage: the secret server seed, its commitment,
+    /// the client seed, the next nonce and every round in play with its mines, RTP and picks so far.
+    ///
+    /// A move changes it at once: store it after every start, reveal, cash-out, void and rotation, where
+    /// only the service can read it (it holds the server seed: encrypt it or keep it in a private
+    /// store). ``from_state_json`` and ``round(nonce)`` go on from there after a restart.
     fn to_state_json(&self, py: Python<'_>) -> String {
         wait_for(py, &self.inner).to_state_json()
     }
@@ -187,9 +212,11 @@ pub(crate) fn repr_of(name: &str, obj: &Obj<'_>, fields: &[&str], extra: Option<
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it.
 ///
-/// Made by ``SeedPair.start_round``. ``mine_positions`` is None until the round has finished (or was
-/// voided by its seed pair, ``SeedPair.void_open_rounds``). Safe to share between threads: a move
-/// (``reveal``, ``cash_out``) made while another thread is moving waits for it, as reading does.
+/// Made by ``SeedPair.start_round``, or by ``SeedPair.round(nonce)`` to go on with one after a restart
+/// (each move is written into the pair's state at once). ``mine_positions`` is None until the round
+/// has finished (or was voided by its seed pair, ``SeedPair.void_open_rounds``). Safe to share between
+/// threads: a move (``reveal``, ``cash_out``) made while another thread is moving waits for it, as
+/// reading does.
 #[pyclass(module = "fairmines", frozen)]
 pub(crate) struct Round {
     inner: Mutex<fairmines::Round>,
