@@ -99,7 +99,7 @@ def test_the_issue_21_sequence() -> None:
         text = expect(fairmines.RoundsInPlayError, None, call, *args)
         assert text == "the seed pair has 1 round(s) in play (nonce 0): finish or void them before its server seed is revealed"
     assert pair.public == public and pair.to_state_json() == state and pair.open_rounds() == [0]
-    assert json.loads(state)["open_rounds"] == [0]
+    assert [saved["nonce"] for saved in json.loads(state)["rounds"]] == [0]
     restored = fairmines.SeedPair.from_state_json(state)
     assert restored.open_rounds() == [0]
     expect(fairmines.RoundsInPlayError, None, restored.rotate)
@@ -117,6 +117,87 @@ def test_the_issue_21_sequence() -> None:
     assert record is not None and (record.outcome, record.multiplier, record.picks) == ("voided", None, ())
     verdict = fairmines.verify_round(record, revealed.server_seed)
     assert verdict.ok and verdict.expected_outcome == "voided" and verdict.expected_multiplier is None
+
+
+def not_in_play(call: Callable[..., Any], nonce: Any, says: str) -> None:
+    text = expect(fairmines.RoundNotInPlayError, "nonce", call, nonce)
+    assert text.endswith(says) and fairmines.RoundNotInPlayError.code == 18, text
+
+
+NEVER = "is in play at nonce {}: it was never started, has finished or was voided"
+
+
+def test_round_hands_back_only_a_round_in_play_and_once_while_it_lives() -> None:
+    pair = fairmines.SeedPair.from_parts(S, C, 1)
+    not_in_play(pair.round, 1, NEVER.format(1))  # never started
+    not_in_play(pair.round, 0, NEVER.format(0))  # below the pair's first nonce
+    first = pair.start_round(3, "0.99")
+    held = "the round at nonce 1 is already handed out by this seed pair: go on with that round"
+    not_in_play(pair.round, 1, held)
+    first.reveal(1)
+    del first  # dropped in play: the pair hands it back, with its pick
+    again = pair.round(1)
+    assert again.picks == (1,) and again.nonce == 1 and again.mines == 3 and again.rtp == Fraction(99, 100)
+    not_in_play(pair.round, 1, held)
+    again.cash_out()
+    not_in_play(pair.round, 1, NEVER.format(1))  # finished
+    lost = pair.start_round(3, "0.99")
+    lost.reveal(fairmines.mine_positions(S, C, 2, 3)[0])
+    not_in_play(pair.round, 2, NEVER.format(2))  # lost
+    voided = pair.start_round(3, "0.99")
+    assert pair.void_open_rounds() == [3]
+    not_in_play(pair.round, 3, NEVER.format(3))  # voided, while its Round lives
+    del voided
+    not_in_play(pair.round, 3, NEVER.format(3))
+    not_in_play(pair.round, 2**64 - 1, NEVER.format(2**64 - 1))
+
+    # A restored pair hands each round out once too, whatever the pair it was saved from holds.
+    live = pair.start_round(5, "1")
+    restored = fairmines.SeedPair.from_state_json(pair.to_state_json())
+    resumed = restored.round(4)
+    not_in_play(restored.round, 4, held.replace("nonce 1", "nonce 4"))
+    assert resumed.picks == live.picks == () and resumed.rtp == 1
+    not_in_play(pair.round, 4, held.replace("nonce 1", "nonce 4"))
+
+
+def test_a_state_of_the_first_version_gives_void_only_rounds() -> None:
+    # Written before rounds were saved whole: the nonces of the rounds in play, no version.
+    old = {"server_seed": S, "commitment": WORKED["commitment"], "client_seed": C, "nonce": 5, "open_rounds": [4, 1]}
+    pair = fairmines.SeedPair.from_state_json(json.dumps(old))
+    assert pair.open_rounds() == [1, 4] and pair.public.nonce == 5
+    for nonce in (1, 4):
+        says = f"the round at nonce {nonce} was saved by a version that kept only its nonce, without its picks: it can only be voided"
+        not_in_play(pair.round, nonce, says)
+    not_in_play(pair.round, 2, NEVER.format(2))
+    # Written again in the current version they stay void-only, and a round started since resumes.
+    tile = safe_tiles(fairmines.mine_positions(S, C, 5, 3))[0]
+    started = pair.start_round(3, "0.99")
+    started.reveal(tile)
+    rewritten = json.loads(pair.to_state_json())
+    assert rewritten["version"] == 2 and "open_rounds" not in rewritten
+    assert rewritten["rounds"] == [{"nonce": 1}, {"nonce": 4}, {"nonce": 5, "mines": 3, "rtp": "99/100", "picks": [tile]}]
+    again = fairmines.SeedPair.from_state_json(json.dumps(rewritten))
+    not_in_play(again.round, 4, "it can only be voided")
+    assert again.round(5).picks == (tile,)
+    expect(fairmines.RoundsInPlayError, None, again.rotate)
+    assert again.void_open_rounds() == [1, 4, 5] and again.rotate().server_seed == S
+
+
+def test_round_takes_a_nonce_for_the_core() -> None:
+    pair = fairmines.SeedPair.from_parts(S, C, 3)
+    tile = safe_tiles(fairmines.mine_positions(S, C, 3, 3))[0]
+    pair.start_round(3, "0.99").reveal(tile)  # dropped: the pair hands it back
+    for nonce in (np.uint64(3), 3.0, np.int8(3)):
+        round_ = pair.round(nonce)
+        assert round_.nonce == 3 and round_.picks == (tile,)
+        del round_
+    for nonce, shown in [(-1, "-1"), (2**64, str(2**64)), (2**200, "an integer of 2^128 or more"), (0.5, "0.5")]:
+        text = expect(fairmines.InvalidNonceError, "nonce", pair.round, nonce)
+        assert text == f"nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got {shown}"
+    for bad in ("3", True, None, b"3", [3]):
+        err = raised(pair.round, bad)
+        assert type(err) is TypeError and str(err).startswith("nonce: must be int"), str(err)
+    assert pair.round(3).picks == (tile,), "refused calls hand nothing out"
 
 
 def test_rounds_and_pairs_never_show_the_secret_seed() -> None:
