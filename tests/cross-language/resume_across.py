@@ -98,7 +98,7 @@ def main() -> int:
         for k, round_ in enumerate(rounds):
             record = round_.record()
             assert record is not None, f"case {i}: round {k} did not finish"
-            assert fairmines.verify_round(record, server).is_ok, record
+            assert fairmines.verify_round(record, server).ok, record
             assert c_verifies(c_verify, record.to_json(), server), record
             records += 1
         outcomes = [r.outcome for r in rounds]
