@@ -153,19 +153,7 @@ fn state_built(b: StateBuilt) {
         nonces.push(nonce);
         let mines = r.mines % 26;
         let grid = (1..=24).contains(&mines).then(|| reference::placement(&server, &client, nonce, usize::from(mines)));
-        let picks: Vec<u8> = r
-            .picks
-            .iter()
-            .take(26)
-            .map(|p| match (p, &grid) {
-                (Pick::Safe(n), Some(g)) => {
-                    let safe: Vec<u8> = (1..=25).filter(|t| !g.positions.contains(t)).collect();
-                    safe[usize::from(*n) % safe.len()]
-                }
-                (Pick::Mine(n), Some(g)) => g.positions[usize::from(*n) % g.positions.len()],
-                (Pick::Safe(n) | Pick::Mine(n) | Pick::Any(n), _) => *n,
-            })
-            .collect();
+        let picks = tiles(&r.picks[..r.picks.len().min(26)], grid.as_ref());
         let mut round = serde_json::json!({"nonce": nonce});
         if b.first_version {
             rounds.push(round["nonce"].clone());
@@ -287,18 +275,11 @@ fn state_json(state: &str) {
     }
 }
 
-fn check_built(b: Built) {
-    let server = ServerSeed::from_bytes(&b.server_seed);
-    let server = server.reveal();
-    let client = text(&b.client);
-    let grid = (1..=24)
-        .contains(&b.mines)
-        .then(|| reference::placement(server, &client, b.nonce, usize::from(b.mines)));
-    let picks: Vec<u8> = b
-        .picks
+/// The tiles the picks stand for on the genuine grid (when the mine count has one).
+fn tiles(picks: &[Pick], grid: Option<&reference::Placement>) -> Vec<u8> {
+    picks
         .iter()
-        .take(30)
-        .map(|p| match (p, &grid) {
+        .map(|p| match (p, grid) {
             (Pick::Safe(n), Some(g)) => {
                 let safe: Vec<u8> = (1..=25).filter(|t| !g.positions.contains(t)).collect();
                 safe[usize::from(*n) % safe.len()]
@@ -306,7 +287,17 @@ fn check_built(b: Built) {
             (Pick::Mine(n), Some(g)) => g.positions[usize::from(*n) % g.positions.len()],
             (Pick::Safe(n) | Pick::Mine(n) | Pick::Any(n), _) => *n,
         })
-        .collect();
+        .collect()
+}
+
+fn check_built(b: Built) {
+    let server = ServerSeed::from_bytes(&b.server_seed);
+    let server = server.reveal();
+    let client = text(&b.client);
+    let grid = (1..=24)
+        .contains(&b.mines)
+        .then(|| reference::placement(server, &client, b.nonce, usize::from(b.mines)));
+    let picks = tiles(&b.picks[..b.picks.len().min(30)], grid.as_ref());
     let rtp = b.rtp.rtp();
     let (expected_outcome, expected_multiplier) = match &grid {
         Some(g) => {

@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 import fairmines
+from cross_language import c_verifies
 
 HERE = Path(__file__).resolve().parent
 CASES = [
@@ -39,13 +40,6 @@ def resume(command: list[str], state: Path, nonce: int, moves: list[int | str]) 
         command + [str(state), str(nonce)] + [str(m) for m in moves], check=True, capture_output=True, text=True
     )
     return out.stdout.strip()
-
-
-def c_verifies(verify_round: str, record_json: str, server_seed: str) -> bool:
-    status = subprocess.run([verify_round, record_json, server_seed], capture_output=True, text=True).returncode
-    if status not in (0, 1):
-        raise AssertionError(f"verify_round exited {status} on {record_json}")
-    return status == 0
 
 
 def main() -> int:
