@@ -1,4 +1,5 @@
-//! Per-round cost of the core beside the Keccak bound, and the batch on all cores beside one thread.
+//! Per-round cost of the core beside the Keccak bound, the batch on all cores beside one thread, and the
+//! cost of a move made after a restart (the pair read from its state) beside one placement.
 //!
 //! A round costs the Keccak-f[1600] permutations it needs and nothing can be faster than that on one
 //! lane: one per 136-byte block of `server:client:nonce` (SHA3-256) plus one for the first 34 words of
@@ -16,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
-use fairmines::{MineCount, Nonces, RoundHasher, mine_positions, mine_positions_batch};
+use fairmines::{MineCount, Nonces, RoundHasher, Rtp, SeedPair, ServerSeed, mine_positions, mine_positions_batch};
 
 const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
 const SHORT_CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
@@ -157,6 +158,44 @@ fn batch(c: &mut Criterion) {
     group.finish();
 }
 
+/// The operator's move after a restart, as a service that keeps no pair in memory makes every move: the pair
+/// read from its stored state (one round in play with a pick), the round taken back by its nonce, a reveal,
+/// the state written again. Beside it in each sample, as many placements of a round (`mine_positions`): the
+/// ratio says what share of the move the placement alone is.
+fn resumed_move(c: &mut Criterion) {
+    let mines = MineCount::new(3).unwrap();
+    let grid = mine_positions(SERVER, SHORT_CLIENT, 1, 3).unwrap();
+    let safe: Vec<u8> = (1..=25).filter(|t| !grid.contains(t)).collect();
+    let mut pair = SeedPair::from_parts(ServerSeed::from_hex(SERVER).unwrap(), SHORT_CLIENT, 1);
+    let mut round = pair.start_round(mines, Rtp::parse("0.99").unwrap()).unwrap();
+    round.reveal(safe[0]).unwrap();
+    drop(round);
+    let stored = pair.to_state_json();
+    let mut group = c.benchmark_group("game");
+    group.throughput(Throughput::Elements(1));
+    group.warm_up_time(Duration::from_secs(1));
+    group.measurement_time(Duration::from_secs(3));
+    group.bench_function("move restored from its state", |b| {
+        b.iter_custom(|iters| {
+            let start = Instant::now();
+            for _ in 0..iters {
+                let pair = SeedPair::from_state_json(black_box(&stored)).unwrap();
+                let mut round = pair.round(1).unwrap();
+                black_box(round.reveal(safe[1]).unwrap());
+                black_box(pair.to_state_json());
+            }
+            let moves = start.elapsed();
+            let start = Instant::now();
+            for _ in 0..iters {
+                black_box(mine_positions(black_box(SERVER), SHORT_CLIENT, 1, 3).unwrap());
+            }
+            record("move restored from state", moves, start.elapsed(), iters);
+            moves
+        })
+    });
+    group.finish();
+}
+
 /// A group whose samples each run `rounds` rounds a fixed number of times (about 8 s in all).
 fn flat_group<'a>(c: &'a mut Criterion, name: &str, rounds: usize, samples: usize) -> BenchmarkGroup<'a, WallTime> {
     let mut group = c.benchmark_group(name);
@@ -199,6 +238,9 @@ fn report() {
             let value_name =
                 format!("batch, 4 rounds in step ({}) vs one at a time, one thread", fairmines::keccak_backend());
             (None, "4 lanes / 1 lane, one thread", value_name)
+        } else if name == "move restored from state" {
+            let value_name = "a move restored from its state (read, round(nonce), reveal, write) vs one placement";
+            (None, "one placement / move (the share of the move that is the round's placement)", value_name.to_owned())
         } else if name == "lanes vs bound" {
             let value_name = format!(
                 "batch, 4 rounds in step ({}), one thread, vs the one-lane Keccak bound",
@@ -236,6 +278,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     rounds(&mut c);
     batch(&mut c);
+    resumed_move(&mut c);
     c.final_summary();
     report();
 }
