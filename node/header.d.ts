@@ -4,6 +4,19 @@
 // rest is generated from the Rust doc comments.
 
 /**
+ * What {@link generateServerSeed} gives: the secret seed and its commitment. Only the commitment is
+ * enumerable and shown: `JSON.stringify` writes `{ commitment }`, `util.inspect` hides the seed.
+ */
+export interface GeneratedServerSeed {
+  /** The secret server seed: 64 lowercase hex characters (not enumerable: a spread or `Object.keys` skips it). */
+  serverSeed: string
+  /** SHA3-256 of the seed, to publish before play. */
+  commitment: string
+  /** `{ commitment }`: the seed never reaches a JSON log. */
+  toJSON(): { commitment: string }
+}
+
+/**
  * The nonces of a batch: `count` consecutive nonces from `start` (no array needed), a `BigUint64Array`
  * or `Uint32Array` (read in place, never copied; do not write to it while an async batch runs), or an
  * array of numbers or bigints (made a typed array first: about 3 ms per million numbers).

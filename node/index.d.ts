@@ -6,6 +6,19 @@
 // rest is generated from the Rust doc comments.
 
 /**
+ * What {@link generateServerSeed} gives: the secret seed and its commitment. Only the commitment is
+ * enumerable and shown: `JSON.stringify` writes `{ commitment }`, `util.inspect` hides the seed.
+ */
+export interface GeneratedServerSeed {
+  /** The secret server seed: 64 lowercase hex characters (not enumerable: a spread or `Object.keys` skips it). */
+  serverSeed: string
+  /** SHA3-256 of the seed, to publish before play. */
+  commitment: string
+  /** `{ commitment }`: the seed never reaches a JSON log. */
+  toJSON(): { commitment: string }
+}
+
+/**
  * The nonces of a batch: `count` consecutive nonces from `start` (no array needed), a `BigUint64Array`
  * or `Uint32Array` (read in place, never copied; do not write to it while an async batch runs), or an
  * array of numbers or bigints (made a typed array first: about 3 ms per million numbers).
@@ -368,10 +381,11 @@ export declare function errorKinds(): ErrorKind[]
 /**
  * A fresh server seed from the operating system's CSPRNG (64 lowercase hex characters) with its
  * commitment: publish `commitment` before play, `serverSeed` once the pair is rotated out.
- * `console.log`/`util.inspect` show the commitment only.
+ * `console.log`/`util.inspect`, `JSON.stringify` and a spread show the commitment only (`serverSeed` is
+ * not enumerable; read it as `seed.serverSeed` or by destructuring).
  * @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG_FAILED'`)
  */
-export declare function generateServerSeed(): { serverSeed: string, commitment: string }
+export declare function generateServerSeed(): GeneratedServerSeed
 
 /**
  * The most safe picks a round with `mines` mines allows: 25 − mines.

@@ -61,7 +61,7 @@ test('generateServerSeed: 64 hex characters, its commitment, distinct, hidden fr
   assert.match(a.serverSeed, /^[0-9a-f]{64}$/);
   assert.equal(a.commitment, fm.commitment(a.serverSeed));
   assert.notEqual(a.serverSeed, b.serverSeed);
-  assert.deepEqual(Object.keys(a), ['serverSeed', 'commitment']);
+  assert.deepEqual(Object.keys(a), ['commitment']);
   const { serverSeed, commitment } = a;
   assert.equal(serverSeed, a.serverSeed);
   assert.equal(commitment, a.commitment);
@@ -69,6 +69,19 @@ test('generateServerSeed: 64 hex characters, its commitment, distinct, hidden fr
     assert.ok(!shown.includes(a.serverSeed), `the seed shows in ${shown}`);
   }
   assert.ok(util.inspect(a).includes(a.commitment));
+});
+
+test('generateServerSeed: JSON.stringify and a spread write the commitment only, serverSeed still reads', () => {
+  const a = fm.generateServerSeed();
+  const seed = a.serverSeed;
+  assert.match(seed, /^[0-9a-f]{64}$/);
+  assert.equal(JSON.stringify(a), `{"commitment":"${a.commitment}"}`);
+  assert.equal(JSON.stringify({ a }), `{"a":{"commitment":"${a.commitment}"}}`);
+  for (const text of [JSON.stringify({ ...a }), util.inspect(a, { showHidden: true }), util.inspect({ a }, { depth: 5 })]) {
+    assert.ok(!text.includes(seed), `the seed shows in ${text}`);
+  }
+  assert.equal(fm.commitment(seed), a.commitment);
+  assert.equal(fm.SeedPair.fromParts(seed, 'client', 0).public.commitment, a.commitment);
 });
 
 test('the npm package carries LICENSE-MIT and LICENSE-APACHE, the repository\'s own texts', () => {

@@ -53,8 +53,13 @@
     },
     // A result holding bigints gets a toJSON that writes them in decimal (not enumerable: keys skip it).
     withJson: (value) => method(value, 'toJSON', toJSON),
-    // A generated seed shows its commitment only.
-    hideSeed: (seed) => method(seed, inspect, () => `{ serverSeed: '<hidden>', commitment: '${seed.commitment}' }`),
+    // A generated seed shows its commitment only: to inspection, to JSON.stringify (a JSON logger), to a
+    // spread or Object.keys (`serverSeed` is not enumerable; reading it, or destructuring, still works).
+    hideSeed(seed) {
+      Object.defineProperty(seed, 'serverSeed', { enumerable: false });
+      method(seed, 'toJSON', () => ({ commitment: seed.commitment }));
+      return method(seed, inspect, () => `{ serverSeed: '<hidden>', commitment: '${seed.commitment}' }`);
+    },
     // The Promise of an async batch with a signal: it rejects as soon as the signal aborts (`abort()` tells
     // the work to stop at its next chunk); `start()` queues the work, unless the signal has aborted.
     abortable(signal, abort, start) {

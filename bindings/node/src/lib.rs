@@ -419,9 +419,10 @@ pub fn verify(env: Env, round: ObjectArg) -> Result<Verification> {
 
 /// A fresh server seed from the operating system's CSPRNG (64 lowercase hex characters) with its
 /// commitment: publish `commitment` before play, `serverSeed` once the pair is rotated out.
-/// `console.log`/`util.inspect` show the commitment only.
+/// `console.log`/`util.inspect`, `JSON.stringify` and a spread show the commitment only (`serverSeed` is
+/// not enumerable; read it as `seed.serverSeed` or by destructuring).
 /// @throws {Error} the OS random number generator failed (`code: 'FAIRMINES_RNG_FAILED'`)
-#[napi(catch_unwind, ts_return_type = "{ serverSeed: string, commitment: string }")]
+#[napi(catch_unwind, ts_return_type = "GeneratedServerSeed")]
 pub fn generate_server_seed(env: &Env) -> Result<Unknown<'_>> {
     let seed = guard(env, || fairmines::ServerSeed::generate().map_err(Failure::core))?;
     let mut object = Object::new(env)?;

@@ -3,11 +3,12 @@
 import {
   SeedPair, Round, Ratio, verifyRound, recordToJson, recordFromJson, multiplier, payoutTable, maxSafePicks,
   minePositions, verify, errorKinds, minePositionsBatch, minePositionsBatchAsync, __napiBindingTarget,
+  generateServerSeed,
 } from 'fairmines'
 import type {
   RoundRecord, RoundVerification, Reveal, TableEntry, PublicSeedPair, RevealedSeedPair, Verification, ErrorKind,
   RoundRecordInput, RoundRecordJson, PublicSeedPairJson, RevealedSeedPairJson, SafeReveal, MineReveal, Nonces,
-  BatchOptions, BatchAsyncOptions,
+  BatchOptions, BatchAsyncOptions, GeneratedServerSeed,
 } from 'fairmines'
 
 const pair: SeedPair = new SeedPair('client')
@@ -137,8 +138,14 @@ minePositionsBatch('s', 'c', [1], 3, { signal: controller.signal })
 minePositionsBatch('s', 'c', { start: 0, end: 10 }, 3)
 // @ts-expect-error a Float64Array is not a list of nonces
 minePositionsBatch('s', 'c', new Float64Array(2), 3)
+// A generated seed: the seed and the commitment read; JSON.stringify gives the commitment only.
+const generated: GeneratedServerSeed = generateServerSeed()
+const { serverSeed: generatedSeed, commitment: generatedCommitment }: { serverSeed: string, commitment: string } = generated
+const logged: { commitment: string } = generated.toJSON()
+
 const target: 'native' | 'wasm32-wasi' | 'wasm32-wasip1' = __napiBindingTarget
 
 void [nonce, commitment, safe, reached, paid, grid, outcome, rtp, roundNonce, finished, picks, safePicks, current,
   roundCommitment, clientSeed, seed, rounds, parts, shown, same, entry, most, mines, open, voided, verdictText, checkedOk,
-  tile, revealedPicks, over, wordsUsed, kind, rounds64, capped, later, target, resumedRound]
+  tile, revealedPicks, over, wordsUsed, kind, rounds64, capped, later, target, resumedRound, generatedSeed,
+  generatedCommitment, logged]
