@@ -84,6 +84,22 @@ test('generateServerSeed: JSON.stringify and a spread write the commitment only,
   assert.equal(fm.SeedPair.fromParts(seed, 'client', 0).public.commitment, a.commitment);
 });
 
+test('a class called without new throws a TypeError naming the class, and changes nothing', () => {
+  for (const [Class, args] of [[fm.SeedPair, ['x']], [fm.Round, []], [fm.Ratio, [1, 2]]]) {
+    for (const call of [() => Class(...args), () => Class.call(fm, ...args), () => Class.apply({}, args)]) {
+      const caught = (() => { try { call(); } catch (e) { return e; } return undefined; })();
+      assert.ok(caught instanceof TypeError, `${Class.name}: ${caught}`);
+      assert.match(caught.message, new RegExp(`^Class constructor ${Class.name} cannot be invoked without 'new'`));
+    }
+  }
+  assert.equal(typeof fm.minePositions, 'function');
+  assert.ok(new fm.SeedPair('x') instanceof fm.SeedPair);
+  assert.ok(fm.SeedPair.fromParts('a'.repeat(64), 'c', 0) instanceof fm.SeedPair);
+  assert.ok(new fm.SeedPair('x').startRound(3, '0.99') instanceof fm.Round);
+  assert.ok(new fm.Ratio(1, 2) instanceof fm.Ratio && fm.Ratio.parse('1/2') instanceof fm.Ratio);
+  assert.equal(fm.SeedPair.name, 'SeedPair');
+});
+
 test('the npm package carries LICENSE-MIT and LICENSE-APACHE, the repository\'s own texts', () => {
   const root = path.join(__dirname, '..');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

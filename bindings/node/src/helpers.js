@@ -25,6 +25,11 @@
   });
   for (const [Class, wrap] of [[Ratio, true], [SeedPair, false], [Round, false]]) {
     method(Class.prototype, inspect, function () { return wrap ? `${Class.name}(${this})` : this.toString(); });
+    // napi-rs runs a class's constructor on whatever `this` a call without `new` gives (the exports
+    // object, a plain object): such a call throws what calling a JavaScript class does. A proxy only
+    // traps the call; `new`, the statics, `instanceof` and the prototype are the class's own.
+    const message = `Class constructor ${Class.name} cannot be invoked without 'new'`;
+    exports[Class.name] = new Proxy(Class, { apply() { throw new TypeError(message); } });
   }
   const aborted = (signal) => Object.assign(new Error('The operation was aborted', { cause: signal.reason }),
     { name: 'AbortError', code: 'ABORT_ERR' });
