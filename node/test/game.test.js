@@ -204,6 +204,33 @@ test('the state JSON is the core\'s (version 2): every round in play whole, each
   assert.deepEqual([back.public.nonce, back.openRounds(), back.round(2n ** 64n - 2n).nonce], [2n ** 64n - 1n, [2n ** 64n - 2n], 2n ** 64n - 2n]);
 });
 
+
+test('a nonce above 2^53 in the core JSON: fromStateJson and recordFromJson keep it, plain JSON.parse rounds it', () => {
+  const nonce = 2n ** 64n - 2n;
+  const pair = SeedPair.fromParts(S, C, nonce);
+  const round = pair.startRound(3, '0.99');
+  const state = pair.toStateJson();
+  assert.match(state, /"nonce":18446744073709551615,"rounds":\[\{"nonce":18446744073709551614,/);
+  assert.equal(JSON.parse(state).rounds[0].nonce, 2 ** 64, 'JSON.parse gives the nearest double, not the nonce');
+  assert.notEqual(BigInt(JSON.parse(state).rounds[0].nonce), nonce);
+  const back = SeedPair.fromStateJson(state);
+  assert.deepEqual([back.public.nonce, back.openRounds(), back.round(nonce).nonce], [nonce + 1n, [nonce], nonce]);
+  pair.voidOpenRounds();
+  const text = fm.recordToJson(round.record());
+  assert.match(text, /"nonce":18446744073709551614,/);
+  assert.equal(JSON.parse(text).nonce, 2 ** 64);
+  assert.equal(fm.recordFromJson(text).nonce, nonce);
+  // The README's reviver, where JSON.parse hands it the source text (Node >= 21).
+  const exact = (key, value, context) =>
+    (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined ? BigInt(context.source) : value);
+  let probe;
+  JSON.parse('1', (key, value, context) => { probe = context; return value; });
+  if (probe?.source !== undefined) {
+    assert.equal(JSON.parse(text, exact).nonce, nonce);
+    assert.equal(JSON.parse(state, exact).rounds[0].nonce, nonce);
+  }
+});
+
 /**
  * Plays one round at nonce 5 of the pair (S, C): `moves` are tiles, `'cash'` or `'void'`. With `restart`,
  * each move is made by a new process in effect: the pair restored from the state stored after the last
