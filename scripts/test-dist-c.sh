@@ -6,7 +6,12 @@
 #   x86_64-linux-gnu:  the layout, the SONAME and its links, glibc 2.17 at most (objdump -T); pkg-config
 #                      fairmines (shared, run through the rpath and through LD_LIBRARY_PATH) and --static
 #                      fairmines-static; CMake (find_package, -DCMAKE_PREFIX_PATH=<moved>) fairmines::fairmines
-#                      (static) and fairmines::shared; the C++17 smoke (bindings/c/tests/cpp) through CMake
+#                      (static) and fairmines::shared; the C++17 smoke (bindings/c/tests/cpp) through CMake;
+#                      no -lgcc_s in the static flags
+#   both:              libfairmines.a's global symbols are exactly the header's functions (Rust's runtime
+#                      hidden); README.md's sh blocks run as written (C with pkg-config, -static, the shared
+#                      library through $ORIGIN/../lib after its folder is moved, C++ with CMake; musl:
+#                      musl-gcc -static), each output compared with the one shown
 #   x86_64-linux-musl: the layout (no .so), no glibc symbol versions; with musl-gcc (Debian's musl-tools,
 #                      installed when missing): static through pkg-config fairmines-static and fairmines
 #                      --static, and through CMake (CC=musl-gcc); without musl-gcc, the symbol checks only
@@ -91,9 +96,15 @@ lib/libfairmines.a
 lib/pkgconfig
 lib/pkgconfig/fairmines-static.pc
 lib/pkgconfig/fairmines.pc
+examples
+examples/cpp
+examples/cpp/CMakeLists.txt
+examples/cpp/verify_round.cpp
+examples/mines.c
+examples/verify_round.c
 LICENSE-APACHE
 LICENSE-MIT
-README.txt
+README.md
 share
 share/doc
 share/doc/fairmines
@@ -107,6 +118,57 @@ run_vectors() { # program, label
     out=$(tail -n 1 <<<"$out")
     grep -q '^fairmines C tests: [1-9][0-9]* vectors, [0-9]* checks, 0 failures$' <<<"$out" || fail "$2: $out"
     echo "$2: $out"
+}
+
+# libfairmines.a defines, as global symbols, exactly the functions the header declares: Rust's runtime
+# inside it is local, so it links beside other Rust static libraries or a C++ runtime.
+declared=$(grep -oE '\bfairmines_[a-z0-9_]+\(' "$ROOT/include/fairmines.h" | tr -d '(' | sort -u)
+exports_only_the_api() { # archive, label
+    local got
+    got=$(nm -g --defined-only "$1" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u)
+    diff <(echo "$declared") <(echo "$got") >&2 ||
+        fail "$2: libfairmines.a's global symbols are not the header's functions (diff above: -header +archive)"
+    echo "$2: libfairmines.a exports $(wc -l <<<"$got") symbols, the header's $(wc -l <<<"$declared") fairmines_* functions, nothing else"
+}
+# Every ```sh block of the archive's README.md, run as written, in order, in one bash (so exports carry on),
+# in a new folder, with FAIRMINES set to the moved archive folder: each line "$ COMMAND" is run and must
+# succeed; the lines under it, when there are any, are what it must print on standard output.
+run_readme() { # archive folder, work folder, label
+    local dir=$1 work=$2 label=$3
+    mkdir -p "$work"
+    python3 - "$dir/README.md" "$work" <<'PY' || fail "$label: README.md has no runnable block"
+import pathlib, re, sys
+readme, work = sys.argv[1:]
+text = pathlib.Path(readme).read_text()
+steps = []
+for block in re.findall(r"^```sh\n(.*?)^```$", text, re.S | re.M):
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            steps.append([line[2:], []])
+        else:
+            steps[-1][1].append(line)
+assert steps, "no command"
+work = pathlib.Path(work)
+script = ["set -eo pipefail"]
+for i, (command, shown) in enumerate(steps):
+    (work / f"cmd.{i}").write_text(command + "\n")
+    (work / f"shown.{i}").write_text("".join(l + "\n" for l in shown))
+    script.append(f"echo {i} > .step; {command} > out.{i} 2> err.{i}")
+(work / "steps.sh").write_text("\n".join(script) + "\n")
+(work / "count").write_text(str(len(steps)))
+PY
+    (cd "$work" && FAIRMINES=$dir env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH bash steps.sh) || {
+        local i; i=$(cat "$work/.step")
+        cat "$work/err.$i" >&2
+        fail "$label: README.md's command failed: $(cat "$work/cmd.$i")"
+    }
+    local i n; n=$(cat "$work/count")
+    for ((i = 0; i < n; i++)); do
+        [[ ! -s $work/shown.$i ]] && continue
+        diff "$work/shown.$i" "$work/out.$i" >&2 ||
+            fail "$label: README.md's $(cat "$work/cmd.$i") printed another output (diff above: -shown +printed)"
+    done
+    echo "$label: README.md's $n commands run as written, their outputs as shown"
 }
 
 # -- glibc -----------------------------------------------------------------------------------------------
@@ -163,19 +225,24 @@ run_vectors cmake-gnu/test_shared "CMake fairmines::shared"
     cmake --build cmake-cpp >>cmake-cpp.log 2>&1; } || { cat cmake-cpp.log >&2; fail "CMake C++17 smoke"; }
 ./cmake-cpp/smoke >/dev/null || fail "the C++17 smoke failed"
 echo "CMake C++17 smoke (static): passed"
+exports_only_the_api "$prefix/lib/libfairmines.a" gnu
+if grep -q -- '-lgcc_s' "$prefix"/lib/pkgconfig/*.pc "$prefix/lib/cmake/fairmines/fairmines-config.cmake"; then
+    fail "gnu: the static link flags name -lgcc_s (a -static link has none)"
+fi
+step "gnu: README.md's blocks (C with pkg-config, static and -static; the shared library through \$ORIGIN after a move; C++ with CMake)"
+run_readme "$prefix" "$tmp/readme-gnu" gnu
 
 # -- musl ------------------------------------------------------------------------------------------------
 step "$musl.tar.gz ($(stat -c %s "$ROOT/dist/$musl.tar.gz") bytes): unpacked, moved"
 unpack_moved "$musl" "$(sort <<<"$common")"
 mprefix=$tmp/moved/$musl
 if nm "$mprefix/lib/libfairmines.a" 2>/dev/null | grep '@GLIBC_'; then fail "the musl archive references glibc"; fi
-defined=$(nm -g --defined-only "$mprefix/lib/libfairmines.a" 2>/dev/null)
-for sym in fairmines_version _Unwind_Resume; do
-    grep -q " T $sym\$" <<<"$defined" || fail "libfairmines.a (musl) does not define $sym"
-done
+exports_only_the_api "$mprefix/lib/libfairmines.a" musl
+# The unwinder is inside (local): a static link needs only -lc.
+grep -q ' t _Unwind_Resume$' <<<"$(nm "$mprefix/lib/libfairmines.a" 2>/dev/null)" || fail "libfairmines.a (musl) has no unwinder inside"
 grep -qx 'native_static_libs=-lc' "$mprefix/lib/pkgconfig/fairmines-static.pc" || fail "musl .pc: native libs"
 if grep -q 'fairmines::shared' "$mprefix/lib/cmake/fairmines/fairmines-config.cmake"; then fail "musl CMake: fairmines::shared"; fi
-echo "static library only, defines fairmines_* and the unwinder, no glibc symbols; .pc and CMake files static"
+echo "static library only, exports fairmines_* only, the unwinder inside, no glibc symbols; .pc and CMake files static"
 if need musl-gcc; then
     step "musl: musl-gcc -static, pkg-config fairmines-static and fairmines --static"
     export PKG_CONFIG_PATH=$mprefix/lib/pkgconfig
@@ -192,6 +259,8 @@ if need musl-gcc; then
         >cmake-musl.log 2>&1 && cmake --build cmake-musl >>cmake-musl.log 2>&1; } ||
         { cat cmake-musl.log >&2; fail "CMake (musl)"; }
     run_vectors cmake-musl/test_static "CMake fairmines::fairmines (musl-gcc, static)"
+    step "musl: README.md's blocks (musl-gcc -static with pkg-config)"
+    run_readme "$mprefix" "$tmp/readme-musl" musl
 else
     echo "test-dist-c: NOTE: no musl-gcc here (apt-get install musl-tools): the musl archive was checked by its symbols only"
 fi
