@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make dist`: the release artifacts this machine builds, into dist/ with dist/SHA256SUMS:
 #   dist/fairmines-X.Y.Z-x86_64-unknown-linux-musl.tar.gz   the static `fairmines` command line (any x86_64
-#                                                            Linux), with LICENSE-MIT, LICENSE-APACHE, README
+#                                                            Linux), with LICENSE-MIT, LICENSE-APACHE and
+#                                                            README.md (the worked example and its output)
 #   the C archives (scripts/dist-c.sh), the npm packages (scripts/dist-node.sh), the Python wheels and
 #   sdist (scripts/dist-python.sh), the JAR with its POM and Maven repository folder dist/maven and the Ruby
 #   gem (scripts/dist-uniffi.sh), each described in its script
@@ -32,18 +33,44 @@ rm -rf dist && mkdir -p "dist/.stage/$name"
 stage=dist/.stage/$name
 cp "$target_dir/$target/release/fairmines" "$stage/"
 cp LICENSE-MIT LICENSE-APACHE "$stage/"
-cat > "$stage/README.txt" <<TXT
-fairmines $version: the command-line verifier of the provably fair Mines game (Cloudbet),
-a static binary for any ${target%%-*} Linux (musl, no shared libraries needed).
+# The worked example of ALGORITHM.md: the Makefile's ARGS (its default, not an override), shown with the output
+# of this binary (or, for a target this machine cannot run, of the host build of the same source).
+example_args=$(env -u MAKEFLAGS -u MAKELEVEL make -s --no-print-directory -f Makefile \
+    --eval 'print-worked-example: ; @echo $(ARGS)' print-worked-example)
+[[ $example_args == --server-seed\ * ]] || { echo "dist: no worked example in the Makefile's ARGS" >&2; exit 1; }
+if [[ $target == "$(uname -m)"-*-linux-* ]]; then
+    # shellcheck disable=SC2086 # the arguments, split
+    example_out=$(env -i "$stage/fairmines" verify $example_args)
+else
+    # shellcheck disable=SC2086
+    example_out=$(cargo run --locked --release --quiet -p fairmines-cli -- verify $example_args)
+fi
+cat > "$stage/README.md" <<TXT
+# fairmines $version: the command-line verifier
 
-    ./fairmines verify --server-seed S --client-seed C --nonce N --mines M --commitment H --positions 7,10,19
-    ./fairmines --help
+The command-line verifier of the provably fair Mines game (Cloudbet), a static binary for any ${target%%-*}
+Linux (musl, no shared libraries needed). \`./fairmines --help\` lists the commands, \`./fairmines verify --help\`
+the arguments of \`verify\`.
+
+The worked example of ALGORITHM.md (server seed revealed after the round, the player's client seed, the nonce,
+the number of mines, the commitment shown before the round and the mine positions the game declared), from this
+folder:
+
+\`\`\`sh
+\$ ./fairmines verify $example_args
+\`\`\`
+
+\`\`\`text
+$example_out
+\`\`\`
+
+The exit status is 0 for OK, 1 when a check given fails (MISMATCH), 2 for bad arguments.
 
 Source: https://github.com/fairmines/fairmines (tag v$version). Licence: MIT OR Apache-2.0 (the two files here).
 Check the archive against the release's SHA256SUMS: sha256sum -c --ignore-missing SHA256SUMS
 TXT
 chmod 0755 "$stage/fairmines"
-chmod 0644 "$stage"/LICENSE-* "$stage/README.txt"
+chmod 0644 "$stage"/LICENSE-* "$stage/README.md"
 touch -d "@$SOURCE_DATE_EPOCH" "$stage" "$stage"/*
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" --format=gnu \
     -C dist/.stage -cf - "$name" | gzip -9n > "dist/$name.tar.gz"

@@ -5,7 +5,7 @@
 # also loads their library in Debian 11), the others on an older glibc (scripts/test-dist-oldglibc.sh, Debian 11);
 # and here, the command line: dist/SHA256SUMS holds,
 # the command-line archive unpacks into a new folder outside the source tree, holds the binary with its
-# licences and README, the binary is static (file and ldd say so), says its version, passes its selftest,
+# licences and README.md (whose worked example, run from the unpacked folder, prints what it shows), the binary is static (file and ldd say so), says its version, passes its selftest,
 # and verifies the worked example of ALGORITHM.md (the arguments given: the Makefile passes `make verify`'s
 # ARGS) with the verdict OK, run with an empty environment.
 #   scripts/test-dist.sh VERIFY-ARGS...
@@ -28,7 +28,7 @@ bash scripts/test-dist-oldglibc.sh "$@"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tar -xzf "dist/$name.tar.gz" -C "$tmp"
-want=$(printf '%s\n' "$name/" "$name/LICENSE-APACHE" "$name/LICENSE-MIT" "$name/README.txt" "$name/fairmines")
+want=$(printf '%s\n' "$name/" "$name/LICENSE-APACHE" "$name/LICENSE-MIT" "$name/README.md" "$name/fairmines")
 got=$(tar -tzf "dist/$name.tar.gz" | LC_ALL=C sort)
 [[ "$got" == "$want" ]] || { echo "test-dist: the archive holds:" >&2; echo "$got" >&2; exit 1; }
 bin=$tmp/$name/fairmines
@@ -45,4 +45,14 @@ run() { env -i "$bin" "$@"; }
 run selftest >/dev/null
 out=$(run verify "$@")
 grep -qx 'verdict: OK, every check given holds' <<<"$out" || { echo "$out" >&2; echo "test-dist: verify did not say OK" >&2; exit 1; }
-echo "test-dist: $name.tar.gz ($(stat -c %s "$OLDPWD/dist/$name.tar.gz") bytes): static, $version, selftest and verify OK"
+# The README's worked example: its command is `verify` with the arguments given (make verify's ARGS), and
+# run from the unpacked folder it prints exactly the output the README shows.
+readme=$tmp/$name/README.md
+shown_cmd=$(awk '/^```sh$/ { on = 1; next } on && /^```$/ { exit } on' "$readme")
+shown_out=$(awk '/^```text$/ { on = 1; next } on && /^```$/ { exit } on' "$readme")
+[[ $shown_cmd == "\$ ./fairmines verify $*" ]] ||
+    { echo "test-dist: README.md's command is '$shown_cmd', not ./fairmines verify with the worked example's arguments" >&2; exit 1; }
+readme_out=$(cd "$tmp/$name" && env -i bash -c "${shown_cmd#\$ }")
+[[ -n $shown_out && $readme_out == "$shown_out" ]] ||
+    { diff <(echo "$shown_out") <(echo "$readme_out") >&2; echo "test-dist: README.md shows another output (diff above: -shown +run)" >&2; exit 1; }
+echo "test-dist: $name.tar.gz ($(stat -c %s "$OLDPWD/dist/$name.tar.gz") bytes): static, $version, selftest and verify OK, README.md's worked example ($(wc -l <<<"$shown_out") lines of output) as shown"
