@@ -73,8 +73,15 @@ export const recordToJson = (value) => glue.recordToJson(record(value));
 export const verifyRound = (value, serverSeed) => glue.verifyRound(record(value), serverSeed);
 export const recordFromJson = (text) => hidden(glue.recordFromJson(text), 'toJSON', toJSON);
 
+/**
+ * A fresh server seed and its commitment. Only the commitment shows: to inspection, to JSON.stringify (a
+ * JSON logger), to a spread or Object.keys (`serverSeed` is not enumerable; reading it, or destructuring,
+ * still works).
+ */
 export function generateServerSeed() {
   const seed = glue.generateServerSeed();
+  Object.defineProperty(seed, 'serverSeed', { enumerable: false });
+  hidden(seed, 'toJSON', () => ({ commitment: seed.commitment }));
   return hidden(seed, inspect, () => `{ serverSeed: '<hidden>', commitment: '${seed.commitment}' }`);
 }
 

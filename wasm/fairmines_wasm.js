@@ -331,7 +331,9 @@ export function errorKinds() {
 
 /**
  * A fresh server seed from `crypto.getRandomValues` (64 lowercase hex characters) with its commitment.
- * @returns {{ serverSeed: string, commitment: string }}
+ * `JSON.stringify`, a spread and `util.inspect` show the commitment only (`serverSeed` is not enumerable;
+ * read it as `seed.serverSeed` or by destructuring).
+ * @returns {GeneratedServerSeed}
  */
 export function generateServerSeed() {
     const ret = wasm.generateServerSeed();

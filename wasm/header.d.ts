@@ -12,6 +12,19 @@ export interface ErrorKind {
   summary: string
 }
 
+/**
+ * What {@link generateServerSeed} gives: the secret seed and its commitment. Only the commitment is
+ * enumerable and shown: `JSON.stringify` writes `{ commitment }`, `util.inspect` hides the seed.
+ */
+export interface GeneratedServerSeed {
+  /** The secret server seed: 64 lowercase hex characters (not enumerable: a spread or `Object.keys` skips it). */
+  serverSeed: string
+  /** SHA3-256 of the seed, to publish before play. */
+  commitment: string
+  /** `{ commitment }`: the seed never reaches a JSON log. */
+  toJSON(): { commitment: string }
+}
+
 /** What the operator published about a finished round: the input of {@link verify} (no other key). */
 export interface PublishedRound {
   serverSeed: string

@@ -14,6 +14,19 @@ export interface ErrorKind {
   summary: string
 }
 
+/**
+ * What {@link generateServerSeed} gives: the secret seed and its commitment. Only the commitment is
+ * enumerable and shown: `JSON.stringify` writes `{ commitment }`, `util.inspect` hides the seed.
+ */
+export interface GeneratedServerSeed {
+  /** The secret server seed: 64 lowercase hex characters (not enumerable: a spread or `Object.keys` skips it). */
+  serverSeed: string
+  /** SHA3-256 of the seed, to publish before play. */
+  commitment: string
+  /** `{ commitment }`: the seed never reaches a JSON log. */
+  toJSON(): { commitment: string }
+}
+
 /** What the operator published about a finished round: the input of {@link verify} (no other key). */
 export interface PublishedRound {
   serverSeed: string
@@ -348,8 +361,10 @@ export function errorKinds(): ErrorKind[];
 
 /**
  * A fresh server seed from `crypto.getRandomValues` (64 lowercase hex characters) with its commitment.
+ * `JSON.stringify`, a spread and `util.inspect` show the commitment only (`serverSeed` is not enumerable;
+ * read it as `seed.serverSeed` or by destructuring).
  */
-export function generateServerSeed(): { serverSeed: string, commitment: string };
+export function generateServerSeed(): GeneratedServerSeed;
 
 /**
  * The heatmap of an audit (what `audit()` gives) as an SVG document, titled `title`: the file of

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import util from 'node:util';
 import { createRequire } from 'node:module';
 import * as fm from 'fairmines-wasm';
 import { expectError, repoRoot } from './helpers.js';
@@ -214,7 +215,22 @@ test('generateServerSeed: a fresh seed from crypto.getRandomValues with its comm
   assert.match(a.serverSeed, /^[0-9a-f]{64}$/);
   assert.notEqual(a.serverSeed, b.serverSeed);
   assert.equal(a.commitment, fm.commitment(a.serverSeed));
-  assert.deepEqual(Object.keys(a), ['serverSeed', 'commitment']);
+  assert.deepEqual(Object.keys(a), ['commitment']);
+  const { serverSeed, commitment } = a;
+  assert.equal(serverSeed, a.serverSeed);
+  assert.equal(commitment, a.commitment);
+});
+
+test('generateServerSeed: JSON.stringify and a spread write the commitment only, serverSeed still reads', () => {
+  const a = fm.generateServerSeed();
+  const seed = a.serverSeed;
+  assert.match(seed, /^[0-9a-f]{64}$/);
+  assert.equal(JSON.stringify(a), `{"commitment":"${a.commitment}"}`);
+  assert.equal(JSON.stringify({ a }), `{"a":{"commitment":"${a.commitment}"}}`);
+  for (const text of [JSON.stringify({ ...a }), util.inspect(a, { showHidden: true }), util.inspect({ a }, { depth: 5 })]) {
+    assert.ok(!text.includes(seed), `the seed shows in ${text}`);
+  }
+  assert.equal(fm.commitment(seed), a.commitment);
 });
 
 // The same calls through the Node package (when scripts/test-node.sh has built it): every error alike.

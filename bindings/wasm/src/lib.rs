@@ -246,7 +246,9 @@ pub fn verify(#[wasm_bindgen(unchecked_param_type = "PublishedRound")] round: Js
 }
 
 /// A fresh server seed from `crypto.getRandomValues` (64 lowercase hex characters) with its commitment.
-#[wasm_bindgen(js_name = generateServerSeed, unchecked_return_type = "{ serverSeed: string, commitment: string }")]
+/// `JSON.stringify`, a spread and `util.inspect` show the commitment only (`serverSeed` is not enumerable;
+/// read it as `seed.serverSeed` or by destructuring).
+#[wasm_bindgen(js_name = generateServerSeed, unchecked_return_type = "GeneratedServerSeed")]
 pub fn generate_server_seed() -> Result<JsValue, Thrown> {
     let seed = fairmines::ServerSeed::generate().map_err(Failure::core)?;
     Ok(object(vec![("serverSeed", seed.reveal().into()), ("commitment", seed.commitment().to_string().into())]))
