@@ -6,8 +6,9 @@
 #   libc, and loads under musl's dynamic linker (a musl-gcc program with stand-ins for Node's napi_* functions
 #   dlopen()s it: every other symbol must resolve in musl). No musl Node runs here, so its vectors are not run;
 # - an empty folder outside the source tree, a fresh npm cache, offline (no registry), PATH without cargo or
-#   rustc: `npm install` of the root tarball and the gnu tarball (the root's optional dependency on
-#   fairmines-linux-x64-gnu resolves to it; the musl one is skipped); `require('fairmines')` and `import`
+#   rustc: `npm install` of the root tarball, then `npm install --save-optional` of both platform tarballs
+#   (the documented install: the lock file then holds both, the root's optional dependencies resolve to
+#   them, the musl one is skipped), then `npm ci` from the lock file alone; `require('fairmines')` and `import`
 #   must load the installed package with the addon of node_modules/fairmines-linux-x64-gnu, and the
 #   package's own vector suite (node/test/vectors.test.js, every shared vector) passes on it.
 #   scripts/test-dist-node.sh              all of it, with the `node` on PATH
@@ -119,9 +120,18 @@ for tool in cargo rustc rustup; do
     if PATH=$bare command -v "$tool" >/dev/null; then fail "$tool is on the bare PATH ($bare)"; fi
 done
 printf '{ "name": "app", "version": "1.0.0", "private": true }\n' >"$app/package.json"
-(cd "$app" && env -u CARGO_HOME -u RUSTUP_HOME PATH="$bare" HOME="$tmp/home" npm_config_cache="$tmp/npm-cache" \
-    npm_config_update_notifier=false "$node_bin" "$npm_cli" install --offline --no-audit --no-fund --loglevel=error \
-    "$src/$root_tgz" "$src/dist/fairmines-linux-x64-gnu-$version.tgz" >/dev/null)
+user_npm() { # npm ARGS... in the project, as the user runs it (offline, no Rust, a fresh cache)
+    (cd "$app" && env -u CARGO_HOME -u RUSTUP_HOME PATH="$bare" HOME="$tmp/home" npm_config_cache="$tmp/npm-cache" \
+        npm_config_update_notifier=false "$node_bin" "$npm_cli" "$@" --offline --no-audit --no-fund --loglevel=error >/dev/null)
+}
+# The documented install: the root package, then both platform packages as optional dependencies of the
+# project, so that its lock file holds every optional dependency of the root package (npm installs the one
+# for this libc and skips the other); with only the gnu one, `npm ci` fails (the lock lacks the musl one).
+user_npm install "$src/$root_tgz"
+user_npm install --save-optional "$src/dist/fairmines-linux-x64-gnu-$version.tgz" "$src/dist/fairmines-linux-x64-musl-$version.tgz"
+# Then `npm ci` in that project, as a CI job or a second machine runs it: from the lock file alone, afresh.
+rm -rf "$app/node_modules"
+user_npm ci || fail "npm ci after the documented npm install failed"
 [[ -f "$app/node_modules/fairmines-linux-x64-gnu/fairmines.linux-x64-gnu.node" ]] || fail "the gnu package was not installed"
 [[ ! -e "$app/node_modules/fairmines-linux-x64-musl" ]] || fail "the musl package was installed on glibc"
 [[ -z "$(find "$app/node_modules/fairmines" -name '*.node')" ]] || fail "an addon inside node_modules/fairmines"
