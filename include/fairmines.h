@@ -605,8 +605,9 @@ fairmines_status fairmines_draw_order(const char *server_seed,
  * The mine positions of `count` consecutive rounds `nonce_start, nonce_start + 1, ...` of one seed pair, row
  * after row: `count * mines` bytes, each row as `fairmines_mine_positions()` writes it, using every core for
  * large batches. `out_positions` has room for `out_capacity >= count * mines` bytes and does not overlap the
- * seeds. `count` may be 0; a range whose last nonce would pass 2^64 - 1 is refused. Errors: as
- * `fairmines_mine_positions()`, plus `FAIRMINES_INVALID_NONCE`.
+ * seeds. `count` may be 0; a range whose last nonce would pass 2^64 - 1 is refused, and so is a batch of more
+ * than 4 GiB (`count * mines > 2^32`: split it). Errors: as `fairmines_mine_positions()`, plus
+ * `FAIRMINES_INVALID_NONCE` and `FAIRMINES_INVALID_NUMBER` (argument `nonces`).
  */
 fairmines_status fairmines_mine_positions_batch(const char *server_seed,
                                                 size_t server_seed_len,

@@ -411,7 +411,8 @@ export declare function minePositions(serverSeed: string, clientSeed: string, no
  * @param options - `threads`: the most threads to run on (`1`: this one only); default every core
  * @throws {TypeError} an argument has the wrong type
  * @throws {RangeError} a nonce or `mines` is out of range (`argument: 'nonces'` names the array,
- * the message names the element or field: `nonces[3]: …`, `nonces.count: …`)
+ * the message names the element or field: `nonces[3]: …`, `nonces.count: …`), or the batch would write
+ * more than 4 GiB (`count × mines > 2^32`, `FAIRMINES_INVALID_NUMBER`: split it)
  */
 export declare function minePositionsBatch(serverSeed: string, clientSeed: string, nonces: Nonces, mines: number | bigint, options?: BatchOptions | null): Uint8Array
 

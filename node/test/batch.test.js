@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const { getEventListeners } = require('node:events');
 const fm = require('fairmines');
-const { expectError } = require('./helpers');
+const { checkError, expectError } = require('./helpers');
 
 const S = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
 const C = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817';
@@ -100,6 +100,19 @@ test('a range is judged by the core\'s nonce rule: start, count, and its last no
   assert.equal(e.message, 'nonces: the range from 18446744073709551614 with 3 nonces passes 2^64 - 1');
   expectError(() => fm.minePositionsBatch(S, C, { start: '0', count: 1 }, 3), T, TYPE, 'nonces', 'nonces.start');
   expectError(() => fm.minePositionsBatch(S, C, { begin: 0, count: 1 }, 3), T, TYPE, 'nonces', 'nonces.begin');
+});
+
+test('a batch over 4 GiB is refused with the core\'s range error before any memory is taken', async () => {
+  const NUMBER = 'FAIRMINES_INVALID_NUMBER';
+  const e = expectError(() => fm.minePositionsBatch(S, C, { start: 0, count: 2 ** 40 }, 24), RangeError, NUMBER, 'nonces');
+  assert.equal(
+    e.message,
+    'nonces: 1099511627776 rounds at mines = 24 need 26388279066624 bytes, and one batch writes at most ' +
+      '4294967296 (4 GiB): split it into batches of at most 178956970 rounds',
+  );
+  expectError(() => fm.minePositionsBatch(S, C, { start: 0, count: 2 ** 32 + 1 }, 1), RangeError, NUMBER, 'nonces');
+  await assert.rejects(fm.minePositionsBatchAsync(S, C, { start: 0n, count: 2n ** 63n }, 3), (error) =>
+    checkError(error, RangeError, NUMBER, 'nonces') === error);
 });
 
 test('an array is read when the call is made: changing it later changes nothing', async () => {

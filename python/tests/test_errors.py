@@ -277,6 +277,13 @@ def test_batch_rejects_bad_nonces(nonces: Any, cls: type[Exception], message: st
         assert err.argument == message.split(":")[0]
 
 
-def test_a_batch_too_big_for_memory_is_a_memory_error() -> None:
-    with pytest.raises(MemoryError, match="nonces: "):
+def test_a_batch_over_4_gib_is_refused_by_the_core_rule_before_memory_is_taken() -> None:
+    with pytest.raises(fairmines.InvalidNumberError) as raised_:
         fairmines.mine_positions_batch(S, C, range(0, 2**64), 24)
+    assert raised_.value.argument == "nonces"
+    assert str(raised_.value) == (
+        "nonces: 18446744073709551616 rounds at mines = 24 need 442721857769029238784 bytes, and one batch "
+        "writes at most 4294967296 (4 GiB): split it into batches of at most 178956970 rounds"
+    )
+    with pytest.raises(fairmines.InvalidNumberError, match="^nonces: 4294967297 rounds at mines = 1 need"):
+        fairmines.mine_positions_batch(S, C, range(0, 2**32 + 1), 1)

@@ -355,8 +355,9 @@ pub unsafe extern "C" fn fairmines_draw_order(
 /// The mine positions of `count` consecutive rounds `nonce_start, nonce_start + 1, ...` of one seed pair, row
 /// after row: `count * mines` bytes, each row as `fairmines_mine_positions()` writes it, using every core for
 /// large batches. `out_positions` has room for `out_capacity >= count * mines` bytes and does not overlap the
-/// seeds. `count` may be 0; a range whose last nonce would pass 2^64 - 1 is refused. Errors: as
-/// `fairmines_mine_positions()`, plus `FAIRMINES_INVALID_NONCE`.
+/// seeds. `count` may be 0; a range whose last nonce would pass 2^64 - 1 is refused, and so is a batch of more
+/// than 4 GiB (`count * mines > 2^32`: split it). Errors: as `fairmines_mine_positions()`, plus
+/// `FAIRMINES_INVALID_NONCE` and `FAIRMINES_INVALID_NUMBER` (argument `nonces`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_mine_positions_batch(
     server_seed: *const c_char,

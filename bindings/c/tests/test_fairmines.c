@@ -315,8 +315,14 @@ static void test_mines_and_buffers(void) {
                  "batch small");
     CHECK(strcmp(fairmines_last_error(), "out_positions: the output needs 6 bytes, the buffer has 5") == 0,
           "message: %s", fairmines_last_error());
+    /* One batch writes at most 4 GiB, whatever the buffer: the core's rule, named after the nonces. */
     CHECK_STATUS(fairmines_mine_positions_batch(WS, WSL, WC, WCL, 0, SIZE_MAX, 3, tiles, sizeof tiles),
-                 FAIRMINES_BUFFER_TOO_SMALL, "batch count * mines overflows");
+                 FAIRMINES_INVALID_NUMBER, "batch count * mines overflows");
+    LAST_ERROR_NAMES("nonces");
+    CHECK_STATUS(fairmines_mine_positions_batch(WS, WSL, WC, WCL, 0, ((size_t)1 << 32) + 1, 1, tiles, sizeof tiles),
+                 FAIRMINES_INVALID_NUMBER, "batch over 4 GiB");
+    CHECK(strncmp(fairmines_last_error(), "nonces: 4294967297 rounds at mines = 1 need 4294967297 bytes", 60) == 0,
+          "message: %s", fairmines_last_error());
     CHECK(untouched(tiles, sizeof tiles), "tiles written for a small buffer");
 
     /* Impossible lengths are refused before the memory is touched. */

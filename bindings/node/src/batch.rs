@@ -125,7 +125,7 @@ impl Batch {
             Source::Small(_) | Source::Floats(_) => Nonces::List(&owned),
         };
         let mut out = Vec::new();
-        let size = nonces.len().checked_mul(usize::from(self.mines.get())).ok_or_else(out_of_memory)?;
+        let size = fairmines::input::batch_bytes(nonces.len() as u128, self.mines).map_err(Failure::core)?;
         out.try_reserve_exact(size).map_err(|_| out_of_memory())?;
         out.resize(size, 0);
         let options = BatchOptions { threads: self.threads, stop: Some(stop) };
@@ -142,7 +142,8 @@ impl Batch {
 /// @param options - `threads`: the most threads to run on (`1`: this one only); default every core
 /// @throws {TypeError} an argument has the wrong type
 /// @throws {RangeError} a nonce or `mines` is out of range (`argument: 'nonces'` names the array,
-/// the message names the element or field: `nonces[3]: …`, `nonces.count: …`)
+/// the message names the element or field: `nonces[3]: …`, `nonces.count: …`), or the batch would write
+/// more than 4 GiB (`count × mines > 2^32`, `FAIRMINES_INVALID_NUMBER`: split it)
 #[napi(
     catch_unwind,
     ts_args_type = "serverSeed: string, clientSeed: string, nonces: Nonces, mines: number | bigint, options?: BatchOptions | null",

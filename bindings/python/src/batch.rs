@@ -74,9 +74,10 @@ pub(crate) fn require_numpy(py: Python<'_>) -> PyResult<()> {
     Ok(())
 }
 
-fn from_range(range: &Bound<'_, PyRange>, mines: u8) -> PyResult<Option<Owned>> {
+fn from_range(range: &Bound<'_, PyRange>, mines: MineCount) -> PyResult<Option<Owned>> {
     let Some((start, count)) = args::unit_range(range, true)? else { return Ok(None) };
-    let count = usize::try_from(count).map_err(|_| too_big(count, mines))?;
+    fairmines::input::batch_bytes(count, mines).or_raise(range.py())?;
+    let count = usize::try_from(count).map_err(|_| too_big(count, mines.get()))?;
     Ok(Some(Owned::Range { start, count }))
 }
 
@@ -151,16 +152,16 @@ fn from_iterable(obj: &Obj<'_>, mines: u8) -> PyResult<Owned> {
     Ok(Owned::List(list))
 }
 
-fn owned_nonces(obj: &Obj<'_>, mines: u8) -> PyResult<Owned> {
+fn owned_nonces(obj: &Obj<'_>, mines: MineCount) -> PyResult<Owned> {
     let fast = if let Ok(range) = obj.cast::<PyRange>() {
         from_range(range, mines)?
     } else if let Ok(array) = obj.cast::<PyUntypedArray>() {
-        from_ndarray(array, mines)?
+        from_ndarray(array, mines.get())?
     } else {
         None
     };
     // Stepped ranges, object arrays and every other iterable: item by item.
-    fast.map_or_else(|| from_iterable(obj, mines), Ok)
+    fast.map_or_else(|| from_iterable(obj, mines.get()), Ok)
 }
 
 /// The whole of `mine_positions_batch` after argument parsing.
@@ -172,9 +173,9 @@ pub(crate) fn run<'py>(
     mines: MineCount,
 ) -> PyResult<Obj<'py>> {
     let row = usize::from(mines.get());
-    let owned = owned_nonces(nonces, mines.get())?;
+    let owned = owned_nonces(nonces, mines)?;
     let rounds = owned.len();
-    let size = rounds.checked_mul(row).ok_or_else(|| too_big(rounds, mines.get()))?;
+    let size = fairmines::input::batch_bytes(rounds as u128, mines).or_raise(py)?;
     let mut out: Vec<u8> = Vec::new();
     out.try_reserve_exact(size).map_err(|_| too_big(rounds, mines.get()))?;
     // The hashing runs on every core with the GIL released, block by block (each zeroed just before), with

@@ -114,8 +114,8 @@ impl Nonces<'_> {
 }
 
 /// Writes the sorted 1-based mine positions of every round in `nonces` into `out`, row after row
-/// (`nonces.len() × mines` bytes), using every core. `out` must have at least that length; the bytes after
-/// them are left as they are.
+/// (`nonces.len() × mines` bytes, at most [`crate::input::MAX_BATCH_BYTES`]), using every core. `out` must have
+/// at least that length; the bytes after them are left as they are.
 ///
 /// ```
 /// use fairmines::{mine_positions_batch, MineCount, Nonces};
@@ -175,7 +175,7 @@ pub fn mine_positions_batch_with(
     options: BatchOptions<'_>,
 ) -> Result<BatchEnd, Error> {
     let row = usize::from(mines.get());
-    let needed = nonces.len().saturating_mul(row);
+    let needed = crate::input::batch_bytes(nonces.len() as u128, mines)?;
     if out.len() < needed {
         return Err(Error::BufferTooSmall { needed, got: out.len() });
     }

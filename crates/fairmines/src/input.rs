@@ -149,6 +149,27 @@ pub fn nonce_range(first: u64, count: u64) -> Result<Option<u64>, Error> {
     })
 }
 
+/// The most bytes one batch writes (rounds × mines): 4 GiB, the largest typed array JavaScript engines make.
+/// Larger audits run as several batches.
+pub const MAX_BATCH_BYTES: u64 = 1 << 32;
+
+/// The bytes a batch of `rounds` rounds of `mines` mines writes, refused with an error naming `nonces`
+/// above [`MAX_BATCH_BYTES`] (or above what this platform can address).
+pub fn batch_bytes(rounds: u128, mines: MineCount) -> Result<usize, Error> {
+    let bytes = rounds.saturating_mul(u128::from(mines.get()));
+    u64::try_from(bytes).ok().filter(|&b| b <= MAX_BATCH_BYTES).and_then(|b| usize::try_from(b).ok()).ok_or_else(|| {
+        Error::InvalidNumber {
+            argument: "nonces",
+            detail: format!(
+                "{rounds} rounds at mines = {} need {bytes} bytes, and one batch writes at most {MAX_BATCH_BYTES} \
+                 (4 GiB): split it into batches of at most {} rounds",
+                mines.get(),
+                MAX_BATCH_BYTES / u64::from(mines.get())
+            ),
+        }
+    })
+}
+
 /// A cap on the threads a batch runs on (`BatchOptions::threads`): an integer of at least 1. `argument`
 /// names it in the error.
 pub fn threads(threads: Number, argument: &'static str) -> Result<core::num::NonZeroUsize, Error> {

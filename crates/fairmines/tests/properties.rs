@@ -189,6 +189,24 @@ fn batch_errors_name_their_argument() {
 }
 
 #[test]
+fn a_batch_writes_at_most_four_gib() {
+    let three = MineCount::new(3).unwrap();
+    // The largest batch of 3-mine rounds is allowed; one round more is refused before any buffer is looked at.
+    let most = fairmines::input::MAX_BATCH_BYTES / 3;
+    assert_eq!(fairmines::input::batch_bytes(most.into(), three).unwrap() as u64, most * 3);
+    let err = fairmines::input::batch_bytes(u128::from(most) + 1, three).unwrap_err();
+    assert_eq!((err.code(), err.argument()), (14, Some("nonces")));
+    assert_eq!(
+        err.to_string(),
+        "nonces: 1431655766 rounds at mines = 3 need 4294967298 bytes, and one batch writes at most 4294967296 \
+         (4 GiB): split it into batches of at most 1431655765 rounds"
+    );
+    let huge = Nonces::Range { start: 0, count: usize::MAX };
+    let err = mine_positions_batch("s", "c", huge, MineCount::new(24).unwrap(), &mut []).unwrap_err();
+    assert_eq!((err.code(), err.argument()), (14, Some("nonces")));
+}
+
+#[test]
 fn verify_reports_a_wrong_commitment_with_both_values() {
     let seed = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
     let wrong: Digest = round_signature(seed, "c", 0);
