@@ -5,7 +5,8 @@
 #                                                            README.md (the worked example and its output)
 #   the C archives (scripts/dist-c.sh), the npm packages (scripts/dist-node.sh), the Python wheels and
 #   sdist (scripts/dist-python.sh), the JAR with its POM and Maven repository folder dist/maven and the Ruby
-#   gem (scripts/dist-uniffi.sh), each described in its script
+#   gem (scripts/dist-uniffi.sh), the WASM npm package and the verifier page (scripts/dist-web.sh), each
+#   described in its script
 #   scripts/dist.sh [TARGET]   the command line only, for another musl target (the release workflow's
 #                              aarch64-unknown-linux-musl)
 # X.Y.Z is the workspace version (Cargo.toml). Reproducible: no build paths in the binary
@@ -81,6 +82,7 @@ if [[ $# -eq 0 ]]; then
     bash scripts/dist-node.sh
     bash scripts/dist-python.sh
     bash scripts/dist-uniffi.sh
+    bash scripts/dist-web.sh
 fi
 
 sums=$(cd dist && find . -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | xargs sha256sum)

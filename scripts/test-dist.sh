@@ -2,7 +2,8 @@
 # `make test-dist`: checks what `make dist` wrote, as a user would use it: the C archives
 # (scripts/test-dist-c.sh), the npm packages (scripts/test-dist-node.sh), the Python wheels and sdist
 # (scripts/test-dist-python.sh), the JAR through a Maven project and the gem (scripts/test-dist-uniffi.sh, which
-# also loads their library in Debian 11), the others on an older glibc (scripts/test-dist-oldglibc.sh, Debian 11);
+# also loads their library in Debian 11), the WASM package and the verifier page (scripts/test-dist-web.sh), the
+# others on an older glibc (scripts/test-dist-oldglibc.sh, Debian 11);
 # and here, the command line: dist/SHA256SUMS holds,
 # the command-line archive unpacks into a new folder outside the source tree, holds the binary with its
 # licences and README.md (whose worked example, run from the unpacked folder, prints what it shows), the binary is static (file and ldd say so), says its version, passes its selftest,
@@ -23,6 +24,7 @@ bash scripts/test-dist-c.sh
 bash scripts/test-dist-node.sh
 bash scripts/test-dist-python.sh
 bash scripts/test-dist-uniffi.sh
+bash scripts/test-dist-web.sh
 bash scripts/test-dist-oldglibc.sh "$@"
 
 tmp=$(mktemp -d)
