@@ -248,7 +248,9 @@ function build() {
   copyFileSync(join(src, 'worker.js'), join(out, 'worker.js'));
   copyFileSync(join(src, 'style.css'), join(out, 'style.css'));
   copyFileSync(join(src, 'startup.js'), join(out, 'startup.js'));
-  const page = read(join(src, 'index.html'));
+  // The footer's version: the package's, written in at build time.
+  const version = String(pkg.version ?? '').replace(/[^0-9A-Za-z.+-]/g, '');
+  const page = read(join(src, 'index.html')).replace('<span id="version"></span>', `<span id="version">${version}</span>`);
   const servedCsp = csp({ single: false });
   writeFileSync(
     join(out, 'index.html'),

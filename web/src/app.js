@@ -36,15 +36,16 @@ function el(tag, props = {}, ...children) {
 // One round
 
 /**
- * The form's text as the package takes it. Only the shape changes (text to number/bigint, a list of
- * tiles split on commas or spaces): whether a value is allowed is the core's decision, so a value that
- * is not a number is passed on as NaN and the core's error names the field.
+ * The form's text as the package takes it. Only the shape changes (a list of tiles split on commas or
+ * spaces; an integer written in decimal digits to that integer, exactly): whether a value is allowed is
+ * the core's decision, so any other text (`1.0`, `1e3`, empty) is passed on as NaN and the core's error
+ * names the field. No float parsing: `Number('1.0')` would turn a refused text into 1.
  */
 function roundFromForm(values) {
   const integer = (text) => {
     const t = text.trim();
-    if (/^[0-9]+$/.test(t)) return Number.isSafeInteger(Number(t)) ? Number(t) : BigInt(t);
-    return t === '' ? Number.NaN : Number(t);
+    if (!/^-?[0-9]+$/.test(t)) return Number.NaN;
+    return Number.isSafeInteger(Number(t)) ? Number(t) : BigInt(t);
   };
   const round = {
     serverSeed: values.server_seed,
@@ -153,25 +154,51 @@ function showCheck(id, ok, okText, badText) {
   }
 }
 
+const LABELS = { server_seed: 'server seed', client_seed: 'client seed', nonce: 'nonce', mines: 'mines', commitment: 'commitment', positions: 'mine positions' };
+const fieldError = (name) => $(`${input(name).id}-error`);
+
+/** Clears every field's error, or shows `error` (the package's, naming its `argument`) under its field. */
+function markField(error) {
+  for (const name of FIELDS) {
+    input(name).removeAttribute('aria-invalid');
+    fieldError(name).hidden = true;
+    fieldError(name).textContent = '';
+  }
+  const field = error && FIELDS.find((name) => error.argument === camel(name));
+  if (!field) return null;
+  input(field).setAttribute('aria-invalid', 'true');
+  fieldError(field).textContent = describeError(error);
+  fieldError(field).hidden = false;
+  return field;
+}
+
+/** Shows the worked example's label while the form holds it. */
+function labelExample(values) {
+  $('example-label').hidden = !FIELDS.every((name) => (values[name] ?? '').trim() === WORKED_EXAMPLE[name]);
+}
+
 /** Verifies the round in the form and shows the result; returns the verdict. */
 export function verifyRound(values = formValues(), { updateUrl = true } = {}) {
   const verdict = $('verdict');
   const differences = $('differences');
   differences.replaceChildren();
-  for (const name of FIELDS) input(name).removeAttribute('aria-invalid');
+  markField(null);
+  labelExample(values);
   let result;
   let round;
   try {
     round = roundFromForm(values);
     result = fm.verify(round);
   } catch (error) {
+    // Nothing of an earlier round stays on screen: no board, no ticks.
     $('round-detail').hidden = true;
     $('board').dataset.positions = '';
     verdict.dataset.verdict = 'error';
-    verdict.textContent = `Cannot verify: ${describeError(error)}`;
-    // The package names the argument at fault (`argument: 'mines'`): mark that field.
-    const field = FIELDS.find((name) => error && error.argument === camel(name));
-    if (field) input(field).setAttribute('aria-invalid', 'true');
+    // The package names the argument at fault (`argument: 'mines'`): the error goes under that field.
+    const field = markField(error);
+    verdict.textContent = field
+      ? `Cannot verify: the ${LABELS[field]} given is not valid input (not a mismatch): ${describeError(error)}`
+      : `Cannot verify: ${describeError(error)}`;
     return 'error';
   }
   $('round-detail').hidden = false;
@@ -278,6 +305,8 @@ export function checkHistory(file, format = $('history-format').value, { audit =
   const text = $('history-progress-text');
   const cancel = $('history-cancel');
   $('history-result').hidden = true;
+  $('history-summary').dataset.summary = '';
+  $('history-verdict').dataset.verdict = '';
   progress.hidden = false;
   progress.max = Math.max(1, file.size);
   progress.value = 0;
@@ -286,9 +315,11 @@ export function checkHistory(file, format = $('history-format').value, { audit =
   const id = Math.random().toString(36).slice(2);
   const started = performance.now();
   return new Promise((resolve) => {
+    const current = worker;
     const finish = (message) => {
-      worker.removeEventListener('message', onMessage);
-      worker.removeEventListener('error', onError);
+      // The worker may be gone already (stopped): the listeners are on the one this run started.
+      current.removeEventListener('message', onMessage);
+      current.removeEventListener('error', onError);
       running = null;
       cancel.hidden = true;
       progress.hidden = true;
@@ -314,21 +345,20 @@ export function checkHistory(file, format = $('history-format').value, { audit =
     const onError = (event) => {
       event.preventDefault?.();
       showHistoryError({ message: event.message || 'the worker stopped' });
-      worker.terminate();
-      worker = null;
+      current.terminate();
+      if (worker === current) worker = null;
       finish({ type: 'error', message: event.message });
     };
     running = {
       cancel() {
-        worker.terminate();
-        worker = null;
+        current.terminate();
+        if (worker === current) worker = null;
         text.textContent = 'Stopped.';
         finish({ type: 'cancelled' });
       },
     };
-    worker.addEventListener('message', onMessage);
-    worker.addEventListener('error', onError);
-    const current = worker;
+    current.addEventListener('message', onMessage);
+    current.addEventListener('error', onError);
     current.ready.then(
       () => current.postMessage({ type: 'check', id, file, format, audit }),
       (error) => {
@@ -351,6 +381,7 @@ function showHistoryError(data) {
   $('history-summary-rows').replaceChildren();
   $('failures').tBodies[0].replaceChildren();
   $('failures-wrap').hidden = true;
+  $('failures-more').hidden = true;
   $('audit').hidden = true;
 }
 
@@ -359,13 +390,22 @@ function cell(value) {
   return el('td', {}, el('code', { text: String(value) }));
 }
 
-function showHistory({ summary, failures, audit, tileRatios }) {
+let failuresUrl = null;
+
+function showHistory({ summary, failures, failureCount = failures.length, allFailures, audit, tileRatios }) {
   $('history-result').hidden = false;
   const verdict = $('history-verdict');
-  verdict.dataset.verdict = summary.all_ok ? 'ok' : 'mismatch';
-  verdict.textContent = summary.all_ok
-    ? `OK: all ${summary.rows_read.toLocaleString('en')} rows verify, no nonce is missing or repeated.`
-    : `MISMATCH: ${failures.length.toLocaleString('en')} problem${failures.length === 1 ? '' : 's'} found (listed below).`;
+  const count = failureCount.toLocaleString('en');
+  if (summary.rows_read === 0) {
+    // Nothing was checked: not an OK, whatever the counts say.
+    verdict.dataset.verdict = 'error';
+    verdict.textContent = 'The file has no rounds: nothing was verified.';
+  } else {
+    verdict.dataset.verdict = summary.all_ok ? 'ok' : 'mismatch';
+    verdict.textContent = summary.all_ok
+      ? `OK: all ${summary.rows_read.toLocaleString('en')} rows verify, no nonce is missing or repeated.`
+      : `MISMATCH: ${count} problem${failureCount === 1 ? '' : 's'} found (listed below).`;
+  }
   $('history-summary').dataset.summary = JSON.stringify(summary);
   $('history-summary-rows').replaceChildren(
     ...SUMMARY_LABELS.filter(([key]) => key in summary).map(([key, label]) =>
@@ -386,10 +426,20 @@ function showHistory({ summary, failures, audit, tileRatios }) {
     ),
   );
   $('failures-wrap').hidden = failures.length === 0;
+  // Only the first failures are drawn (a page of a million rows would not load); all are in the download.
+  if (failuresUrl) URL.revokeObjectURL(failuresUrl);
+  failuresUrl = allFailures ? URL.createObjectURL(allFailures) : null;
+  $('failures-more').hidden = !failuresUrl;
+  if (failuresUrl) {
+    $('failures-more-text').textContent = `The first ${failures.length.toLocaleString('en')} of ${count} failures are shown.`;
+    $('failures-download').href = failuresUrl;
+  }
   showAudit(audit, tileRatios);
 }
 
 let heatmapUrl = null;
+/** The level the page holds the overall p-value against for its one-line conclusion. */
+const OVERALL_LEVEL = 0.05;
 
 function showAudit(audit, ratios) {
   const box = $('audit');
@@ -403,6 +453,17 @@ function showAudit(audit, ratios) {
   $('audit-text').textContent = rounds
     ? `${rounds.toLocaleString('en')} rounds audited. All mine counts: ${p(audit.combined)}. First draw: ${p(audit.first_draw)}.`
     : 'No valid round to audit.';
+  // The report's one p-value for everything (Holm-adjusted over every test), in plain words.
+  const overall = audit.overall_p_value;
+  const what = audit.p_values?.find((v) => v.name === 'overall')?.what;
+  $('audit-overall').hidden = overall === null || overall === undefined;
+  if (!$('audit-overall').hidden) {
+    $('audit-overall-p').textContent = `Overall p-value: ${overall.toFixed(4)}${what ? ` (${what})` : ''}.`;
+    $('audit-conclusion').textContent = overall < OVERALL_LEVEL
+      ? `Below ${OVERALL_LEVEL}: the mines fall less evenly than chance usually allows. Not proof of cheating, but a reason to look closer (more rounds, the operator's explanation).`
+      : `At or above ${OVERALL_LEVEL}: no sign that the mine placement is uneven; these rounds look like fair, uniform draws.`;
+    $('audit-conclusion').dataset.verdict = overall < OVERALL_LEVEL ? 'mismatch' : 'ok';
+  }
   const map = $('heatmap');
   map.replaceChildren();
   // The heatmap as `fairmines audit --plot` writes it, to save (a blob: URL: nothing is fetched).
@@ -418,8 +479,9 @@ function showAudit(audit, ratios) {
       for (let col = 0; col < 5; col++) {
         const i = row * 5 + col;
         const [ratio, z] = ratios[i];
+        // From white to a mid red or blue: the dark text stays at 4.5:1 or more on the strongest colour.
         const strength = Math.min(Math.abs(z) / 4, 1);
-        const fade = Math.round(255 * (1 - strength));
+        const fade = Math.round(255 - 145 * strength);
         const deviation = (ratio - 1) * 100;
         const sign = deviation >= 0 ? '+' : '';
         const node = el('div', { role: 'cell', class: 'heat', 'aria-label': `tile ${i + 1}: ${sign}${deviation.toFixed(2)} % against uniform, z ${z.toFixed(2)}` },
@@ -482,6 +544,12 @@ function showTable() {
 // Wiring
 
 function wire() {
+  // A place under each field for the package's error about it, read with the field.
+  for (const name of FIELDS) {
+    const field = input(name);
+    field.after(el('p', { id: `${field.id}-error`, class: 'field-error', hidden: true }));
+    field.setAttribute('aria-describedby', `${field.id}-error`);
+  }
   $('round-form').addEventListener('submit', (event) => {
     event.preventDefault();
     verifyRound();
@@ -497,6 +565,8 @@ function wire() {
     $('differences').replaceChildren();
     $('round-detail').hidden = true;
     $('board').dataset.positions = '';
+    markField(null);
+    labelExample({});
     try {
       history.replaceState(null, '', location.pathname + location.search);
     } catch {
@@ -536,8 +606,6 @@ function wire() {
   });
   select.addEventListener('change', showTable);
   $('places').addEventListener('change', showTable);
-
-  if (fm.version) $('version').textContent = typeof fm.version === 'function' ? fm.version() : fm.version;
 }
 
 wire();

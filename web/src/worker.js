@@ -6,6 +6,37 @@
 import * as fm from './fairmines.js';
 
 const PROGRESS_EVERY_MS = 100;
+/** The failures the page draws; all of them go into a download (a Blob, off the JavaScript heap). */
+const FAILURES_SHOWN = 1000;
+/** Failures written into one piece of the download at a time. */
+const FAILURES_PER_PART = 10_000;
+
+/**
+ * Whether `bytes`, the start of a file, can be a history: text (no NUL byte, valid UTF-8) or gzip (which
+ * the core reads through). A picture or random bytes are refused before they reach the core, whose
+ * messages would quote them as garbled text.
+ */
+function looksLikeText(bytes) {
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) return true;
+  const start = bytes.subarray(0, 4096);
+  if (start.includes(0)) return false;
+  try {
+    // `stream: true`: a character cut at the end of the slice is not an error.
+    new TextDecoder('utf-8', { fatal: true }).decode(start, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every failure as the JSON Lines of `fairmines verify-history --json`, as a Blob written in parts. */
+function failuresBlob(failures) {
+  const parts = [];
+  for (let i = 0; i < failures.length; i += FAILURES_PER_PART) {
+    parts.push(failures.slice(i, i + FAILURES_PER_PART).map((f) => JSON.stringify(f) + '\n').join(''));
+  }
+  return new Blob(parts, { type: 'application/x-ndjson' });
+}
 
 /**
  * One pass over the file: each chunk of its stream goes to the core's verifier and to its auditor (the
@@ -23,10 +54,16 @@ async function check({ id, file, format, audit: withAudit = true }) {
   const verifier = new fm.HistoryVerifier(options);
   const auditor = withAudit ? new fm.HistoryAuditor({ ...options, source: `the history ${file.name}` }) : null;
   const reader = file.stream().getReader();
+  let first = true;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      if (first && !looksLikeText(value)) {
+        postMessage({ type: 'error', id, message: 'this is not a CSV or JSON-lines history (the file is not text)' });
+        return;
+      }
+      first = false;
       const t0 = performance.now();
       verifier.feed(value);
       const t1 = performance.now();
@@ -51,10 +88,17 @@ async function check({ id, file, format, audit: withAudit = true }) {
     const audit = audited && typeof audited.toJSON === 'function' ? audited.toJSON() : audited;
     // The heatmap's numbers, the core's (`tile_ratios`): per tile, observed over expected mines and the z-score.
     const tileRatios = audit ? fm.tileRatios(audited) : null;
+    // The page draws the first failures; the rest are in the download, not kept as objects.
+    const failureCount = report.failures.length;
+    const shown = report.failures.slice(0, FAILURES_SHOWN);
+    const allFailures = failureCount > FAILURES_SHOWN ? failuresBlob(report.failures) : null;
+    report.failures = null;
     postMessage({
       type: 'done',
       id,
-      failures: report.failures,
+      failures: shown,
+      failureCount,
+      allFailures,
       summary: report.summary,
       audit,
       tileRatios,

@@ -34,7 +34,7 @@ const fragment = (values) =>
 function cliHistory(file) {
   let text;
   try {
-    text = execFileSync(cli, ['verify-history', '--json', '--threads', '1', file], { encoding: 'utf8' });
+    text = execFileSync(cli, ['verify-history', '--json', '--threads', '1', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
   } catch (error) {
     if (error.status !== 1) throw error; // 1: the history has failures
     text = error.stdout;
@@ -102,6 +102,29 @@ function cliHeatmap(file) {
   const text = execFileSync(cli, ['audit', '--threads', '1', file], { encoding: 'utf8' });
   const rows = text.split('\n').filter((line) => /tiles\s+\d+-\d+$/.test(line));
   return rows.flatMap((line) => line.match(/[+-]\d+\.\d+/g));
+}
+
+/** The contrast ratio of two CSS colours `rgb(r, g, b)` (WCAG 2 relative luminance). */
+function contrast(a, b) {
+  const luminance = (css) => {
+    const [r, g, bl] = css.match(/[\d.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+/** The first `rows` rows of the simulated history, each with a commitment that is not its seed's. */
+function failingHistory(rows) {
+  const file = join(shots, `failing-${rows}.jsonl`);
+  const simulated = join(shots, 'simulated-20000.jsonl');
+  if (!existsSync(simulated)) execFileSync(cli, ['simulate-history', '--rows', '20000', '--output', simulated]);
+  const lines = readFileSync(simulated, 'utf8').split('\n').slice(0, rows);
+  writeFileSync(file, lines.map((l) => l.replace(/"commitment":"[0-9a-f]{64}"/, `"commitment":"${'0'.repeat(64)}"`) + '\n').join(''));
+  return file;
 }
 
 function assertSameHistory(got, want) {
@@ -198,6 +221,167 @@ describe('served page', () => {
     assert.match(await page.textContent('#verdict'), /mines: must be an integer in 1..=24, got 25 \(FAIRMINES_INVALID_MINES\)/);
     assert.equal(await page.getAttribute('#mines', 'aria-invalid'), 'true');
     assert.equal(await positionsOf(page), '');
+    await page.done();
+  });
+
+  test('the pre-filled round is labelled as the worked example; another round is not', async () => {
+    const page = await open(origin);
+    assert.equal(await page.isVisible('#example-label'), true);
+    assert.match(await page.textContent('#example-label'), /Example: the worked example of ALGORITHM\.md/);
+    await page.fill('#nonce', '2');
+    await page.click('#verify-button');
+    assert.equal(await page.isVisible('#example-label'), false);
+    await page.click('#example-button');
+    assert.equal(await page.isVisible('#example-label'), true);
+    await page.done();
+  });
+
+  test('the footer names the version of the package the page was built from', async () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'wasm', 'package.json'), 'utf8'));
+    assert.match(version, /^\d+\.\d+\.\d+/);
+    const page = await open(origin);
+    assert.equal(await page.textContent('#version'), version);
+    await page.done();
+  });
+
+  test('after an error no board or tick of the round before stays on screen', async () => {
+    const page = await open(origin);
+    assert.equal(await page.isVisible('#board'), true);
+    await page.fill('#mines', '25');
+    await page.click('#verify-button');
+    assert.equal(await verdictOf(page), 'error');
+    for (const id of ['#round-detail', '#board', '#out-commitment-check', '#out-positions-check']) {
+      assert.equal(await page.isVisible(id), false, `${id} is hidden`);
+    }
+    await page.done();
+  });
+
+  test('bad input is said under its field, with the core\'s error, not as a mismatch', async () => {
+    // The CLI refuses a nonce of 1.0; so does the page (a float parse would take it for 1).
+    assert.throws(() => execFileSync(cli, ['verify', '--server-seed', EXAMPLE.server_seed, '--client-seed', EXAMPLE.client_seed, '--nonce', '1.0', '--mines', '3'], { stdio: 'pipe' }), /nonce: must be an integer/);
+    const page = await open(origin);
+    for (const [field, value, pattern] of [
+      ['nonce', '1.0', /^nonce: must be an integer in 0\.\.=18446744073709551615 .*\(FAIRMINES_INVALID_NONCE\)$/],
+      ['nonce', '1e0', /^nonce: must be an integer.*\(FAIRMINES_INVALID_NONCE\)$/],
+      ['mines', '', /^mines: must be an integer in 1\.\.=24.*\(FAIRMINES_INVALID_MINES\)$/],
+      ['commitment', 'f5eca593', /^commitment: must be 64 hexadecimal characters.*\(FAIRMINES_INVALID_HEX\)$/],
+      ['positions', '7,10,26', /^positions: .*\(FAIRMINES_/],
+    ]) {
+      await page.click('#example-button');
+      await page.fill(`#${field}`, value);
+      await page.click('#verify-button');
+      assert.equal(await verdictOf(page), 'error', `${field} ${value}`);
+      assert.match(await page.textContent('#verdict'), /not valid input \(not a mismatch\)/);
+      assert.equal(await page.isVisible(`#${field}-error`), true, `${field}: its error is shown`);
+      assert.match(await page.textContent(`#${field}-error`), pattern);
+      assert.equal(await page.getAttribute(`#${field}`, 'aria-invalid'), 'true');
+      assert.equal(await page.getAttribute(`#${field}`, 'aria-describedby'), `${field}-error`);
+      assert.equal(await page.$$eval('.field-error:not([hidden])', (e) => e.length), 1, 'only that field has an error');
+    }
+    await page.click('#example-button');
+    assert.equal(await verdictOf(page), 'ok');
+    assert.equal(await page.$$eval('.field-error:not([hidden])', (e) => e.length), 0);
+    await page.done();
+  });
+
+  test('a mismatch on a phone-sized screen needs no sideways scrolling', async () => {
+    const page = await open(origin + fragment({ ...EXAMPLE, commitment: '0'.repeat(64), positions: '1,2,3' }), { viewport: { width: 360, height: 740 } });
+    assert.equal(await verdictOf(page), 'mismatch');
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
+    await page.done();
+  });
+
+  test('the focus ring and the heatmap stand out at 3:1 or more, text on the heatmap at 4.5:1 (light and dark)', async () => {
+    for (const scheme of ['light', 'dark']) {
+      const page = await open(origin);
+      await page.emulateMedia({ colorScheme: scheme });
+      await historyOf(page, TAMPERED);
+      const card = await page.$eval('#round', (e) => getComputedStyle(e).backgroundColor);
+      await page.focus('#nonce');
+      await page.keyboard.press('Tab'); // a keyboard focus: :focus-visible
+      const ring = await page.evaluate(() => getComputedStyle(document.activeElement).outlineColor);
+      assert.ok(contrast(ring, card) >= 3, `${scheme}: focus ring ${ring} on ${card}: ${contrast(ring, card).toFixed(2)}:1`);
+      const field = await page.$eval('#nonce', (e) => getComputedStyle(e).backgroundColor);
+      assert.ok(contrast(ring, field) >= 3, `${scheme}: focus ring ${ring} by a field ${field}`);
+      const tiles = await page.$$eval('#heatmap .heat', (cells) => cells.map((c) => ({
+        edge: getComputedStyle(c).borderTopColor,
+        fill: getComputedStyle(c).backgroundColor,
+        text: [...c.children].map((s) => getComputedStyle(s).color),
+      })));
+      assert.equal(tiles.length, 25);
+      const section = await page.$eval('#history', (e) => getComputedStyle(e).backgroundColor);
+      for (const [i, tile] of tiles.entries()) {
+        assert.ok(contrast(tile.edge, section) >= 3, `${scheme}: tile ${i + 1} edge ${tile.edge} on ${section}`);
+        for (const text of tile.text) assert.ok(contrast(text, tile.fill) >= 4.5, `${scheme}: tile ${i + 1} text ${text} on ${tile.fill}`);
+      }
+      await page.done();
+    }
+  });
+
+  test('the audit shows the overall (Holm-adjusted) p-value of the CLI\'s report, with a one-line conclusion', async () => {
+    for (const file of [GENUINE_CSV, TAMPERED]) {
+      const want = JSON.parse(execFileSync(cli, ['audit', '--json', '--threads', '1', file], { encoding: 'utf8' }));
+      assert.equal(typeof want.overall_p_value, 'number');
+      const page = await open(origin);
+      await historyOf(page, file);
+      assert.match(await page.textContent('#audit-overall-p'), new RegExp(`^Overall p-value: ${want.overall_p_value.toFixed(4).replace('.', '\\.')} \\(everything uniform`));
+      const conclusion = await page.textContent('#audit-conclusion');
+      assert.match(conclusion, want.overall_p_value < 0.05 ? /^Below 0\.05: / : /^At or above 0\.05: no sign/);
+      assert.equal(conclusion.split('\n').length, 1);
+      await page.done();
+    }
+  });
+
+  test('Stop during a history run ends it; the next file is verified', async () => {
+    const big = join(shots, 'simulated-100000.jsonl');
+    if (!existsSync(big)) writeFileSync(big, readFileSync(join(shots, 'simulated-20000.jsonl'), 'utf8').repeat(5));
+    const page = await open(origin);
+    await page.setInputFiles('#history-file', big);
+    await page.waitForFunction(() => /^Verifying and auditing/.test(document.getElementById('history-progress-text').textContent));
+    await page.click('#history-cancel');
+    assert.equal(await page.textContent('#history-progress-text'), 'Stopped.');
+    assert.equal(await page.isVisible('#history-cancel'), false);
+    assertSameHistory(await historyOf(page, TAMPERED), cliHistory(TAMPERED));
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
+  test('many failures: the first 1,000 are drawn, every one is in the download', async () => {
+    const file = failingHistory(2500);
+    const want = cliHistory(file);
+    assert.equal(want.failures.length, 2500);
+    const page = await open(origin);
+    const got = await historyOf(page, file);
+    assert.equal(got.rows.length, 1000);
+    assert.deepEqual(got.rows.map((r) => [r.line, r.kind, r.message]), want.failures.slice(0, 1000).map((f) => [f.line, f.kind, f.message]));
+    assert.match(await page.textContent('#history-verdict'), /^MISMATCH: 2,500 problems/);
+    assert.match(await page.textContent('#failures-more'), /The first 1,000 of 2,500 failures are shown/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#failures-download')]);
+    const lines = readFileSync(await download.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((f) => [f.line, f.kind, f.message]), want.failures.map((f) => [f.line, f.kind, f.message]));
+    // A short list has no download.
+    await historyOf(page, TAMPERED);
+    assert.equal(await page.isVisible('#failures-more'), false);
+    await page.done();
+  });
+
+  test('a picture is refused as not a history; an empty file has no rounds (not OK)', async () => {
+    const png = join(shots, 'picture.png');
+    writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
+    const noise = join(shots, 'noise.csv');
+    writeFileSync(noise, Buffer.from([0xc3, 0x28, 0xa0, 0xa1, 0xe2, 0x28, 0xa1, 0x0a, 0xf0, 0x28, 0x8c, 0xbc]));
+    const empty = join(shots, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const page = await open(origin);
+    await historyOf(page, empty);
+    assert.equal(await page.getAttribute('#history-verdict', 'data-verdict'), 'error');
+    assert.equal(await page.textContent('#history-verdict'), 'The file has no rounds: nothing was verified.');
+    for (const file of [png, noise]) {
+      await page.setInputFiles('#history-file', file);
+      await page.waitForSelector('#history-verdict[data-verdict="error"]');
+      assert.equal(await page.textContent('#history-verdict'), 'Cannot read this history: this is not a CSV or JSON-lines history (the file is not text)');
+    }
+    assert.deepEqual(page.errors, []);
     await page.done();
   });
 
