@@ -56,7 +56,8 @@ web: wasm
 test-web:
 	bash scripts/test-web.sh
 
-# Every code block of README.md, run as written, with the output it shows compared.
+# Every code block of README.md and docs/install.md, run as written, with the output it shows compared; the
+# names of docs/vocabulary.md looked up in every language.
 test-readme:
 	bash scripts/test-readme.sh
 
@@ -92,12 +93,12 @@ check-reproducible:
 test-miri:
 	bash scripts/miri.sh
 
-# Every benchmark (criterion in the core, then Python, Node and C against their references); writes BENCHMARKS.md.
+# Every benchmark (criterion in the core, then Python, Node and C against their references); writes docs/benchmarks.md.
 bench:
 	bash scripts/bench.sh
 
 # The Python, Node and C benchmarks of the dist/ packages (glibc 2.17) against the native builds, interleaved;
-# writes BENCHMARKS-dist.md (issue 18: within 5%). Runs `make dist` first when dist/ is missing or stale.
+# writes docs/benchmarks-dist.md (the release builds should be within 5%). Runs `make dist` first when dist/ is missing or stale.
 bench-dist:
 	bash scripts/bench-dist.sh
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench-dist`: the benchmarks of the packages a user installs from dist/ (the glibc 2.17 builds of
 # `make dist`) against the same benchmarks of the native builds the tests use, on this machine, in one run,
-# interleaved; writes BENCHMARKS-dist.md (issue 18: the glibc-2.17 builds within 5% of the native ones).
+# interleaved; writes docs/benchmarks-dist.md (issue 18: the glibc-2.17 builds within 5% of the native ones).
 #   - Python: python/bench/bench.py in python/.venv (the native build, as scripts/bench-python.sh) and in
 #     target/bench-dist/venv, where the manylinux_2_17 wheel of dist/ is installed (pip --no-index
 #     --find-links dist; numpy at python/requirements-dev.txt's pin); run from outside the source tree with
@@ -264,7 +264,7 @@ for suite, name, native, dist, ratio, lo, hi, lower_better in rows:
 out.append("""
 How: `scripts/bench-dist.sh` runs each suite's benchmark program against the native build and against the
 package installed from `dist/`, back to back, alternately first, in each pair. The values are those of
-`make bench` (BENCHMARKS.md): for python and node the rate of fairmines over a reference in the same process
+`make bench` (docs/benchmarks.md): for python and node the rate of fairmines over a reference in the same process
 (pure-Python hashlib; js-sha3 and node:crypto), for c the C API's time per call over the Rust core's (the
 same native `bench-core` library in every binary: lower is better, so that column is native / dist).
 dist / native is the median over the pairs of each pair's ratio (min-max over the pairs beside it): above 1
@@ -273,12 +273,12 @@ target/release/libfairmines.{a,so}. Dist: the manylinux_2_17 wheel in a venv of 
 linux-x64-gnu npm tarballs installed in an empty folder, the gnu C archive's lib/libfairmines.{a,so} (the .a is
 linked by the host's cc against the host's glibc like the native one; the .so is linked by zig against glibc
 2.17's symbols). Logs: `target/bench-dist/logs/` (which.txt: the module, addon and library each side loaded).""")
-open("BENCHMARKS-dist.md", "w").write("\n".join(out) + "\n")
+open("docs/benchmarks-dist.md", "w").write("\n".join(out) + "\n")
 width = max(len(r[1]) for r in rows) if rows else 10
 print(f"\n{'suite':9} {'bench':{width}} {'native':>9} {'dist':>9} {'dist/native':>11}  >=0.95")
 for suite, name, native, dist, ratio, lo, hi, _ in rows:
     print(f"{suite:9} {name:{width}} {native:9.3f} {dist:9.3f} {ratio:11.3f}  {'yes' if ratio >= 0.95 else 'NO'}"
           f"  ({lo:.3f}-{hi:.3f})")
-print(f"\nBENCHMARKS-dist.md written: {met} of {len(rows)} at >= 0.95; {pairs} pairs, {elapsed} s, "
+print(f"\ndocs/benchmarks-dist.md written: {met} of {len(rows)} at >= 0.95; {pairs} pairs, {elapsed} s, "
       f"load average before {load_before}")
 PY

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Every benchmark (`make bench`): the core's criterion bench (per round beside the Keccak bound, batch
-# on all cores beside one thread), then the C, Python and Node benchmarks; writes BENCHMARKS.md at the
+# on all cores beside one thread), then the C, Python and Node benchmarks; writes docs/benchmarks.md at the
 # repo root with the machine, the date, the commit, rounds/s and every ratio of issue 9 with its
 # target. Each benchmark prints `BENCH {json}` lines; this script collects them. Logs go to
 # target/bench-logs/. About 5-10 minutes on 2 cores (builds included). Not part of the tests.
 #
 #   scripts/bench.sh                 everything
-#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node, wasm, web, history); BENCHMARKS.md lists what ran
+#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node, wasm, web, history); docs/benchmarks.md lists what ran
 #
 # Ratios are measured inside one run of one program, so they hold on a busy machine better than the
 # absolute rounds/s do; still, run it on a quiet machine (the load average is recorded).
 # The release builds of dist/ against these native ones: scripts/bench-dist.sh (`make bench-dist`,
-# BENCHMARKS-dist.md).
+# docs/benchmarks-dist.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -138,9 +138,9 @@ How each is measured:
   from `wait4`; `make history-memory` shows it on 1,000,000 and 10,000,000 rows.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
-open("BENCHMARKS.md", "w").write("\n".join(out) + "\n")
+open("docs/benchmarks.md", "w").write("\n".join(out) + "\n")
 print("\n".join(out[:12]))
-print(f"\nBENCHMARKS.md written: {met} of {with_target} targets met")
+print(f"\ndocs/benchmarks.md written: {met} of {with_target} targets met")
 failed = [s for s, (st, _) in status.items() if st != "ok"]
 sys.exit(1 if failed else 0)
 PY

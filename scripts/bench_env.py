@@ -1,5 +1,5 @@
 """The lines that describe a benchmark run (date, machine and load, commit, toolchain), shared by the
-reports of scripts/bench.sh (BENCHMARKS.md) and scripts/bench-dist.sh (BENCHMARKS-dist.md)."""
+reports of scripts/bench.sh (docs/benchmarks.md) and scripts/bench-dist.sh (docs/benchmarks-dist.md)."""
 import datetime
 import os
 import platform

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every code block of README.md, run as written with its shown output compared (scripts/readme_examples.py).
+# Every code block of README.md and docs/install.md, run as written with its shown output compared
+# (scripts/readme_examples.py); then every name of docs/vocabulary.md looked up in its language.
 # Builds what the blocks use when it is missing, the way the packages' own scripts do (in `make test` they are
 # already built): the Python package in python/.venv, the Node addon, the static C library.
 set -euo pipefail
@@ -13,3 +14,5 @@ if ! compgen -G 'node/fairmines.*.node' >/dev/null; then
 fi
 cargo build --quiet --locked --release -p fairmines-c
 python3 scripts/readme_examples.py README.md
+python3 scripts/readme_examples.py docs/install.md
+python/.venv/bin/python scripts/check_vocabulary.py

@@ -4,7 +4,7 @@
 
 Checks the first ROWS rows (default all) as `fairmines verify-history` does (the commitment, SHA3-256 of the
 server seed, memoised per seed; the positions from the seeds) and prints `rows seconds mismatches`. Used by
-scripts/bench-history.sh for the history rows of BENCHMARKS.md.
+scripts/bench-history.sh for the history rows of docs/benchmarks.md.
 """
 
 import hashlib

@@ -63,6 +63,11 @@ pub use verify::{Check, Published, Verdict, Verification, verify};
 #[doc = include_str!("../../../README.md")]
 struct ReadmeExamples;
 
+/// The examples of this crate's own README.md (its page on crates.io), run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeExamples;
+
 /// The Keccak-f[1600] implementation that runs four rounds in step in batches on this machine:
 /// `"avx2"` or `"scalar"` (chosen at run time, see the `fairmines-keccak` crate).
 pub fn keccak_backend() -> &'static str {
