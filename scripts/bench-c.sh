@@ -5,7 +5,7 @@
 # each sample times 2,000 calls through C, then 2,000 in Rust (the order swapped every sample; the
 # thread's CPU time, so other processes' time slices stay out), and the median of the per-sample
 # C / Rust ratios is kept. (This machine's speed drifts by 20-30% over seconds; separate programs in
-# turns gave ratios from 0.6 to 1.6.) Target (issue 9): C per call within 5% of the Rust core. Also
+# turns gave ratios from 0.6 to 1.6.) Target: C per call within 5% of the Rust core. Also
 # counts instructions per call (callgrind, when valgrind is installed). Prints a table and
 # `BENCH {json}` lines (collected by scripts/bench.sh). Not part of the tests.
 # BENCH_SAMPLES (default 300) sets the samples per case.

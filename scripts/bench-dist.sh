@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench-dist`: the benchmarks of the packages a user installs from dist/ (the glibc 2.17 builds of
 # `make dist`) against the same benchmarks of the native builds the tests use, on this machine, in one run,
-# interleaved; writes docs/benchmarks-dist.md (issue 18: the glibc-2.17 builds within 5% of the native ones).
+# interleaved; writes docs/benchmarks-dist.md (the glibc-2.17 builds should be within 5% of the native ones).
 #   - Python: python/bench/bench.py in python/.venv (the native build, as scripts/bench-python.sh) and in
 #     target/bench-dist/venv, where the manylinux_2_17 wheel of dist/ is installed (pip --no-index
 #     --find-links dist; numpy at python/requirements-dev.txt's pin); run from outside the source tree with
@@ -15,7 +15,7 @@
 # Every bench prints `BENCH {json}` lines; the two sides run back to back, alternately first, in
 # BENCH_DIST_SAMPLES pairs (default 5). For each BENCH name of both sides: the median over the pairs of the
 # per-pair dist / native ratio of the values (native / dist for the C rows, whose value is a time ratio,
-# lower is better), so > 1 means the dist build is faster; >= 0.95 is issue 18's bar. The values are
+# lower is better), so > 1 means the dist build is faster; >= 0.95 is the bar (within 5%). The values are
 # themselves ratios against a reference measured in the same process (pure Python, js-sha3, node:crypto, the
 # Rust core), so the machine's drift mostly cancels. Builds dist/ first (`make dist`) if a file is missing or
 # older than HEAD's commit. Logs: target/bench-dist/. A pair takes about 50 s (2 cores): about 5 minutes warm
@@ -248,7 +248,7 @@ for suite in suites:
 
 met = sum(1 for r in rows if r[4] >= 0.95)
 out = ["# Benchmarks of the release builds (dist/) against the native builds\n",
-       "Written by `make bench-dist` (`scripts/bench-dist.sh`); do not edit by hand. Issue 18: the glibc-2.17 "
+       "Written by `make bench-dist` (`scripts/bench-dist.sh`); do not edit by hand. The bar: the glibc-2.17 "
        "builds of `make dist` must perform within 5% of the native builds (dist / native >= 0.95).\n",
        *header(load_before),
        f"- {pairs} pairs of runs (native and dist back to back, alternately first); suites: {', '.join(suites)}; "

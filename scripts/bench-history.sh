@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The history rows of `make bench` (issue 20): `fairmines verify-history` rows/s on JSON Lines and CSV, on one
+# The history rows of `make bench`: `fairmines verify-history` rows/s on JSON Lines and CSV, on one
 # thread and on every core, against the audit's rounds/s for the same rounds in the same run, and against a
 # plain Python json + hashlib loop (python/bench/history_loop.py) on the same file. Prints a table and
 # `BENCH {json}` lines (collected by scripts/bench.sh). Not part of the tests.
@@ -16,7 +16,7 @@ bin=$PWD/target/release/fairmines
 dir=$PWD/target/bench-history
 mkdir -p "$dir"
 # Two kinds of history: every round with 3 mines (the same rounds as `audit --mines 3`), and the mix of mine
-# counts 1..24 that simulate-history writes by default (the 334 MB file of the issue).
+# counts 1..24 that simulate-history writes by default (a 334 MB file).
 for kind in m3 mixed; do
     for format in jsonl csv; do
         file=$dir/$kind-$rows.$format

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of the Node package (not part of the tests): rounds/s of the native addon, per call and
 # in batches, against the js-sha3 reference (vectors/reference.js) and a node:crypto (OpenSSL)
-# implementation, same inputs, same run. Targets (issue 9): per call >= 5x js-sha3 and >= 2.5x
+# implementation, same inputs, same run. Targets: per call >= 5x js-sha3 and >= 2.5x
 # node:crypto, batch >= 15x and >= 8x. BENCH_SAMPLES / BENCH_SAMPLE_MS / BENCH_MINES tune it (see
 # node/bench/bench.js). Prints a table and
 # `BENCH {json}` lines (collected by scripts/bench.sh).

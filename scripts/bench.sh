@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every benchmark (`make bench`): the core's criterion bench (per round beside the Keccak bound, batch
 # on all cores beside one thread), then the C, Python and Node benchmarks; writes docs/benchmarks.md at the
-# repo root with the machine, the date, the commit, rounds/s and every ratio of issue 9 with its
+# repo root with the machine, the date, the commit, rounds/s and every ratio with its
 # target. Each benchmark prints `BENCH {json}` lines; this script collects them. Logs go to
 # target/bench-logs/. About 5-10 minutes on 2 cores (builds included). Not part of the tests.
 #
@@ -69,7 +69,7 @@ def fmt_rate(r):
 
 out = []
 out.append("# Benchmarks\n")
-out.append("Written by `make bench` (`scripts/bench.sh`); do not edit by hand. Targets from issues 9 and 20.\n")
+out.append("Written by `make bench` (`scripts/bench.sh`); do not edit by hand.\n")
 cc = sh("cc", "--version")
 out += header(load_before, f"; {cc.splitlines()[0] if cc != '?' else 'cc ?'}")
 out.append(f"- suites: " + ", ".join(f"{s} {st} ({sec} s)" for s, (st, sec) in status.items()) + f"; total {elapsed} s\n")
@@ -105,7 +105,7 @@ How each is measured:
 - **batch speed-up**: `mine_positions_batch` over 100,000 nonces on all cores against the same rounds on one
   thread (four in step, as each batch thread runs them), one of each per sample, the median over 100 samples;
   rounds/s is the batch's.
-- **4 rounds in step** (issue 9's stretch, no target given): on one thread, rounds four at a time on
+- **4 rounds in step** (a stretch, no target set): on one thread, rounds four at a time on
   `fairmines_keccak::f1600_x4` (AVX2 when the CPU has it; the backend is named in the row) against the same rounds
   one at a time, and against the one-lane bound (2 scalar permutations a round here): over 100% is past the
   one-lane limit.
@@ -127,7 +127,7 @@ How each is measured:
   (js-sha3) in the same page, medians of paired samples as for Node; and history rows/s of the page's worker
   (a `File` stream fed to the core's `HistoryVerifier`, wall time in the page, median of 3) against
   `fairmines verify-history --threads 1` on the same 200,000-row file (wall time of the process).
-- **history** (issue 20): `scripts/bench-history.sh`, `fairmines verify-history` on 1,000,000-row histories made
+- **history**: `scripts/bench-history.sh`, `fairmines verify-history` on 1,000,000-row histories made
   by `simulate-history` (JSON Lines and CSV), wall time of the process, each command once per sample, 9 samples
   interleaved, ratios the medians of the per-sample ratios. Against the audit: rows/s of the history over
   rounds/s of `fairmines audit` (a seed pair) for the same rounds: a history of 3-mine rounds against

@@ -3,7 +3,7 @@
 # checks that the generated index.js / index.d.ts / index.mjs match the checked-in copies, and runs the
 # node:test suite (shared vectors, conversion and error mapping with the core's error kinds walked, a
 # 10,000-round differential test against vectors/reference.js, the async batch off the event loop, a
-# smoke of the game API with the issue-21 sequence, worker_threads, every README code block and
+# smoke of the game API with the no-rotation-in-play sequence, worker_threads, every README code block and
 # examples/play-round.mjs, and a tsc --strict check of index.d.ts). The game's rules are tested in the
 # core (crates/fairmines/tests). Runnable from any directory; non-interactive.
 set -euo pipefail

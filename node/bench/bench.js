@@ -5,7 +5,7 @@
 // in which every implementation runs for about BENCH_SAMPLE_MS (default 40) back to back, in an
 // order that rotates: the machine's drift over seconds (20-30% on a shared one) cancels in each
 // sample's ratios. BENCH_MINES sets the mine counts (default "3 24").
-// Targets (issue 9): minePositions >= 5x js-sha3 and >= 2.5x node:crypto; the batch >= 15x and >= 8x.
+// Targets: minePositions >= 5x js-sha3 and >= 2.5x node:crypto; the batch >= 15x and >= 8x.
 // Prints a table and one `BENCH {json}` line per ratio (collected by scripts/bench.sh).
 const path = require('node:path');
 const crypto = require('node:crypto');

@@ -219,7 +219,7 @@ test('verify: bad rounds', () => {
   assert.equal(fm.verify({ ...ok, positions: [] }).positionsOk, false);
 });
 
-test('verify: a key that is not a field is a TypeError naming it (issue 21: a typo must not skip a check)', () => {
+test('verify: a key that is not a field is a TypeError naming it (a typo must not skip a check)', () => {
   const ok = { serverSeed: S, clientSeed: C, nonce: 1, mines: 3 };
   const commitment = fm.commitment(S);
   for (const [key, value] of [['commitmnet', commitment], ['position', [7, 10, 19]], ['server_seed', S], ['Commitment', commitment],

@@ -1,6 +1,6 @@
 'use strict';
 // A short smoke of the game through the package, and the conversion of its results: seed pairs, rounds
-// (every Reveal field), records and their JSON, verifyRound, the issue-21 sequence, the state JSON and a
+// (every Reveal field), records and their JSON, verifyRound, the no-rotation-in-play sequence, the state JSON and a
 // round resumed from it (in this process and in a second one), and what inspection shows. The rules
 // themselves are tested once, in the core (crates/fairmines/tests/game.rs, game_machine.rs, resume.rs).
 const test = require('node:test');
@@ -127,7 +127,7 @@ test('SeedPair: a fresh pair from the CSPRNG; rotation reveals the seed the comm
   assert.deepEqual([pair.public.clientSeed, pair.public.nonce], ['third', 0n]);
 });
 
-test('issue 21: startRound(5, \'99/100\'), then rotate() or setClientSeed() is refused while the round is in play, and changes nothing', () => {
+test('startRound(5, \'99/100\'), then rotate() or setClientSeed() is refused while the round is in play, and changes nothing', () => {
   const pair = new SeedPair('player');
   const round = pair.startRound(5, '99/100');
   const publicBefore = pair.public;

@@ -2,7 +2,7 @@
 
 Run by scripts/bench-python.sh. Every variant computes the same rounds (one seed pair, consecutive
 nonces from 0) in the same run, and the results are compared before anything is timed.
-Targets (issue 9): mine_positions >= 5x and mine_positions_batch >= 15x the pure-Python rounds/s.
+Targets: mine_positions >= 5x and mine_positions_batch >= 15x the pure-Python rounds/s.
 Prints a table and one `BENCH {json}` line per ratio (collected by scripts/bench.sh).
 """
 

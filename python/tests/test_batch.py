@@ -125,7 +125,7 @@ def test_the_batch_releases_the_gil() -> None:
 
 
 def test_ctrl_c_during_a_batch_is_a_keyboard_interrupt_at_once() -> None:
-    """Issue 22: Ctrl-C during mine_positions_batch was seen only once the whole batch was done, and in a
+    """Ctrl-C during mine_positions_batch must be seen at once: it was seen only once the whole batch was done, and in a
     process's first batch it surfaced as pyo3_runtime.PanicException (numpy's C API, first fetched after
     the batch, ran Python code with the interrupt pending). Now the batch runs in blocks with Ctrl-C looked
     for in between, and numpy's API is fetched before it. Run in a process of its own: its first batch."""

@@ -1,4 +1,4 @@
-"""The game through the package: a short smoke of play (the worked example, and the issue-21 sequence) and
+"""The game through the package: a short smoke of play (the worked example, and the no-rotation-in-play sequence) and
 the conversion of every argument and result. The rules themselves (valid and invalid moves, voiding,
 rotation, record verification) are tested once, in the core (crates/fairmines/tests/game.rs and
 game_machine.rs); here a refusal is checked for its class, code, argument and message, not for the rule."""
@@ -89,7 +89,7 @@ def test_the_worked_example_as_a_game() -> None:
     assert lost.outcome == "lost" and lost.multiplier is None
 
 
-def test_the_issue_21_sequence() -> None:
+def test_a_round_in_play_keeps_its_seed_secret_until_voided() -> None:
     """A round in play keeps its seed secret: rotate refused, void, rotate, the voided round refuses every
     move and its record verifies. Also across a restart, through the operator's state."""
     pair = fairmines.SeedPair("player")

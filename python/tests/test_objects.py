@@ -60,7 +60,7 @@ def test_verification_without_declarations_is_unchecked_not_ok() -> None:
 
 
 def test_verify_refuses_an_unknown_keyword() -> None:
-    """Issue 21: a misspelt `commitment=` must not pass as a verification with nothing to check."""
+    """A misspelt `commitment=` must not pass as a verification with nothing to check."""
     with pytest.raises(TypeError, match="unexpected keyword argument 'commitmnet'"):
         fairmines.verify(S, C, 1, 3, commitmnet=WORKED["commitment"])  # type: ignore[call-arg]
     with pytest.raises(TypeError, match="unexpected keyword argument 'position'"):

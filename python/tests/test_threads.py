@@ -1,4 +1,4 @@
-"""Many Python threads at once get exactly the single-threaded results (issue 10), and a second move on a
+"""Many Python threads at once get exactly the single-threaded results, and a second move on a
 Round that another thread is moving waits for it, with the interpreter released.
 
 On a GIL build the threads interleave at every switch interval (set very short here) and inside

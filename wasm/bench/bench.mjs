@@ -3,7 +3,7 @@
 // the tests: run it with scripts/bench-wasm.sh. Each ratio is the median over BENCH_SAMPLES samples
 // (default 21) in which both sides run for about BENCH_SAMPLE_MS (default 40) back to back, in an order
 // that alternates, so that the machine's drift cancels in each sample's ratio. BENCH_MINES sets the mine
-// counts (default "3 24"). Target (issue 19): >= 3x. Also reports the .wasm's size, raw and gzipped.
+// counts (default "3 24"). Target: >= 3x. Also reports the .wasm's size, raw and gzipped.
 // Prints a table and one `BENCH {json}` line per measure (collected by scripts/bench.sh).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';

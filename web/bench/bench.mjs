@@ -6,7 +6,7 @@
 //    CommonJS is given js-sha3 (src/sha3.js, the file Node's `require` loads) and, for `Buffer.from(bytes)
 //    .readUInt32BE`, a Uint8Array with a DataView. Same inputs; the answers are compared first. Each ratio is
 //    the median over BENCH_SAMPLES samples (default 21) in which each side runs about BENCH_SAMPLE_MS (default 40)
-//    back to back, in rotating order (as node/bench/bench.js). Target (issue 19): >= 3x.
+//    back to back, in rotating order (as node/bench/bench.js). Target: >= 3x.
 // 2. History rows/s: the page's worker verifying a history file on the page's own path (File → stream → worker →
 //    the core's HistoryVerifier; the audit off), wall time measured in the page, against
 //    `fairmines verify-history --threads 1 --json` on the same file (wall time of the process). The median of

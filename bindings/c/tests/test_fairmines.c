@@ -288,7 +288,7 @@ static void test_mines_and_buffers(void) {
         CHECK_STATUS(fairmines_verify(WS, WSL, WC, WCL, 1, m, NULL, 0, NULL, 0, &v), FAIRMINES_INVALID_MINES, "vm");
         CHECK(untouched(tiles, sizeof tiles), "tiles written for a bad mine count");
     }
-    /* The case: a C caller's `int mines = 259` arrives whole and is refused, naming its value. */
+    /* A C caller's `int mines = 259` arrives whole and is refused, naming its value. */
     int mines = 259;
     memset(tiles, SENTINEL, sizeof tiles);
     CHECK_STATUS(fairmines_mine_positions(WS, WSL, WC, WCL, 1, mines, tiles, sizeof tiles), FAIRMINES_INVALID_MINES,

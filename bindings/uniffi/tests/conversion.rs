@@ -175,7 +175,7 @@ fn hand_made_records_are_checked_field_by_field() {
     assert_eq!(ratio_to_decimal(ratio(&wide, "1"), 0).unwrap(), wide);
 }
 
-/// The issue-21 sequence: no rotation while a round is in play, then a voided round refuses every move.
+/// The no-rotation-in-play sequence: no rotation while a round is in play, then a voided round refuses every move.
 #[test]
 fn no_rotation_while_a_round_is_in_play() {
     let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();

@@ -23,7 +23,7 @@ const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
 const SHORT_CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
 /// Keccak-f[1600]'s rate for SHA3-256 and SHAKE256.
 const RATE: usize = 136;
-/// The targets of issue 9.
+/// The speed targets: the core per round, and the batch per round (as ratios of the Keccak bound).
 const CORE_TARGET: f64 = 0.90;
 const BATCH_TARGET: f64 = 1.80;
 
@@ -230,7 +230,7 @@ fn report() {
         let reference = median(mine.iter().map(|s| s.2).collect());
         // The median of the per-sample ratios: each sample's pair ran at the same moment.
         let ratio = median(mine.iter().map(|s| s.2 / s.1).collect());
-        // Issue 9 gives no number for the stretch (four rounds in step): that row has no target.
+        // Four rounds in step is a stretch with no number set for it: that row has no target.
         let (target, what, value_name) = if name == "batch" {
             let value_name = format!("batch speed-up on {} cores", cores());
             (Some(BATCH_TARGET), "all cores / one thread (2 cores: >= 1.8x)", value_name)

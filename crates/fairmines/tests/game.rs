@@ -179,7 +179,7 @@ fn state_and_public_json_round_trip_and_the_public_part_holds_no_secret() {
     }
 }
 
-/// The hole of issue 21: the seed revealed under a round in play would give the player every mine.
+/// The seed revealed under a round in play would give the player every mine.
 #[test]
 fn the_server_seed_is_not_revealed_while_a_round_is_in_play() {
     let (server, mut pair) = known_pair();

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 # Ruby tests of the game API of the UniFFI bindings: conversion of every type in and out, every argument's
-# error naming it, the game's errors crossing with their code and name, a short game (the issue-21
+# error naming it, the game's errors crossing with their code and name, a short game (the no-rotation-in-play
 # sequence included), and rounds resumed from the pair's state (in this process and in another ruby). The
 # rules of the game are tested once, in the core (crates/fairmines/tests). Run by scripts/test-uniffi.sh (see
 # helper.rb).
@@ -141,7 +141,7 @@ class TestGame < Minitest::Test
     assert_equal reveal(safe, true, 1, ratio(25), true), one.reveal(safe)
   end
 
-  # The issue's sequence: a round in play holds its seed pair's server seed back until it is voided, and a
+  # A round in play holds its seed pair's server seed back until it is voided, and a
   # voided round refuses every move, even for a player who now knows the grid.
   def test_no_rotation_while_a_round_is_in_play
     pair = Fairmines::SeedPair.new('player seed')

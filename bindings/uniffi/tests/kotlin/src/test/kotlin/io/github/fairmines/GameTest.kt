@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir
 
 /*
  * The game through the binding: conversion of every type in and out, every argument's error naming it, the
- * errors of the game crossing with their code and name, a short game (the issue-21 sequence included), rounds
+ * errors of the game crossing with their code and name, a short game (the no-rotation-in-play sequence included), rounds
  * resumed from the pair's state (in this process and in another JVM) and the lock that makes a second move
  * wait. The rules of the game are tested once, in the core (crates/fairmines/tests/game.rs, game_machine.rs,
  * resume.rs).
@@ -237,7 +237,7 @@ class GameTest {
     }
 
     @Test
-    fun `the issue sequence - no rotation while a round is in play, then a voided round refuses every move`() {
+    fun `no rotation while a round is in play, then a voided round refuses every move`() {
         val pair = SeedPair("player seed")
         val round = pair.startRound(5, "99/100")
         val before = pair.public()
