@@ -4,7 +4,8 @@ Usage: check_vocabulary.py [--root DIR]   (run with the Python that has the fair
 
 Each cell of the table holds names in backticks. A name is looked up where its language defines it: Rust in the
 core's public items (crates/fairmines/src), Python and Node in the loaded packages (module attributes, class
-members, an error's fields), C in include/fairmines.h, Kotlin/Swift and Ruby in uniffi's generated sources.
+members, an error's fields), C in include/fairmines.h, Kotlin/Swift and Ruby in the sources bindings/uniffi/generate.sh wrote into
+target/uniffi-generated (or $CARGO_TARGET_DIR/uniffi-generated).
 `…suffix` continues the name before it (`minePositionsBatch`, `…Async`), `PREFIX_*` needs one name with that
 prefix; quoted values (`"ok"`), placeholders (`<Name>Error`) and notes in parentheses are not names.
 """
@@ -12,6 +13,7 @@ prefix; quoted values (`"ok"`), placeholders (`<Name>Error`) and notes in parent
 import argparse
 import importlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -60,12 +62,13 @@ def node_names(root: Path) -> set[str]:
 
 def source_words(files: list[Path]) -> set[str]:
     if not files:
-        raise SystemExit(f"vocabulary: no generated sources found ({', '.join(map(str, files))})")
+        raise SystemExit("vocabulary: no uniffi sources in the build folder: run bindings/uniffi/generate.sh")
     return set().union(*(words(f.read_text(errors="replace")) for f in files))
 
 
 def generated(root: Path, suffix: str) -> list[Path]:
-    return sorted(p for p in (root / "bindings/uniffi/generated").rglob(f"*{suffix}") if p.is_file())
+    folder = root / os.environ.get("CARGO_TARGET_DIR", "target") / "uniffi-generated"
+    return sorted(p for p in folder.rglob(f"*{suffix}") if p.is_file())
 
 
 def names_in(cell: str) -> list[str]:

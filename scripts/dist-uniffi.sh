@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Kotlin/JVM and Ruby release files, into dist/ (only these; nothing else there is touched):
-#   dist/fairmines-X.Y.Z.jar          the generated Kotlin binding (bindings/uniffi/generated/kotlin) compiled for
+#   dist/fairmines-X.Y.Z.jar          the generated Kotlin binding (bindings/uniffi/generate.sh) compiled for
 #                                     Java 8+, with linux-x86-64/libfairmines_uniffi.so (where JNA looks) built
 #                                     for glibc 2.17 and META-INF/LICENSE-MIT, LICENSE-APACHE
 #                                     (bindings/uniffi/jvm/pom.xml, Maven)
@@ -99,11 +99,16 @@ for folder in $folders; do
     fi
 done
 
+# -- the Kotlin and Ruby sources, generated into the build folder (never committed) ---------------------
+step "bindings/uniffi/generate.sh"
+generated=$target_dir/uniffi-generated
+bindings/uniffi/generate.sh "$generated"
+
 # -- the JAR, its POM and sources, the Maven repository folder -----------------------------------------
 step "JAR: mvn package -f $pom (kotlin-maven-plugin $(sed -n 's:.*<kotlin.version>\(.*\)</kotlin.version>.*:\1:p' "$pom"))"
 # (Maven resolves nothing from the network once ~/.m2 has the pinned plugins and dependencies.)
 mvn -B -ntp -f "$pom" package -DskipTests -Dfairmines.resources.dir="$stage/resources" \
-    -Dfairmines.build.dir="$stage/maven" -Dproject.build.outputTimestamp="$SOURCE_DATE_EPOCH" >"$stage/mvn.log" 2>&1 ||
+    -Dfairmines.generated.dir="$generated" -Dfairmines.build.dir="$stage/maven" -Dproject.build.outputTimestamp="$SOURCE_DATE_EPOCH" >"$stage/mvn.log" 2>&1 ||
     { tail -n 60 "$stage/mvn.log" >&2; fail "mvn package failed (above)"; }
 name=fairmines-$version
 repo=dist/maven/$GROUP_PATH/fairmines/$version
@@ -113,7 +118,7 @@ cp "$stage/maven/$name.jar" "dist/$name.jar.tmp" && mv "dist/$name.jar.tmp" "dis
 cp "$pom" "dist/$name.pom"
 # The sources JAR: the generated Kotlin and the licences, sorted, every entry dated SOURCE_DATE_EPOCH (zip's
 # oldest date is 1980), mode 0644.
-python3 - "dist/$name-sources.jar" "$SOURCE_DATE_EPOCH" bindings/uniffi/generated/kotlin <<'EOF'
+python3 - "dist/$name-sources.jar" "$SOURCE_DATE_EPOCH" "$generated/kotlin" <<'EOF'
 import os, sys, time, zipfile
 out, epoch, src = sys.argv[1], max(int(sys.argv[2]), 315532800), sys.argv[3]
 date = time.gmtime(epoch)[:6]
@@ -143,7 +148,7 @@ for folder in $folders; do
     gem_file=$name-$platform.gem
     step "gem for $platform: gem build $gemspec"
     rm -rf "$stage/gem" && mkdir -p "$stage/gem/lib"
-    cp bindings/uniffi/generated/ruby/fairmines.rb "$stage/resources/$folder"/* "$stage/gem/lib/"
+    cp "$generated/ruby/fairmines.rb" "$stage/resources/$folder"/* "$stage/gem/lib/"
     cp LICENSE-MIT LICENSE-APACHE "$gemspec" "$stage/gem/"
     chmod 0644 "$stage/gem/lib/fairmines.rb" "$stage/gem"/LICENSE-* "$stage/gem/fairmines.gemspec"
     chmod 0755 "$stage/gem/lib/"*fairmines_uniffi*

@@ -20,6 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+# What scripts/dist-uniffi.sh generated the JAR's Kotlin and the gem's Ruby from.
+generated=${CARGO_TARGET_DIR:-$ROOT/target}/uniffi-generated
 export LC_ALL=C
 step() { printf '\n==> test-dist-uniffi: %s\n' "$*"; }
 fail() { echo "test-dist-uniffi: $*" >&2; exit 1; }
@@ -236,7 +238,7 @@ got=$(tar -xOf "dist/$gem_file" data.tar.gz | tar -tzf - | sort | xargs)
 mkdir -p "$tmp/gemdata"
 tar -xOf "dist/$gem_file" data.tar.gz | tar -xzf - -C "$tmp/gemdata"
 cmp -s "$tmp/gemdata/lib/libfairmines_uniffi.so" "$jar_so" || fail "the gem's library is not the JAR's"
-cmp -s "$tmp/gemdata/lib/fairmines.rb" bindings/uniffi/generated/ruby/fairmines.rb || fail "the gem's fairmines.rb is not the generated one"
+cmp -s "$tmp/gemdata/lib/fairmines.rb" "$generated/ruby/fairmines.rb" || fail "the gem's fairmines.rb is not the generated one"
 ruby -rrubygems/package -e '
     spec = Gem::Package.new(ARGV[0]).spec
     got = [spec.name, spec.version.to_s, spec.platform.to_s, spec.licenses, spec.require_paths,
@@ -276,7 +278,7 @@ elif [[ $(id -u) == 0 ]]; then
     debian11_root
     mkdir -p "$tmp/debian11/lib"
     cp "$jar_so" "$tmp/debian11/lib/"
-    cp bindings/uniffi/tests/c/ffi_smoke.c bindings/uniffi/generated/swift/fairminesFFI.h "$tmp/debian11/"
+    cp bindings/uniffi/tests/c/ffi_smoke.c "$generated/swift/fairminesFFI.h" "$tmp/debian11/"
     cat >"$tmp/debian11/run.sh" <<'SH'
 set -eu
 echo "inside: $(. /etc/os-release && echo "$PRETTY_NAME"), $(ldd --version | head -n 1)"

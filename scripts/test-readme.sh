@@ -13,6 +13,7 @@ if ! compgen -G 'node/fairmines.*.node' >/dev/null; then
     (cd node && npm ci --no-audit --no-fund && npm run build --silent)
 fi
 cargo build --quiet --locked --release -p fairmines-c
+bindings/uniffi/generate.sh   # the Kotlin, Swift and Ruby names of docs/vocabulary.md are looked up there
 python3 scripts/readme_examples.py README.md
 python3 scripts/readme_examples.py docs/install.md
 python/.venv/bin/python scripts/check_vocabulary.py

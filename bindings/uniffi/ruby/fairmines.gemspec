@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-# The Ruby gem of fairmines: the generated UniFFI binding (bindings/uniffi/generated/ruby/fairmines.rb, which
+# The Ruby gem of fairmines: the generated UniFFI binding (bindings/uniffi/generate.sh writes fairmines.rb, which
 # loads the library from its own folder: uniffi.toml's cdylib_path) with the native library beside it, one gem
 # per platform. scripts/dist-uniffi.sh builds it from a staging folder holding this file, lib/fairmines.rb,
 # lib/libfairmines_uniffi.so and the licences, with SOURCE_DATE_EPOCH (reproducible). The version is the

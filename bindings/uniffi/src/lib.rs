@@ -1,8 +1,8 @@
 //! Kotlin, Swift and Ruby bindings of [`fairmines`] through UniFFI proc-macros (no UDL).
 //!
 //! This crate converts types and errors and nothing else: every rule, result and message comes from the core
-//! crate. The generated foreign code lives in `generated/` (see `scripts/test-uniffi.sh`, which builds this
-//! library, runs the pinned `uniffi-bindgen` on it and fails if the checked-in sources drifted).
+//! crate. The foreign code is generated from the built library by `bindings/uniffi/generate.sh` (the pinned
+//! `uniffi-bindgen`) into the build folder, never committed; `scripts/test-uniffi.sh` tests it.
 //!
 //! Conventions of the foreign API:
 //! - mine counts, tiles and safe picks are `i32` (Kotlin `Int`, Swift `Int32`, Ruby `Integer`), so that 0, 25

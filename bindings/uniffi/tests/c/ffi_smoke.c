@@ -1,5 +1,5 @@
 /*
- * Calls libfairmines_uniffi through the C header generated for Swift (generated/swift/fairminesFFI.h),
+ * Calls libfairmines_uniffi through the C header generated for Swift (bindings/uniffi/generate.sh writes swift/fairminesFFI.h),
  * the same C ABI the generated Swift code uses: strings in as UTF-8 RustBuffers, results out as
  * RustBuffers in UniFFI's serialization (big-endian), errors as a RustCallStatus, objects (SeedPair,
  * Round) as handles of which every method call consumes a clone. This checks that the header matches
