@@ -8,7 +8,7 @@ mod selftest;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use fairmines::{Digest, MineCount, Places, Published, Rtp, ServerSeed, Tiles, Verdict, Verification, verify};
+use fairmines::{Digest, Doubt, MineCount, Places, Published, Rtp, ServerSeed, Tiles, Verdict, Verification, verify};
 use serde_json::json;
 
 /// Exit status when every check that was asked for holds.
@@ -21,7 +21,8 @@ const EXIT_BAD_INPUT: u8 = 2;
 #[derive(Parser)]
 #[command(name = "fairmines", version, about = "Provably fair Mines (Cloudbet): verify rounds, make server seeds")]
 #[command(after_help = "Exit status: 0 when every check holds (or none was given: the verdict says unchecked), \
-1 on a mismatch, 2 on bad input.")]
+1 on a mismatch, 2 on bad input (also a mismatch whose seeds look mistyped: empty, white space around them, a \
+server seed not in the operator's form of 64 lowercase hex characters).")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -155,28 +156,36 @@ fn main() -> ExitCode {
 }
 
 fn run_verify(args: &VerifyArgs) -> u8 {
-    let verdict = verify(&Published {
+    let published = Published {
         server_seed: &args.server_seed,
         client_seed: &args.client_seed,
         nonce: args.nonce,
         mines: args.mines,
         commitment: args.commitment,
         positions: args.positions,
-    });
+    };
+    let verdict = verify(&published);
+    // A round whose checks hold is the operator's, whatever its seeds look like; otherwise a seed that looks
+    // mistyped is the likelier cause, and it is named before any mismatch is.
+    let doubts = if verdict.is_ok() { Vec::new() } else { published.doubts() };
     if args.json {
-        println!("{}", verdict_json(args, &verdict));
+        println!("{}", verdict_json(args, &verdict, &doubts));
     } else {
-        print_verdict(args, &verdict);
+        print_verdict(args, &verdict, &doubts);
     }
-    // Nothing given to check is not a mismatch: the verdict says "unchecked" in words and JSON.
-    if verdict.verdict() == Verdict::Mismatch { EXIT_MISMATCH } else { EXIT_OK }
+    match verdict.verdict() {
+        Verdict::Mismatch if !doubts.is_empty() => EXIT_BAD_INPUT,
+        Verdict::Mismatch => EXIT_MISMATCH,
+        // Nothing given to check is not a mismatch: the verdict says "unchecked" in words and JSON.
+        Verdict::Ok | Verdict::Unchecked => EXIT_OK,
+    }
 }
 
 fn list(tiles: &[u8]) -> String {
     tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(", ")
 }
 
-fn verdict_json(args: &VerifyArgs, verdict: &Verification) -> serde_json::Value {
+fn verdict_json(args: &VerifyArgs, verdict: &Verification, doubts: &[Doubt]) -> serde_json::Value {
     json!({
         "server_seed": args.server_seed,
         "client_seed": args.client_seed,
@@ -192,10 +201,11 @@ fn verdict_json(args: &VerifyArgs, verdict: &Verification) -> serde_json::Value 
         "positions_ok": verdict.positions_ok(),
         "verdict": verdict.verdict().as_str(),
         "ok": verdict.is_ok(),
+        "input_doubts": doubts.iter().map(|d| json!({ "argument": d.argument, "detail": d.detail })).collect::<Vec<_>>(),
     })
 }
 
-fn print_verdict(args: &VerifyArgs, verdict: &Verification) {
+fn print_verdict(args: &VerifyArgs, verdict: &Verification, doubts: &[Doubt]) {
     let positions = verdict.placement.positions();
     println!("server seed  {}", args.server_seed);
     println!("client seed  {}", args.client_seed);
@@ -222,7 +232,13 @@ fn print_verdict(args: &VerifyArgs, verdict: &Verification) {
     println!();
     print!("{}", board::render(&verdict.placement, verdict.positions_check.map(|c| c.declared)));
     println!();
+    for doubt in doubts {
+        println!("input        {doubt}");
+    }
     let verdict_line = match verdict.verdict() {
+        Verdict::Mismatch if !doubts.is_empty() => {
+            "verdict: CHECK THE INPUT, a seed looks mistyped (above): fix it before reading a mismatch as the operator's"
+        }
         Verdict::Ok => "verdict: OK, every check given holds",
         Verdict::Unchecked => {
             "verdict: UNCHECKED, nothing was compared; give --commitment and --positions to check the operator's round"

@@ -55,7 +55,7 @@ pub use input::Number;
 pub use payout::{Places, Ratio, Rtp, TableEntry, max_safe_picks, multiplier, payout_table};
 pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, place_mines_observed};
 pub use seed::ServerSeed;
-pub use verify::{Check, Published, Verdict, Verification, verify};
+pub use verify::{Check, Doubt, Published, Verdict, Verification, verify};
 
 /// The Rust example of the repository's README.md, run as a doctest (every other block of that README is run
 /// by scripts/readme_examples.py).

@@ -133,7 +133,73 @@ pub fn verify(published: &Published<'_>) -> Verification {
     }
 }
 
+/// Something in the seeds given to [`verify`] that looks mistyped: the operator's seeds never look like it, so
+/// a mismatch is more likely the input's fault than the operator's. Shown as `argument: detail`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Doubt {
+    /// The seed it is about: `server_seed` or `client_seed`.
+    pub argument: &'static str,
+    /// What looks wrong, in words.
+    pub detail: String,
+}
+
+impl core::fmt::Display for Doubt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.argument, self.detail)
+    }
+}
+
+/// What looks mistyped in a seed: nothing for a seed of the operator's form.
+fn doubt(argument: &'static str, text: &str, operator_form: bool) -> Option<Doubt> {
+    let detail = if text.is_empty() {
+        "is empty: paste the whole seed".to_owned()
+    } else if text.trim() != text {
+        "has white space at its start or end (copied with it?): a seed is hashed exactly as written".to_owned()
+    } else if !operator_form {
+        return None;
+    } else if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        if !text.bytes().any(|b| b.is_ascii_uppercase()) {
+            return None;
+        }
+        "has upper-case letters: the operator's server seeds are lowercase hex, and a seed is hashed exactly as \
+         written"
+            .to_owned()
+    } else {
+        let hex = if text.bytes().all(|b| b.is_ascii_hexdigit()) { "" } else { ", not all of them hex" };
+        format!(
+            "is not in the form of the operator's server seeds, 64 lowercase hex characters ({} characters{hex})",
+            text.chars().count()
+        )
+    };
+    Some(Doubt { argument, detail })
+}
+
 impl<'a> Published<'a> {
+    /// What looks mistyped in the seeds: a server seed that is empty, has white space around it or is not 64
+    /// lowercase hex characters (the operator's form), a client seed that is empty or has white space around it.
+    /// Any text is a valid seed, so these never make [`verify`] fail; they say why a mismatch may be the
+    /// input's fault (a trailing space changes every hash), which is what a player should read first.
+    ///
+    /// ```
+    /// use fairmines::{MineCount, Published};
+    /// let server = "B6C230A9B1EE0FECE242600E3354F5B161258600401B469E9DC4F20CD862CA7A";
+    /// let published = Published { server_seed: server, client_seed: "player ", nonce: 1,
+    ///     mines: MineCount::new(3)?, commitment: None, positions: None };
+    /// let doubts: Vec<String> = published.doubts().iter().map(|d| d.to_string()).collect();
+    /// assert_eq!(doubts, [
+    ///     "server_seed: has upper-case letters: the operator's server seeds are lowercase hex, and a seed is \
+    ///      hashed exactly as written",
+    ///     "client_seed: has white space at its start or end (copied with it?): a seed is hashed exactly as written",
+    /// ]);
+    /// # Ok::<(), fairmines::Error>(())
+    /// ```
+    pub fn doubts(&self) -> Vec<Doubt> {
+        [doubt("server_seed", self.server_seed, true), doubt("client_seed", self.client_seed, false)]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
     /// Builds the input of [`verify`] from values as a binding received them, checking each one: the nonce,
     /// the mine count, the commitment's hex text and the declared tiles. Errors name the argument at fault.
     /// The order of the arguments is the order of every binding's `verify`.

@@ -1,5 +1,5 @@
-//! Boundary cases that random inputs practically never reach (each one kills a broken variant that the
-//! mutation check, scripts/mutation-check.sh, applies to the core).
+//! Boundary cases that random inputs practically never reach (each one catches a mutant of the core that
+//! `make mutation-check`, cargo-mutants, would otherwise leave alive).
 
 use fairmines::{Error, MineCount, Number, Published, Verdict, place_mines, verify};
 
@@ -58,4 +58,41 @@ fn a_verification_with_nothing_to_check_says_so_and_is_not_ok() {
         [Verdict::Ok, Verdict::Mismatch, Verdict::Unchecked].map(Verdict::as_str),
         ["ok", "mismatch", "unchecked"]
     );
+}
+
+#[test]
+fn doubts_name_a_seed_that_looks_mistyped_and_nothing_else() {
+    const SERVER: &str = "b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a";
+    let doubts = |server: &str, client: &str| {
+        let published = Published {
+            server_seed: server,
+            client_seed: client,
+            nonce: 1,
+            mines: MineCount::new(3).unwrap(),
+            commitment: None,
+            positions: None,
+        };
+        published.doubts().iter().map(|d| (d.argument, d.detail.clone())).collect::<Vec<_>>()
+    };
+    assert!(doubts(SERVER, "any client seed, even with: colons").is_empty());
+    let only = |server: &str, client: &str| {
+        let found = doubts(server, client);
+        assert_eq!(found.len(), 1, "{found:?}");
+        found[0].clone()
+    };
+    let trailing = only(&format!("{SERVER} "), "c");
+    assert_eq!(trailing.0, "server_seed");
+    assert!(trailing.1.starts_with("has white space at its start or end"), "{}", trailing.1);
+    assert!(only(&format!("\n{SERVER}"), "c").1.starts_with("has white space"));
+    assert_eq!(only("", "c"), ("server_seed", "is empty: paste the whole seed".to_owned()));
+    assert!(only(&SERVER.to_uppercase(), "c").1.starts_with("has upper-case letters"));
+    assert_eq!(
+        only(&SERVER[..63], "c").1,
+        "is not in the form of the operator's server seeds, 64 lowercase hex characters (63 characters)"
+    );
+    assert!(only("ünïcode", "c").1.ends_with("(7 characters, not all of them hex)"));
+    assert_eq!(only(SERVER, "").0, "client_seed");
+    assert!(only(SERVER, " c").1.starts_with("has white space"));
+    // Upper-case and other forms of a client seed are the player's choice: no doubt.
+    assert!(doubts(SERVER, "D0D5E06D ü").is_empty());
 }
