@@ -164,7 +164,9 @@ pub(crate) mod _native {
     ///
     /// ``nonces`` is a ``range``, a sequence of ints or a one-dimensional numpy integer array. Returns a
     /// ``uint8`` array of shape ``(len(nonces), mines)``: row ``i`` is ``mine_positions(..., nonces[i],
-    /// mines)``. Runs on every core with the GIL released. Needs numpy (``ImportError`` without it).
+    /// mines)``. Runs on every core with the GIL released. Needs numpy (``ImportError`` without it). One batch
+    /// writes at most 4 GiB (``len(nonces) * mines <= 2**32``); a larger one raises ``InvalidNumberError``
+    /// naming ``nonces``: split it.
     #[pyfunction]
     fn mine_positions_batch<'py>(
         server_seed: &Obj<'py>,
