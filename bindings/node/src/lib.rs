@@ -20,6 +20,7 @@ use napi_derive::napi;
 
 pub mod batch;
 pub mod game;
+pub mod ratio;
 pub mod record;
 
 /// The JavaScript error object of a [`Failure`] (the model shared with the WebAssembly binding).

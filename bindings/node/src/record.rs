@@ -5,7 +5,7 @@ use fairmines::RecordInput;
 use napi::bindgen_prelude::{BigInt, Either, Env, Null, Result, Unknown};
 use napi_derive::napi;
 
-use crate::game::{RATIO_EXPECTED, Ratio, RatioArg, exact, ratio_or_null};
+use crate::ratio::{RATIO_EXPECTED, Ratio, RatioArg, exact, ratio_or_null};
 use crate::{
     Converted, Failure, NUMBER, ObjectArg, StringArg, TILES, guard, known_keys, member, number, object, text, text_in,
     tiles, with_json,
