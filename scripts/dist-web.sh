@@ -19,10 +19,14 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/n
 fail() { echo "dist-web: $*" >&2; exit 1; }
 [[ $(node -p 'require("./wasm/package.json").version') == "$version" ]] || fail "wasm/package.json is not at $version"
 
-# wasm/build.sh reads and writes ./target (its tools, the .wasm): in a checkout building into another target
-# folder (scripts/check-reproducible.sh's), ./target is that folder.
-if [[ -n ${CARGO_TARGET_DIR:-} && ! -e target && $(realpath -m "$CARGO_TARGET_DIR") != "$PWD/target" ]]; then
-    ln -s "$CARGO_TARGET_DIR" target
+# wasm/build.sh finds its tool (target/tools) and the .wasm cargo built (target/wasm32-unknown-unknown) under
+# ./target: in a checkout that builds into another target folder (scripts/check-reproducible.sh's), they are
+# linked there from that folder.
+if [[ -n ${CARGO_TARGET_DIR:-} && $(realpath -m "$CARGO_TARGET_DIR") != $(realpath -m target) ]]; then
+    mkdir -p target "$CARGO_TARGET_DIR/tools" "$CARGO_TARGET_DIR/wasm32-unknown-unknown"
+    for d in tools wasm32-unknown-unknown; do
+        [[ -e target/$d ]] || ln -s "$(realpath "$CARGO_TARGET_DIR/$d")" "target/$d"
+    done
 fi
 # make wasm, then make web (the Makefile's commands).
 bash wasm/build.sh
