@@ -1,7 +1,7 @@
 //! Node.js bindings of the `fairmines` core (napi-rs): conversion of values and errors only; every rule,
 //! message and error kind is the core's. Strings are hashed as UTF-8 (a lone surrogate is the core's
 //! `InvalidUtf8`); a `number` goes to the core as [`Number::Float`], a `bigint` as [`Number::Int`] (or
-//! `Huge`), and the core's rules judge them. Errors are `fairmines_js::Failure`s (the model this package
+//! `Huge`), and the core's rules judge them. Errors are `fairmines_js_errors::Failure`s (the model this package
 //! shares with the WebAssembly one: `TypeError`, `RangeError` or `Error`, `code`, `errno`, `argument`,
 //! `label: ` + the core's detail), made JavaScript errors here. The game is in [`game`], records in [`record`].
 #![deny(unsafe_code)]
@@ -9,7 +9,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use fairmines::{MineCount, Number, Published};
-use fairmines_js::{Class, Converted, Failure, NUMBER, TILES, code};
+use fairmines_js_errors::{Class, Converted, Failure, NUMBER, TILES, code};
 use napi::bindgen_prelude::{
     Array, BigInt, BigUint64Array, Either, Either3, Env, Float64Array, FnArgs, FromNapiValue, Function, FunctionRef,
     JsObjectValue, JsValue, JsValuesTupleIntoVec, KeyCollectionMode, KeyConversion, KeyFilter, Null, Object, Result,

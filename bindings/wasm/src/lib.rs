@@ -1,12 +1,12 @@
 //! WebAssembly bindings of the `fairmines` core and history crate (wasm-bindgen): conversion of values and
 //! errors only, as the Node package converts them (bindings/node): every rule, message and error kind is the
 //! core's. A `number` goes to the core as [`Number::Float`], a `bigint` as an integer, and the core judges
-//! them; a string with a lone surrogate is the core's `InvalidUtf8`. Errors are `fairmines_js::Failure`s,
+//! them; a string with a lone surrogate is the core's `InvalidUtf8`. Errors are `fairmines_js_errors::Failure`s,
 //! the model the Node package throws too, made JavaScript errors here ([`Thrown`]). Rounds are here, records in [`record`], histories in [`history`]; wasm/api.js adds what is JavaScript.
 #![forbid(unsafe_code)]
 
 use fairmines::{MineCount, Number, Published};
-use fairmines_js::{Class, Converted, Failure, NUMBER, TILES, code};
+use fairmines_js_errors::{Class, Converted, Failure, NUMBER, TILES, code};
 use js_sys::{Array, JsString, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
