@@ -7,7 +7,10 @@
 #  2. as a user installs it: a fresh venv, a folder outside the source tree, no cargo or rustc on PATH,
 #     `pip install --no-index --find-links dist fairmines` (numpy first, from PyPI, for the [numpy] extra),
 #     then every case of vectors/vectors.json through the installed package
-#     (scripts/test-dist-python-vectors.py, copied there with the vector file);
+#     (scripts/test-dist-python-vectors.py, copied there with the vector file), and every python block of
+#     the package's README (python/README.md, as the wheel's METADATA carries it) run in a new empty folder
+#     (pandas, polars, pyarrow, Dask and tqdm from PyPI at python/requirements-dev.txt's pins), its output
+#     the one shown; the Dask block must be under `if __name__ == "__main__":`;
 #  3. the sdist, installed by pip into another fresh venv (where cargo is: it compiles, the dependencies
 #     cached in target/python-sdist, which scripts/test-python.sh shares), then the same vectors.
 # The musllinux wheel cannot be installed on this glibc machine (no musl CPython here): its checks are (1).
@@ -151,6 +154,35 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 print("installed from", pathlib.Path(sys.argv[1]).name)
 ' "dist/$manylinux"
   python -I test-dist-python-vectors.py vectors.json "$version" --numpy
+  # The package's PyPI page (python/README.md, the wheel's METADATA): each python block as a file, run in a
+  # new empty folder, prints exactly the text block under it (… stands for a part that varies, in one line).
+  # The libraries its blocks import, at python/requirements-dev.txt's pins.
+  pip install --quiet $(grep -E '^(pandas|polars|pyarrow|dask\[[a-z,]*\]|distributed|tqdm)==' "$ROOT/python/requirements-dev.txt")
+  python -I - <<'PY'
+import importlib.metadata, os, re, subprocess, sys, tempfile
+readme = importlib.metadata.metadata("fairmines").get_payload()
+assert "## Whole histories" in readme, "the wheel's METADATA has no README"
+fences = list(re.finditer(r"^```(\w*)\n(.*?)^```$", readme, re.S | re.M))
+blocks = []
+for i, m in enumerate(fences):
+    if m.group(1) != "python":
+        continue
+    nxt = fences[i + 1] if i + 1 < len(fences) else None
+    under = nxt is not None and nxt.group(1) == "text" and not readme[m.end():nxt.start()].strip()
+    blocks.append((readme.count("\n", 0, m.start()) + 1, m.group(2), nxt.group(2) if under else ""))
+assert len(blocks) >= 8, len(blocks)
+dask_blocks = [code for _, code, _ in blocks if "fairmines.dask" in code]
+assert dask_blocks and all('if __name__ == "__main__":' in code for code in dask_blocks), "a Dask block without the main guard"
+for line, code, shown in blocks:
+    folder = tempfile.mkdtemp()
+    with open(os.path.join(folder, "example.py"), "w", encoding="utf-8") as f:
+        f.write(code)
+    r = subprocess.run([sys.executable, "example.py"], cwd=folder, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, f"README line {line} failed in an empty folder:\n{r.stderr}"
+    pattern = "".join(".+?" if part == "…" else re.escape(part) for part in re.split("(…)", shown))
+    assert re.fullmatch(pattern, r.stdout), f"README line {line} printed:\n{r.stdout}\nnot:\n{shown}"
+print(f"the wheel's README (its METADATA): {len(blocks)} python blocks run in empty folders, each printed what it shows")
+PY
 )
 echo "wheel: installed and tested in $((SECONDS - start))s"
 
