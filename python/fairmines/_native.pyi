@@ -628,7 +628,7 @@ def max_safe_picks(mines: _Number) -> int:
 
 # --- whole histories (fairmines-history): for fairmines/_history.py, which types and documents them --------
 
-_FailureKind = Literal["malformed", "commitment", "positions", "duplicate_nonce", "nonce_gap"]
+_FailureKind = Literal["malformed", "commitment", "positions", "duplicate_nonce", "nonce_gap", "play"]
 _Progress = Callable[[int, int], object]
 
 def _verify_history(

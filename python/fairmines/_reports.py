@@ -61,12 +61,13 @@ def _p(value: float | None) -> str:
 class Failure:
     """One finding of ``verify_history``: a failing row, or a gap between rows.
 
-    ``kind`` is ``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"`` or
-    ``"nonce_gap"``. A row failing two checks gives two failures with the same ``line``.
+    ``kind`` is ``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"``, ``"nonce_gap"``
+    or ``"play"``. A row failing two checks gives two failures with the same ``line``.
     """
 
     kind: _FailureKind
-    """``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"`` or ``"nonce_gap"``."""
+    """``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"``, ``"nonce_gap"`` or ``"play"``
+    (the row's ``picks``, ``outcome`` or ``multiplier`` are not what the picks give; ``field`` says which)."""
     line: int | None
     """The row's first line (1-based; the CSV header is line 1; for dicts, row ``i`` is line ``i + 1``),
     or None for gaps and for duplicates found by ``merge``."""
@@ -115,7 +116,7 @@ class HistorySummary:
     ok: int
     """Rows that are well formed, check out, and whose nonce is new for their seed pair."""
     mismatched: int
-    """Well-formed rows failing a check (commitment, positions, or a nonce seen before), each counted once."""
+    """Well-formed rows failing a check (commitment, positions, play, or a nonce seen before), each counted once."""
     malformed: int
     """Rows that could not be read (reported and skipped)."""
     commitment_mismatches: int
@@ -124,6 +125,8 @@ class HistorySummary:
     """Rows whose declared positions are wrong."""
     duplicate_nonces: int
     """Rows whose nonce their seed pair already had."""
+    play_mismatches: int
+    """Rows whose picks, outcome or multiplier are not what the picks give (rows that have them)."""
     nonce_gaps: int
     """Stretches of missing nonces."""
     missing_nonces: int

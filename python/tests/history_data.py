@@ -54,6 +54,7 @@ FAULTY_SUMMARY = {
     "commitment_mismatches": 1,
     "position_mismatches": 1,
     "duplicate_nonces": 1,
+    "play_mismatches": 0,
     "nonce_gaps": 3,  # the removed row, and the two malformed rows (their nonce is unknown)
     "missing_nonces": 3,
     "seed_pairs": PAIRS,

@@ -207,8 +207,8 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> io::Result<()> {
     writeln!(out, "  ok             {}", s.ok)?;
     writeln!(
         out,
-        "  mismatched     {}  (commitment {}, positions {}, duplicate nonce {})",
-        s.mismatched, s.commitment_mismatches, s.position_mismatches, s.duplicate_nonces
+        "  mismatched     {}  (commitment {}, positions {}, play {}, duplicate nonce {})",
+        s.mismatched, s.commitment_mismatches, s.position_mismatches, s.play_mismatches, s.duplicate_nonces
     )?;
     writeln!(out, "  malformed      {}", s.malformed)?;
     writeln!(out, "seed pairs       {}", s.seed_pairs)?;
@@ -471,6 +471,7 @@ fn write_simulated(args: &SimulateArgs, format: Format, mut out: impl Write) -> 
             mines,
             positions,
             round_id: Some(format!("r{}", i + 1)),
+            play: None,
         };
         let line = if format == Format::Csv { row.to_csv_line() } else { row.to_json_line() };
         writeln!(out, "{line}")?;

@@ -19,7 +19,7 @@ use crate::row::{Cell, Row, RowError};
 use crate::verify::{Options, Progress, Report, verify_into_report};
 
 /// The format's columns in one slice of a record batch (`None`: `round_id` when the table has none).
-pub(crate) struct Columns([Option<Column>; 7]);
+pub(crate) struct Columns([Option<Column>; 11]);
 
 struct Column {
     array: ArrayRef,
@@ -94,7 +94,7 @@ fn list(items: &ArrayRef) -> Cell<'static> {
 }
 
 /// Where each field is among the table's columns; a required one missing is a [`HistoryError::Header`].
-fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 7], HistoryError> {
+fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 11], HistoryError> {
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
     reading.names.locate(&names, "the table").map_err(HistoryError::Header)
 }
@@ -103,7 +103,7 @@ fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 7], Hist
 /// (0-based, over every batch) is line `i + 1`.
 fn batch_chunks(
     batches: impl RecordBatchReader,
-    found: [Option<usize>; 7],
+    found: [Option<usize>; 11],
     reading: &Reading,
     send: &mut dyn FnMut(Chunk) -> bool,
 ) -> Result<(), HistoryError> {

@@ -51,7 +51,7 @@ pub use feed::{HistoryAuditor, HistoryVerifier};
 pub use input::{Format, HistoryError, MAX_LINE_BYTES, Proceed, parse_delimiter};
 pub use json::{audit_counts_from_json, audit_json, failure_json, summary_json};
 pub use ledger::{NonceRanges, PairNonces};
-pub use row::{CSV_HEADER, FIELDS, REQUIRED_FIELDS, Row, RowError, parse_positions};
+pub use row::{CSV_HEADER, FIELDS, Play, REQUIRED_FIELDS, Row, RowError, parse_picks, parse_positions};
 pub use verify::{
     Failure, FailureKind, Options, Progress, Report, Sink, Summary, verify_history, verify_history_to, verify_values,
 };

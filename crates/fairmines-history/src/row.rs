@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use fairmines::input::Number;
-use fairmines::{Digest, MineCount, Tiles};
+use fairmines::{Digest, MineCount, Outcome, Ratio, Rtp, Tiles};
 use serde_json::{Map, Value};
 
 use crate::input::HistoryError;
@@ -16,8 +16,39 @@ pub const CSV_HEADER: &str = "round_id,server_seed,commitment,client_seed,nonce,
 /// The fields every row must have (`round_id` is optional).
 pub const REQUIRED_FIELDS: [&str; 6] = ["server_seed", "commitment", "client_seed", "nonce", "mines", "positions"];
 
-/// Every field of the format: the required ones, then `round_id`.
-pub const FIELDS: [&str; 7] = ["server_seed", "commitment", "client_seed", "nonce", "mines", "positions", "round_id"];
+/// Every field of the format: the required ones, `round_id`, then the optional play fields ([`Play`]).
+pub const FIELDS: [&str; 11] = [
+    "server_seed",
+    "commitment",
+    "client_seed",
+    "nonce",
+    "mines",
+    "positions",
+    "round_id",
+    "rtp",
+    "picks",
+    "outcome",
+    "multiplier",
+];
+
+/// How the player played a round, where a history row says (the fields of the core's
+/// [`RoundRecord`](fairmines::RoundRecord), in the same text forms), checked against the replay with
+/// [`fairmines::verify_play`].
+///
+/// A row has a play when it has any of `rtp`, `picks`, `outcome`, `multiplier`; it then needs `picks` and
+/// `outcome`. `multiplier` (absent or null: none, as for a lost round) is checked only with the `rtp` it was
+/// computed with: a multiplier without an `rtp` makes the row malformed (field `rtp`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Play {
+    /// The tiles picked, in order (1-based; repeats kept, so they fail the check).
+    pub picks: Tiles,
+    /// How the round ended.
+    pub outcome: Outcome,
+    /// The return-to-player factor; `None`: the multiplier is not checked.
+    pub rtp: Option<Rtp>,
+    /// The multiplier paid.
+    pub multiplier: Option<Ratio>,
+}
 
 /// One round of a history, as the operator declared it.
 ///
@@ -38,6 +69,8 @@ pub struct Row {
     pub positions: Tiles,
     /// The operator's identifier of the round, if the history has one (numbers are kept as their text).
     pub round_id: Option<String>,
+    /// The picks, outcome and multiplier, where the history has them.
+    pub play: Option<Play>,
 }
 
 impl fmt::Debug for Row {
@@ -50,6 +83,7 @@ impl fmt::Debug for Row {
             .field("mines", &self.mines.get())
             .field("positions", &self.positions)
             .field("round_id", &self.round_id)
+            .field("play", &self.play)
             .finish()
     }
 }
@@ -65,6 +99,8 @@ pub(crate) struct RowRef<'a> {
     pub(crate) mines: MineCount,
     pub(crate) positions: Tiles,
     pub(crate) round_id: Option<Cow<'a, str>>,
+    /// Boxed: most histories have none, and a small row keeps the chunks small.
+    pub(crate) play: Option<Box<Play>>,
 }
 
 impl From<Row> for RowRef<'_> {
@@ -77,6 +113,7 @@ impl From<Row> for RowRef<'_> {
             mines: row.mines,
             positions: row.positions,
             round_id: row.round_id.map(Cow::Owned),
+            play: row.play.map(Box::new),
         }
     }
 }
@@ -91,6 +128,7 @@ impl RowRef<'_> {
             mines: self.mines,
             positions: self.positions,
             round_id: self.round_id.map(Cow::into_owned),
+            play: self.play.map(|play| *play),
         }
     }
 }
@@ -134,7 +172,7 @@ impl std::error::Error for RowError {}
 /// Where each field of [`FIELDS`] is found in the input: under its own name, or under the name a column
 /// mapping gives it (`{"serverSeed": "server_seed"}`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Names([Cow<'static, str>; 7]);
+pub(crate) struct Names([Cow<'static, str>; 11]);
 
 impl Default for Names {
     fn default() -> Self {
@@ -146,7 +184,7 @@ impl Names {
     /// The names a column mapping gives (the input's name → the field it holds); the other fields keep theirs.
     pub(crate) fn new(columns: &BTreeMap<String, String>) -> Result<Names, HistoryError> {
         let mut names = Names::default();
-        let mut given: [Option<&str>; 7] = [None; 7];
+        let mut given: [Option<&str>; 11] = [None; 11];
         for (name, field) in columns {
             let Some(i) = FIELDS.iter().position(|f| f == field) else {
                 return Err(HistoryError::Argument(format!(
@@ -171,8 +209,8 @@ impl Names {
 
     /// The position of each field among the columns named in `header` (compared trimmed, ignoring case); a
     /// required field that is not there is an error naming every one missing (`what`: `the CSV header`).
-    pub(crate) fn locate(&self, header: &[String], what: &str) -> Result<[Option<usize>; 7], String> {
-        let found: [Option<usize>; 7] =
+    pub(crate) fn locate(&self, header: &[String], what: &str) -> Result<[Option<usize>; 11], String> {
+        let found: [Option<usize>; 11] =
             core::array::from_fn(|i| header.iter().position(|name| name.trim().eq_ignore_ascii_case(self.0[i].trim())));
         let missing: Vec<&str> = (0..6).filter(|&i| found[i].is_none()).map(|i| self.get(i)).collect();
         if missing.is_empty() {
@@ -309,6 +347,90 @@ fn round_id(cell: Cell<'_>) -> Result<Option<String>, RowError> {
     }
 }
 
+/// An exact number (`rtp`, `multiplier`): text as the core parses it, or a number read as its shortest
+/// decimal text (`0.99`).
+fn exact_text<'a>(cell: &'a Cell<'a>, field: &'static str) -> Result<Option<Cow<'a, str>>, RowError> {
+    match cell {
+        Cell::Missing => Ok(None),
+        Cell::Text(text) if text.trim().is_empty() => Ok(None),
+        Cell::Text(text) => Ok(Some(Cow::Borrowed(text.trim()))),
+        Cell::Number(n) => Ok(Some(Cow::Owned(n.integer().map_or_else(|| n.to_string(), |i| i.to_string())))),
+        other => Err(RowError::field(
+            field,
+            format!("{field}: must be a fraction like \"99/100\" or a decimal like \"0.99\", got {}", other.kind()),
+        )),
+    }
+}
+
+/// Parses picks written as text: the tiles in order, as [`parse_positions`] reads positions (`7,10,19`).
+pub fn parse_picks(text: &str) -> Result<Tiles, RowError> {
+    let inner = text.trim();
+    let inner = inner.strip_prefix('[').and_then(|s| s.strip_suffix(']')).unwrap_or(inner);
+    let mut tiles = Vec::new();
+    for part in inner.split(|c: char| c == ',' || c == ';' || c.is_whitespace()).filter(|part| !part.is_empty()) {
+        tiles.push(Number::Int(
+            part.parse::<i128>()
+                .map_err(|_| RowError::field("picks", format!("picks: {part:?} is not a tile number")))?,
+        ));
+    }
+    fairmines::input::tiles(tiles, "picks").map_err(|e| RowError::core("picks", e))
+}
+
+/// The play fields' cells (`rtp`, `picks`, `outcome`, `multiplier`): `None` when all are missing.
+fn play(cells: [Cell<'_>; 4]) -> Result<Option<Play>, RowError> {
+    let [rtp, picks, outcome, multiplier] = cells;
+    let empty = |cell: &Cell<'_>| matches!(cell, Cell::Missing) || matches!(cell, Cell::Text(t) if t.trim().is_empty());
+    if empty(&rtp) && empty(&picks) && empty(&outcome) && empty(&multiplier) {
+        return Ok(None);
+    }
+    let needed = |field: &'static str| {
+        RowError::field(
+            field,
+            format!("{field}: missing (a row with any of rtp, picks, outcome, multiplier needs picks and outcome)"),
+        )
+    };
+    let outcome = match outcome {
+        Cell::Text(text) if !text.trim().is_empty() => {
+            fairmines::input::outcome(text.trim(), "outcome").map_err(|e| RowError::core("outcome", e))?
+        }
+        Cell::Missing | Cell::Text(_) => return Err(needed("outcome")),
+        other => return Err(RowError::field("outcome", format!("outcome: must be a string, got {}", other.kind()))),
+    };
+    let picks = match picks {
+        // An empty text is no picks (a round voided before its first pick).
+        Cell::Text(text) => parse_picks(text)?,
+        Cell::List(items) => {
+            let mut tiles = Vec::with_capacity(items.len());
+            for (i, item) in items.into_iter().enumerate() {
+                tiles.push(item.map_err(|shown| {
+                    RowError::field("picks", format!("picks: item {i} must be an integer tile number, got {shown}"))
+                })?);
+            }
+            fairmines::input::tiles(tiles, "picks").map_err(|e| RowError::core("picks", e))?
+        }
+        Cell::Missing => return Err(needed("picks")),
+        other => {
+            return Err(RowError::field(
+                "picks",
+                format!("picks: must be a string like \"7,2\" or an array of integers, got {}", other.kind()),
+            ));
+        }
+    };
+    let rtp =
+        exact_text(&rtp, "rtp")?.map(|text| Rtp::parse(&text)).transpose().map_err(|e| RowError::core("rtp", e))?;
+    let multiplier = exact_text(&multiplier, "multiplier")?
+        .map(|text| Ratio::parse(&text, "multiplier"))
+        .transpose()
+        .map_err(|e| RowError::core("multiplier", e))?;
+    if multiplier.is_some() && rtp.is_none() {
+        return Err(RowError::field(
+            "rtp",
+            "rtp: missing (a row with a multiplier needs the rtp it was computed with)".to_owned(),
+        ));
+    }
+    Ok(Some(Play { picks, outcome, rtp, multiplier }))
+}
+
 /// A JSON number as the core takes numbers.
 fn json_number(n: &serde_json::Number) -> Number {
     n.as_i64()
@@ -349,11 +471,12 @@ impl Row {
                 nonce(number(cell(3), "nonce")?)?,
                 mines(number(cell(4), "mines")?)?,
                 positions(cell(5))?,
+                play([cell(7), cell(8), cell(9), cell(10)])?,
             ))
         })();
         match fields {
-            Ok((server_seed, commitment, client_seed, nonce, mines, positions)) => {
-                Ok(Row { server_seed, commitment, client_seed, nonce, mines, positions, round_id })
+            Ok((server_seed, commitment, client_seed, nonce, mines, positions, play)) => {
+                Ok(Row { server_seed, commitment, client_seed, nonce, mines, positions, round_id, play })
             }
             Err(e) => Err((e, round_id)),
         }
@@ -388,10 +511,21 @@ impl Row {
         map.insert("nonce".into(), Value::from(self.nonce));
         map.insert("mines".into(), Value::from(self.mines.get()));
         map.insert("positions".into(), Value::from(self.positions.to_vec()));
+        if let Some(play) = &self.play {
+            if let Some(rtp) = play.rtp {
+                map.insert("rtp".into(), Value::String(rtp.to_string()));
+            }
+            map.insert("picks".into(), Value::from(play.picks.to_vec()));
+            map.insert("outcome".into(), Value::String(play.outcome.as_str().to_owned()));
+            if let Some(multiplier) = play.multiplier {
+                map.insert("multiplier".into(), Value::String(multiplier.to_string()));
+            }
+        }
         Value::Object(map).to_string()
     }
 
-    /// The row as one CSV line in the column order of [`CSV_HEADER`] (no newline), positions as `"7,10,19"`.
+    /// The row as one CSV line in the column order of [`CSV_HEADER`] (no newline), positions as `"7,10,19"`;
+    /// the play is not written (its columns are not in that header).
     pub fn to_csv_line(&self) -> String {
         let positions = self.positions.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
         [
@@ -441,6 +575,18 @@ enum Plain<'a> {
     Integer(u64),
     /// Up to 25 integers (more are read by serde_json, whose path reports them).
     Integers([u64; 25], usize),
+    Null,
+}
+
+impl<'a> Plain<'a> {
+    fn cell(self) -> Cell<'a> {
+        match self {
+            Plain::Text(text) => Cell::Text(text),
+            Plain::Integer(n) => Cell::Number(Number::from(n)),
+            Plain::Integers(items, count) => Cell::List(items[..count].iter().map(|&n| Ok(Number::from(n))).collect()),
+            Plain::Null => Cell::Missing,
+        }
+    }
 }
 
 /// Reads the plain JSON lines: one object of strings without escapes or control characters, integers
@@ -449,7 +595,7 @@ enum Plain<'a> {
 /// form). `None` for anything else, and for a row the format's rules refuse: the general path reads those.
 fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
     let mut at = 0;
-    let mut fields: [Option<Plain<'a>>; 7] = [None; 7];
+    let mut fields: [Option<Plain<'a>>; 11] = [None; 11];
     let space = |at: &mut usize| {
         while matches!(line.get(*at), Some(b' ' | b'\t')) {
             *at += 1;
@@ -498,6 +644,10 @@ fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
                     Plain::Text(text(&mut at)?)
                 }
                 b'0'..=b'9' => Plain::Integer(integer(&mut at)?),
+                b'n' if line[at..].starts_with(b"null") => {
+                    at += 4;
+                    Plain::Null
+                }
                 b'[' => {
                     at += 1;
                     let (mut items, mut count) = ([0; 25], 0);
@@ -539,7 +689,8 @@ fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
         return None;
     }
     // The format's rules, as `Row::from_cells` applies them; a refusal goes to the general path.
-    let [server_seed, commitment, client_seed, nonce, mines, positions, round_id] = fields;
+    let [server_seed, commitment, client_seed, nonce, mines, positions, round_id, rtp, picks, outcome, multiplier] =
+        fields;
     let text_of = |field: Option<Plain<'a>>| match field {
         Some(Plain::Text(text)) => Some(text),
         _ => None,
@@ -557,13 +708,19 @@ fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
         positions: match positions? {
             Plain::Integers(items, count) => Tiles::declared(items[..count].iter().copied(), "positions").ok()?,
             Plain::Text(text) => parse_positions(text).ok()?,
-            Plain::Integer(_) => return None,
+            Plain::Integer(_) | Plain::Null => return None,
         },
         round_id: match round_id {
-            None => None,
+            None | Some(Plain::Null) => None,
             Some(Plain::Text(text)) => Some(Cow::Borrowed(text)),
             Some(Plain::Integer(n)) => Some(Cow::Owned(n.to_string())),
             Some(Plain::Integers(..)) => return None,
+        },
+        play: if rtp.is_none() && picks.is_none() && outcome.is_none() && multiplier.is_none() {
+            None
+        } else {
+            let cell = |field: Option<Plain<'a>>| field.map_or(Cell::Missing, Plain::cell);
+            play([cell(rtp), cell(picks), cell(outcome), cell(multiplier)]).ok()?.map(Box::new)
         },
     })
 }
@@ -608,6 +765,8 @@ impl<'a> Record<'a> {
 pub(crate) struct CsvHeader {
     columns: [usize; 6],
     round_id: Option<usize>,
+    /// `rtp`, `picks`, `outcome`, `multiplier`, where the header has them.
+    play: Option<[Option<usize>; 4]>,
     width: usize,
 }
 
@@ -619,6 +778,7 @@ impl CsvHeader {
         Ok(CsvHeader {
             columns: core::array::from_fn(|i| found[i].unwrap_or(0)),
             round_id: found[6],
+            play: found[7..].iter().any(Option::is_some).then(|| [found[7], found[8], found[9], found[10]]),
             width: header.len(),
         })
     }
@@ -667,6 +827,19 @@ impl CsvHeader {
             mines: mines(number(mines_at, "mines")?)?,
             positions: parse_positions(required(positions_at, "positions")?)?,
             round_id: self.round_id_of(record),
+            play: match self.play {
+                None => None,
+                Some(columns) => {
+                    let fields = ["rtp", "picks", "outcome", "multiplier"];
+                    let mut cells = [Cell::Missing, Cell::Missing, Cell::Missing, Cell::Missing];
+                    for ((cell, column), field) in cells.iter_mut().zip(columns).zip(fields) {
+                        if let Some(column) = column {
+                            *cell = Cell::Text(self.text(record, column, field)?);
+                        }
+                    }
+                    play(cells)?.map(Box::new)
+                }
+            },
         })
     }
 }

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
 use std::ops::ControlFlow;
 
-use fairmines::{Digest, RoundHasher, Tiles};
+use fairmines::{Digest, Placement, RoundHasher, Tiles};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -64,19 +64,24 @@ pub enum FailureKind {
     DuplicateNonce,
     /// Nonces missing between two that the seed pair has.
     NonceGap,
+    /// The row's picks, outcome or multiplier are not what the picks give on the seeds' mines (one failure
+    /// per difference, with [`fairmines::verify_play`]'s words; `field` is `picks`, `outcome` or `multiplier`).
+    Play,
 }
 
 impl FailureKind {
     /// Every kind, in the order of their declaration.
-    pub const ALL: [FailureKind; 5] = [
+    pub const ALL: [FailureKind; 6] = [
         FailureKind::Malformed,
         FailureKind::Commitment,
         FailureKind::Positions,
         FailureKind::DuplicateNonce,
         FailureKind::NonceGap,
+        FailureKind::Play,
     ];
 
-    /// The name used in JSON and tables: `malformed`, `commitment`, `positions`, `duplicate_nonce`, `nonce_gap`.
+    /// The name used in JSON and tables: `malformed`, `commitment`, `positions`, `duplicate_nonce`, `nonce_gap`,
+    /// `play`.
     pub const fn as_str(self) -> &'static str {
         match self {
             FailureKind::Malformed => "malformed",
@@ -84,6 +89,7 @@ impl FailureKind {
             FailureKind::Positions => "positions",
             FailureKind::DuplicateNonce => "duplicate_nonce",
             FailureKind::NonceGap => "nonce_gap",
+            FailureKind::Play => "play",
         }
     }
 }
@@ -158,9 +164,10 @@ impl Failure {
 pub struct Summary {
     /// Rows read (blank lines are not rows).
     pub rows_read: u64,
-    /// Rows that are well formed, whose commitment and positions check, and whose nonce is new for its pair.
+    /// Rows that are well formed, whose commitment, positions and play (if any) check, and whose nonce is new
+    /// for its pair.
     pub ok: u64,
-    /// Well-formed rows that fail a check (commitment, positions, or a nonce seen before).
+    /// Well-formed rows that fail a check (commitment, positions, play, or a nonce seen before).
     pub mismatched: u64,
     /// Rows that could not be read; reported and skipped.
     pub malformed: u64,
@@ -170,6 +177,9 @@ pub struct Summary {
     pub position_mismatches: u64,
     /// Rows whose nonce their seed pair already had.
     pub duplicate_nonces: u64,
+    /// Rows whose picks, outcome or multiplier are not what the picks give.
+    #[serde(default)]
+    pub play_mismatches: u64,
     /// Stretches of missing nonces.
     pub nonce_gaps: u64,
     /// Nonces missing in all the gaps.
@@ -199,6 +209,7 @@ impl Summary {
         self.commitment_mismatches += other.commitment_mismatches;
         self.position_mismatches += other.position_mismatches;
         self.duplicate_nonces += other.duplicate_nonces;
+        self.play_mismatches += other.play_mismatches;
         self.blank_lines += other.blank_lines;
         self.pairs_closed_early += other.pairs_closed_early;
         self.unterminated_last_line |= other.unterminated_last_line;
@@ -409,6 +420,7 @@ struct Verdict {
     nonce: u64,
     commitment: Option<Box<(Digest, Digest)>>,
     positions: Option<Box<(Tiles, Tiles)>>,
+    play: Option<Box<[Failure]>>,
 }
 
 pub(crate) struct CheckedChunk {
@@ -459,9 +471,44 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
                     }
                     previous = Some((&row.server_seed, &row.client_seed));
                 }
-                let expected = expected.unwrap_or_default();
+                let grid = expected.unwrap_or_else(|| fairmines::placement("", "", 0, row.mines));
+                let expected = grid.positions();
                 // Both commitments are public: compared as bytes, not in constant time.
                 let commitment_ok = computed.as_bytes() == row.commitment.as_bytes();
+                let play = row.play.as_deref().and_then(|play| {
+                    let check = fairmines::verify_play(
+                        &grid,
+                        row.mines,
+                        &play.picks,
+                        play.outcome,
+                        play.rtp.map(|rtp| (rtp, play.multiplier)),
+                    );
+                    let failures: Box<[Failure]> = check
+                        .differences
+                        .into_iter()
+                        .map(|(field, message)| {
+                            let (expected, declared) = match field {
+                                "outcome" => (
+                                    Some(check.expected_outcome.as_str().to_owned()),
+                                    Some(play.outcome.as_str().to_owned()),
+                                ),
+                                "multiplier" => {
+                                    let show =
+                                        |m: Option<fairmines::Ratio>| m.map_or("none".to_owned(), |m| m.to_string());
+                                    (Some(show(check.expected_multiplier)), Some(show(play.multiplier)))
+                                }
+                                _ => (None, Some(list(&play.picks))),
+                            };
+                            Failure {
+                                field: Some(field.to_owned()),
+                                expected,
+                                declared,
+                                ..Failure::new(FailureKind::Play, Some(raw.line), message)
+                            }
+                        })
+                        .collect();
+                    (!failures.is_empty()).then_some(failures)
+                });
                 Checked {
                     line: raw.line,
                     unterminated: raw.unterminated,
@@ -474,6 +521,7 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
                         nonce: row.nonce,
                         commitment: (!commitment_ok).then(|| Box::new((computed, row.commitment))),
                         positions: (expected != row.positions).then(|| Box::new((expected, row.positions))),
+                        play,
                     }),
                 }
             }
@@ -485,7 +533,7 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
 /// The mine positions the seeds give for each readable row (`None` for the others): four rows at a time
 /// where four in a row share their seed pair (as a history's rows mostly do), on the core's four-lane
 /// Keccak; one at a time otherwise.
-fn placements(rows: &[Result<RowRef<'_>, (RowError, Option<String>)>]) -> Vec<Option<Tiles>> {
+fn placements(rows: &[Result<RowRef<'_>, (RowError, Option<String>)>]) -> Vec<Option<Placement>> {
     let mut out = Vec::with_capacity(rows.len());
     let mut hasher: Option<(usize, RoundHasher)> = None;
     let mut i = 0;
@@ -506,12 +554,10 @@ fn placements(rows: &[Result<RowRef<'_>, (RowError, Option<String>)>]) -> Vec<Op
             let Some((_, rounds)) = &hasher else { unreachable!("set above") };
             let four: [&RowRef<'_>; 4] = core::array::from_fn(|k| rows[i + k].as_ref().ok().unwrap_or(first));
             let placements = rounds.placements_x4(four.map(|r| r.nonce), four.map(|r| r.mines));
-            out.extend(placements.iter().map(|p| Some(p.positions())));
+            out.extend(placements.into_iter().map(Some));
             i += 4;
         } else {
-            out.push(Some(
-                fairmines::placement(&first.server_seed, &first.client_seed, first.nonce, first.mines).positions(),
-            ));
+            out.push(Some(fairmines::placement(&first.server_seed, &first.client_seed, first.nonce, first.mines)));
             i += 1;
         }
     }
@@ -609,6 +655,20 @@ impl<S: Sink> Collector<S> {
                     ),
                     ..base()
                 });
+            }
+            if let Some(play) = verdict.play {
+                failed = true;
+                self.summary.play_mismatches += 1;
+                for failure in play {
+                    self.sink.failure(Failure {
+                        kind: failure.kind,
+                        field: failure.field,
+                        expected: failure.expected,
+                        declared: failure.declared,
+                        message: format!("{}{note}", failure.message),
+                        ..base()
+                    });
+                }
             }
             if !new_nonce {
                 failed = true;

@@ -26,6 +26,7 @@ fn genuine(pair: u8, nonce: u64) -> Row {
         nonce,
         mines,
         round_id: Some(format!("p{pair}n{nonce}")),
+        play: None,
     }
 }
 

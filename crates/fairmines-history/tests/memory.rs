@@ -40,6 +40,7 @@ impl Read for Generated {
                 mines,
                 positions: fairmines::placement(seed.reveal(), "memory-test", nonce, mines).positions(),
                 round_id: Some(i.to_string()),
+                play: None,
             };
             self.line = (row.to_json_line() + "\n").into_bytes();
             self.at = 0;

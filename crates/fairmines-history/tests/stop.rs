@@ -21,6 +21,7 @@ fn history(rows: u64) -> String {
                 mines,
                 positions: fairmines::placement(server, client, nonce, mines).positions(),
                 round_id: None,
+                play: None,
             };
             row.to_json_line() + "\n"
         })

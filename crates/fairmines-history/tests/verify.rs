@@ -18,6 +18,7 @@ fn genuine(pair: u8, nonce: u64, mines: u32) -> Row {
         nonce,
         mines,
         round_id: Some(format!("p{pair}n{nonce}")),
+        play: None,
     }
 }
 
@@ -318,6 +319,7 @@ fn an_empty_server_seed_reads_back_the_same_from_csv_and_json_lines() {
         nonce: 0,
         mines,
         round_id: None,
+        play: None,
     };
     let rows = [row];
     let (from_csv, from_jsonl) = (run(&csv(&rows), Format::Csv), run(&jsonl(&rows), Format::JsonLines));
@@ -396,4 +398,84 @@ fn a_json_array_is_refused_with_a_message_that_says_so() {
         assert!(text.starts_with("input: the history is one JSON array ([...]), not JSON Lines"), "{text}");
         assert!(!text.contains("truncated"));
     }
+}
+
+/// A row with its play: `safe` safe picks, then a mine when `lost`, at RTP 99/100.
+fn played(nonce: u64, safe: usize, lost: bool) -> Row {
+    let mut row = genuine(0, nonce, 3);
+    let grid = fairmines::placement(&row.server_seed, &row.client_seed, nonce, row.mines);
+    let mut picks: Vec<u8> = (1..=25).filter(|&t| !grid.is_mine(t)).take(safe).collect();
+    if lost {
+        picks.push(row.positions[0]);
+    }
+    let rtp = fairmines::Rtp::parse("99/100").unwrap();
+    let (outcome, multiplier) = if lost {
+        (fairmines::Outcome::Lost, None)
+    } else {
+        (fairmines::Outcome::CashedOut, Some(fairmines::multiplier(row.mines, safe as u8, rtp).unwrap()))
+    };
+    let picks = fairmines::input::tiles(picks, "picks").unwrap();
+    row.play = Some(fairmines_history::Play { picks, outcome, rtp: Some(rtp), multiplier });
+    row
+}
+
+fn play_csv(rows: &[Row]) -> String {
+    let lines = rows.iter().map(|r| {
+        let play = r.play.unwrap();
+        let picks = play.picks.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+        let rtp = play.rtp.map(|r| r.to_string()).unwrap_or_default();
+        let multiplier = play.multiplier.map(|m| m.to_string()).unwrap_or_default();
+        format!("{},{rtp},\"{picks}\",{},{multiplier}\n", r.to_csv_line(), play.outcome.as_str())
+    });
+    format!("{CSV_HEADER},rtp,picks,outcome,multiplier\n{}", lines.collect::<String>())
+}
+
+#[test]
+fn picks_outcome_and_multiplier_are_checked_when_a_row_has_them() {
+    let genuine_rows = vec![played(0, 2, false), played(1, 1, true), played(2, 0, true), played(3, 4, false)];
+    for (text, format) in [(jsonl(&genuine_rows), Format::JsonLines), (play_csv(&genuine_rows), Format::Csv)] {
+        let report = run(&text, format);
+        assert!(report.is_ok(), "{:?}", report.failures);
+        assert_eq!(report.summary.ok, 4);
+    }
+    // A lost round rewritten as cashed out at 1000x: two differences of the one row, in the core's words.
+    let mut forged = genuine_rows.clone();
+    let play = forged[1].play.as_mut().unwrap();
+    play.outcome = fairmines::Outcome::CashedOut;
+    play.multiplier = Some(fairmines::Ratio::parse("1000", "multiplier").unwrap());
+    for (text, format) in [(jsonl(&forged), Format::JsonLines), (play_csv(&forged), Format::Csv)] {
+        let report = run(&text, format);
+        let s = &report.summary;
+        assert_eq!((s.ok, s.mismatched, s.play_mismatches), (3, 1, 1), "{format:?}");
+        let failures: Vec<_> =
+            report.failures.iter().map(|f| (f.kind, f.line, f.field.as_deref(), f.message.as_str())).collect();
+        let line = if format == Format::Csv { 3 } else { 2 };
+        assert_eq!(
+            failures,
+            [
+                (
+                    FailureKind::Play,
+                    Some(line),
+                    Some("outcome"),
+                    "outcome: the record says cashed_out, the picks give lost"
+                ),
+                (
+                    FailureKind::Play,
+                    Some(line),
+                    Some("multiplier"),
+                    "multiplier: the record says 1000, the picks give none"
+                ),
+            ]
+        );
+        assert_eq!(report.failures[1].declared.as_deref(), Some("1000"));
+    }
+    // A multiplier without the rtp it was computed with cannot be checked: the row is malformed.
+    let text = jsonl(&genuine_rows[..1]).replace("\"rtp\":\"99/100\",", "");
+    let report = run(&text, Format::JsonLines);
+    assert_eq!(report.summary.malformed, 1);
+    assert_eq!(report.failures[0].field.as_deref(), Some("rtp"));
+    // Picks without an outcome name the missing field.
+    let text = jsonl(&genuine_rows[..1]).replace("\"outcome\":\"cashed_out\",", "");
+    let report = run(&text, Format::JsonLines);
+    assert!(report.failures[0].message.starts_with("outcome: missing"), "{:?}", report.failures);
 }

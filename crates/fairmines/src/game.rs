@@ -752,62 +752,94 @@ pub fn verify_round(record: &RoundRecord, server_seed: &str) -> Result<RoundVeri
             commitment(server_seed)
         ));
     }
-    let mut seen = Vec::with_capacity(record.picks.len());
+    let play = verify_play(&grid, mines, &record.picks, record.outcome, Some((record.rtp, record.multiplier)));
+    differences.extend(play.differences.into_iter().map(|(_, text)| text));
+    Ok(RoundVerification {
+        commitment_ok,
+        mine_positions: grid.positions(),
+        expected_outcome: play.expected_outcome,
+        expected_multiplier: play.expected_multiplier,
+        differences,
+    })
+}
+
+/// What a round's play (picks, outcome, multiplier) leads to on its placement, and how a record's differs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayCheck {
+    /// The outcome the picks lead to.
+    pub expected_outcome: Outcome,
+    /// The multiplier the picks lead to (`None` when lost, or when no RTP was given).
+    pub expected_multiplier: Option<Ratio>,
+    /// Each difference: the field at fault (`picks`, `outcome` or `multiplier`) and the words
+    /// [`verify_round`] reports.
+    pub differences: Vec<(&'static str, String)>,
+}
+
+/// The play part of [`verify_round`], on a placement already computed (a history checking millions of rows
+/// hashes each round once): `picks` in order (1-based, as a record holds them), the declared `outcome`, and
+/// `paid`, the RTP with the declared multiplier; without it the multiplier is not checked.
+pub fn verify_play(
+    grid: &Placement,
+    mines: MineCount,
+    picks: &[u8],
+    outcome: Outcome,
+    paid: Option<(Rtp, Option<Ratio>)>,
+) -> PlayCheck {
+    let mut differences = Vec::new();
+    let mut seen = 0u32;
     let mut hit_at = None;
-    for (i, &tile) in record.picks.iter().enumerate() {
-        if seen.contains(&tile) {
-            differences.push(format!("picks: pick {} (tile {tile}) repeats an earlier pick", i + 1));
+    for (i, &tile) in picks.iter().enumerate() {
+        let bit = 1u32.checked_shl(u32::from(tile)).unwrap_or(0);
+        if seen & bit != 0 {
+            differences.push(("picks", format!("picks: pick {} (tile {tile}) repeats an earlier pick", i + 1)));
         }
-        seen.push(tile);
+        seen |= bit;
         if let Some(mine_pick) = hit_at {
-            differences.push(format!("picks: pick {} (tile {tile}) comes after the mine of pick {mine_pick}", i + 1));
+            differences.push((
+                "picks",
+                format!("picks: pick {} (tile {tile}) comes after the mine of pick {mine_pick}", i + 1),
+            ));
         } else if grid.is_mine(tile) {
             hit_at = Some(i + 1);
         }
     }
-    let safe_picks = hit_at.map_or(record.picks.len(), |at| at - 1) as u8;
+    let safe_picks = hit_at.map_or(picks.len(), |at| at - 1) as u8;
     // Picks with no mine end in a cash-out, or in a void while safe tiles were left (the last safe tile
     // ends the round paid, so a round with every safe tile open cannot have been voided).
     let voidable = hit_at.is_none() && safe_picks < TILES - mines.get();
     let expected_outcome = match hit_at {
         Some(_) => Outcome::Lost,
-        None if record.outcome == Outcome::Voided && voidable => Outcome::Voided,
+        None if outcome == Outcome::Voided && voidable => Outcome::Voided,
         None => Outcome::CashedOut,
     };
-    let expected_multiplier = match expected_outcome {
-        Outcome::CashedOut if safe_picks > 0 => match multiplier(mines, safe_picks, record.rtp) {
+    let expected_multiplier = match (expected_outcome, paid) {
+        (Outcome::CashedOut, Some((rtp, _))) if safe_picks > 0 => match multiplier(mines, safe_picks, rtp) {
             Ok(paid) => Some(paid),
             Err(e) => {
                 // No round can pay this: its RTP makes the multiplier too large to be exact.
-                differences.push(format!("multiplier: {e}"));
+                differences.push(("multiplier", format!("multiplier: {e}")));
                 None
             }
         },
         _ => None,
     };
     if expected_outcome == Outcome::CashedOut && safe_picks == 0 {
-        differences.push("picks: a cash-out needs at least one safe pick".to_owned());
+        differences.push(("picks", "picks: a cash-out needs at least one safe pick".to_owned()));
     }
-    if record.outcome != expected_outcome {
-        differences.push(format!(
-            "outcome: the record says {}, the picks give {}",
-            record.outcome.as_str(),
-            expected_outcome.as_str()
+    if outcome != expected_outcome {
+        differences.push((
+            "outcome",
+            format!("outcome: the record says {}, the picks give {}", outcome.as_str(), expected_outcome.as_str()),
         ));
     }
-    if record.multiplier != expected_multiplier {
+    if let Some((_, declared)) = paid
+        && declared != expected_multiplier
+    {
         let show = |m: Option<Ratio>| m.map_or("none".to_owned(), |m| m.to_string());
-        differences.push(format!(
-            "multiplier: the record says {}, the picks give {}",
-            show(record.multiplier),
-            show(expected_multiplier)
+        differences.push((
+            "multiplier",
+            format!("multiplier: the record says {}, the picks give {}", show(declared), show(expected_multiplier)),
         ));
     }
-    Ok(RoundVerification {
-        commitment_ok,
-        mine_positions: grid.positions(),
-        expected_outcome,
-        expected_multiplier,
-        differences,
-    })
+    PlayCheck { expected_outcome, expected_multiplier, differences }
 }

@@ -47,8 +47,8 @@ pub use batch::{BatchEnd, BatchOptions, Nonces, RoundHasher, mine_positions_batc
 pub use digest::{Digest, Hex};
 pub use error::{Error, ErrorKind};
 pub use game::{
-    Exact, Outcome, PublicSeedPair, RecordInput, Reveal, RevealedSeedPair, Round, RoundRecord, RoundVerification,
-    SeedPair, verify_round,
+    Exact, Outcome, PlayCheck, PublicSeedPair, RecordInput, Reveal, RevealedSeedPair, Round, RoundRecord,
+    RoundVerification, SeedPair, verify_play, verify_round,
 };
 pub use hashing::{WordStream, commitment, round_signature};
 pub use input::Number;
