@@ -15,7 +15,7 @@ use fairmines::input::Number;
 
 use crate::audit::{AuditCounts, audit_chunks};
 use crate::input::{Chunk, HistoryError, Layout, Proceed, RawData, RawRow, Reading};
-use crate::row::{Cell, Row, RowError};
+use crate::row::{Cell, Partial, Row, RowError};
 use crate::verify::{Options, Progress, Report, verify_into_report};
 
 /// The format's columns in one slice of a record batch (`None`: `round_id` when the table has none).
@@ -29,7 +29,7 @@ struct Column {
 
 impl Columns {
     /// The row at `index` of the slice; on failure also its round id where that much could be read.
-    pub(crate) fn row(&self, index: usize) -> Result<Row, (RowError, Option<String>)> {
+    pub(crate) fn row(&self, index: usize) -> Result<Row, (RowError, Partial)> {
         Row::from_cells(|i| self.0[i].as_ref().map_or(Cell::Missing, |c| cell(c.array.as_ref(), index, &c.kind)))
     }
 }

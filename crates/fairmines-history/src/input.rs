@@ -11,7 +11,7 @@ use std::thread;
 use flate2::read::MultiGzDecoder;
 use serde_json::Value;
 
-use crate::row::{CsvHeader, Names, Record, RowError, RowRef, parse_json_line, parse_value};
+use crate::row::{CsvHeader, Names, Partial, Record, RowError, RowRef, parse_json_line, parse_value};
 use crate::verify::Options;
 
 /// The two written forms of a history.
@@ -232,13 +232,13 @@ impl Spares {
 impl RawRow {
     /// The row (borrowing from the chunk where it can), or why it cannot be read together with its round
     /// id where that much could be read.
-    pub(crate) fn parse<'a>(&'a self, chunk: &'a Chunk) -> Result<RowRef<'a>, (RowError, Option<String>)> {
+    pub(crate) fn parse<'a>(&'a self, chunk: &'a Chunk) -> Result<RowRef<'a>, (RowError, Partial)> {
         let result = match (&self.data, &chunk.layout) {
             (RawData::Json(at), Layout::Json(names)) => parse_json_line(&chunk.text[at.clone()], names),
             (RawData::Value(value), Layout::Json(names)) => parse_value(value, names).map(RowRef::from),
             (RawData::Csv { start, fields }, Layout::Csv(header)) => {
                 let record = Record { text: &chunk.text, start: *start, ends: &chunk.ends[fields.clone()] };
-                header.parse(record).map_err(|e| (e, header.round_id(record)))
+                header.parse(record).map_err(|e| (e, header.partial(record)))
             }
             #[cfg(feature = "arrow")]
             (RawData::Column(index), Layout::Columns(columns)) => columns.row(*index).map(RowRef::from),
@@ -247,9 +247,11 @@ impl RawRow {
                     field: None,
                     message: format!("row: the line has {bytes} bytes, more than the {MAX_LINE_BYTES} read whole"),
                 },
-                None,
+                Partial::default(),
             )),
-            _ => Err((RowError { field: None, message: "row: a row read in another layout".into() }, None)),
+            _ => {
+                Err((RowError { field: None, message: "row: a row read in another layout".into() }, Partial::default()))
+            }
         };
         result.map_err(|(mut e, id)| {
             if self.unterminated {

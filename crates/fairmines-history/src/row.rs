@@ -169,6 +169,24 @@ impl fmt::Display for RowError {
 
 impl std::error::Error for RowError {}
 
+/// What could be read of a row that cannot be: its round id, and its seed pair and nonce (so that a
+/// malformed row's nonce is not also reported missing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Partial {
+    pub(crate) round_id: Option<String>,
+    /// The server seed, client seed and nonce.
+    pub(crate) round: Option<Box<(String, String, u64)>>,
+}
+
+impl Partial {
+    /// The seeds and nonce from their cells, when all three read.
+    fn round<'a>(cell: impl Fn(usize) -> Cell<'a>) -> Option<Box<(String, String, u64)>> {
+        let server = seed(cell(0), "server_seed").ok()?;
+        let client = seed(cell(2), "client_seed").ok()?;
+        Some(Box::new((server, client, nonce(number(cell(3), "nonce").ok()?).ok()?)))
+    }
+}
+
 /// Where each field of [`FIELDS`] is found in the input: under its own name, or under the name a column
 /// mapping gives it (`{"serverSeed": "server_seed"}`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -461,8 +479,8 @@ fn json_cell(value: Option<&Value>) -> Cell<'_> {
 impl Row {
     /// Reads a row from the cells of its fields (index `i`: field `i` of [`FIELDS`]); on failure, also the
     /// round id where that much could be read.
-    pub(crate) fn from_cells<'a>(cell: impl Fn(usize) -> Cell<'a>) -> Result<Row, (RowError, Option<String>)> {
-        let round_id = round_id(cell(6)).map_err(|e| (e, None))?;
+    pub(crate) fn from_cells<'a>(cell: impl Fn(usize) -> Cell<'a>) -> Result<Row, (RowError, Partial)> {
+        let round_id = round_id(cell(6)).map_err(|e| (e, Partial { round_id: None, round: Partial::round(&cell) }))?;
         let fields = (|| {
             Ok((
                 seed(cell(0), "server_seed")?,
@@ -478,7 +496,7 @@ impl Row {
             Ok((server_seed, commitment, client_seed, nonce, mines, positions, play)) => {
                 Ok(Row { server_seed, commitment, client_seed, nonce, mines, positions, round_id, play })
             }
-            Err(e) => Err((e, round_id)),
+            Err(e) => Err((e, Partial { round: Partial::round(&cell), round_id })),
         }
     }
 
@@ -555,7 +573,7 @@ fn csv_field(text: &str) -> String {
 /// A line in the form every history writer produces ([`parse_plain`]) is read without serde_json and
 /// without copying its strings; any other line, and every line that fails, is read by serde_json and the
 /// format's rules, which give the same row or the error.
-pub(crate) fn parse_json_line<'a>(line: &'a [u8], names: &Names) -> Result<RowRef<'a>, (RowError, Option<String>)> {
+pub(crate) fn parse_json_line<'a>(line: &'a [u8], names: &Names) -> Result<RowRef<'a>, (RowError, Partial)> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if let Some(row) = parse_plain(line, names) {
@@ -563,7 +581,7 @@ pub(crate) fn parse_json_line<'a>(line: &'a [u8], names: &Names) -> Result<RowRe
     }
     let value: Value = serde_json::from_slice(line).map_err(|e| {
         let what = if e.is_eof() { "incomplete JSON (the line ends too early)" } else { "not valid JSON" };
-        (RowError::whole(format!("row: {what}: {e}")), None)
+        (RowError::whole(format!("row: {what}: {e}")), Partial::default())
     })?;
     parse_value(&value, names).map(RowRef::from)
 }
@@ -725,12 +743,13 @@ fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
     })
 }
 
-pub(crate) fn parse_value(value: &Value, names: &Names) -> Result<Row, (RowError, Option<String>)> {
+pub(crate) fn parse_value(value: &Value, names: &Names) -> Result<Row, (RowError, Partial)> {
     match value {
         Value::Object(map) => Row::from_cells(|i| json_cell(map.get(names.get(i)))),
-        other => {
-            Err((RowError::whole(format!("row: must be a JSON object, got {}", json_cell(Some(other)).kind())), None))
-        }
+        other => Err((
+            RowError::whole(format!("row: must be a JSON object, got {}", json_cell(Some(other)).kind())),
+            Partial::default(),
+        )),
     }
 }
 
@@ -788,8 +807,17 @@ impl CsvHeader {
         core::str::from_utf8(bytes).map_err(|_| RowError::field(field, format!("{field}: is not valid UTF-8")))
     }
 
-    pub(crate) fn round_id(&self, record: Record<'_>) -> Option<String> {
-        self.round_id_of(record).map(Cow::into_owned)
+    /// What can be read of a record that does not parse.
+    pub(crate) fn partial(&self, record: Record<'_>) -> Partial {
+        let [server, _, client, nonce_at, ..] = self.columns;
+        let round = (record.len() == self.width)
+            .then(|| {
+                let text = |column| core::str::from_utf8(record.get(column)?).ok();
+                let nonce = fairmines::input::nonce(number_text(text(nonce_at)?.trim())?).ok()?;
+                Some(Box::new((text(server)?.to_owned(), text(client)?.to_owned(), nonce)))
+            })
+            .flatten();
+        Partial { round_id: self.round_id_of(record).map(Cow::into_owned), round }
     }
 
     /// The round id, trimmed, borrowed from the record when it is valid UTF-8; `None` when empty.

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::input::{Chunk, Format, HistoryError, Proceed, Reading, pipeline, read_chunks, thread_count, value_chunks};
 use crate::ledger::{Ledger, NonceRanges, PairKey, PairNonces, Slot};
-use crate::row::{RowError, RowRef};
+use crate::row::{Partial, RowError, RowRef};
 
 /// How a run goes. `Options::default()` suits almost every history.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -412,7 +412,9 @@ pub(crate) struct Checked {
     round_id: Option<std::ops::Range<usize>>,
     /// Boxed, as are a verdict's mismatches: they are rare, and a small `Checked` keeps the chunks that go
     /// from the workers to the collector small (80 bytes a row, not 264).
-    outcome: Result<Verdict, Box<Failure>>,
+    /// A malformed row: its failure, and its seed pair and nonce where they could be read (they count as
+    /// seen, so the row is not also reported as a gap).
+    outcome: Result<Verdict, (Box<Failure>, Option<(u32, u64)>)>,
 }
 
 struct Verdict {
@@ -437,6 +439,26 @@ fn list(tiles: &[u8]) -> String {
     tiles.iter().map(u8::to_string).collect::<Vec<_>>().join(",")
 }
 
+/// The index among the chunk's `pairs` of the pair of these seeds (rows come in runs of one seed pair: the
+/// previous row's commitment and pair are at hand).
+fn pair_index<'r>(
+    cache: &mut CommitmentCache,
+    pairs: &mut Vec<PairKey>,
+    previous: &mut Option<(&'r str, &'r str)>,
+    computed: &mut Digest,
+    (server_seed, client_seed): (&'r str, &'r str),
+) -> u32 {
+    let same_seeds = previous.is_some_and(|(server, client)| server == server_seed && client == client_seed);
+    if !same_seeds {
+        *computed = cache.get(server_seed);
+        if pairs.last().is_none_or(|(c, s)| c != computed || s != client_seed) {
+            pairs.push((*computed, client_seed.to_owned()));
+        }
+        *previous = Some((server_seed, client_seed));
+    }
+    (pairs.len() - 1) as u32
+}
+
 pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedChunk {
     let parsed: Vec<_> = chunk.rows.iter().map(|raw| raw.parse(&chunk)).collect();
     let expected = placements(&parsed);
@@ -450,27 +472,29 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
         .iter()
         .zip(parsed.iter().zip(expected))
         .map(|(raw, (parsed, expected))| match parsed {
-            Err((error, round_id)) => Checked {
-                line: raw.line,
-                unterminated: raw.unterminated,
-                round_id: None,
-                outcome: Err(Box::new(Failure {
-                    round_id: round_id.clone(),
+            Err((error, partial)) => {
+                let mut failure = Failure {
+                    round_id: partial.round_id.clone(),
                     field: error.field.map(str::to_owned),
                     ..Failure::new(FailureKind::Malformed, Some(raw.line), error.message.clone())
-                })),
-            },
-            Ok(row) => {
-                // Rows come in runs of one seed pair: the previous row's commitment and pair are at hand.
-                let same_seeds =
-                    previous.is_some_and(|(server, client)| server == row.server_seed && client == row.client_seed);
-                if !same_seeds {
-                    computed = cache.get(&row.server_seed);
-                    if pairs.last().is_none_or(|(c, s)| *c != computed || *s != row.client_seed) {
-                        pairs.push((computed, row.client_seed.clone().into_owned()));
-                    }
-                    previous = Some((&row.server_seed, &row.client_seed));
+                };
+                let seen = partial.round.as_deref().map(|(server, client, nonce)| {
+                    let pair = pair_index(cache, &mut pairs, &mut previous, &mut computed, (server, client));
+                    failure.pair_commitment = Some(computed.to_string());
+                    failure.client_seed = Some(client.clone());
+                    failure.nonce = Some(*nonce);
+                    (pair, *nonce)
+                });
+                Checked {
+                    line: raw.line,
+                    unterminated: raw.unterminated,
+                    round_id: None,
+                    outcome: Err((Box::new(failure), seen)),
                 }
+            }
+            Ok(row) => {
+                let pair =
+                    pair_index(cache, &mut pairs, &mut previous, &mut computed, (&row.server_seed, &row.client_seed));
                 let grid = expected.unwrap_or_else(|| fairmines::placement("", "", 0, row.mines));
                 let expected = grid.positions();
                 // Both commitments are public: compared as bytes, not in constant time.
@@ -517,7 +541,7 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
                         ids.len() - id.len()..ids.len()
                     }),
                     outcome: Ok(Verdict {
-                        pair: (pairs.len() - 1) as u32,
+                        pair,
                         nonce: row.nonce,
                         commitment: (!commitment_ok).then(|| Box::new((computed, row.commitment))),
                         positions: (expected != row.positions).then(|| Box::new((expected, row.positions))),
@@ -533,7 +557,7 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
 /// The mine positions the seeds give for each readable row (`None` for the others): four rows at a time
 /// where four in a row share their seed pair (as a history's rows mostly do), on the core's four-lane
 /// Keccak; one at a time otherwise.
-fn placements(rows: &[Result<RowRef<'_>, (RowError, Option<String>)>]) -> Vec<Option<Placement>> {
+fn placements(rows: &[Result<RowRef<'_>, (RowError, Partial)>]) -> Vec<Option<Placement>> {
     let mut out = Vec::with_capacity(rows.len());
     let mut hasher: Option<(usize, RoundHasher)> = None;
     let mut i = 0;
@@ -587,6 +611,23 @@ impl<S: Sink> Collector<S> {
         }
     }
 
+    /// The ledger's slot of the chunk's pair `pair`, looked up once per chunk (again after pairs were closed).
+    fn slot(&mut self, pairs: &[PairKey], slots: &mut [Option<Slot>], pair: u32) -> Slot {
+        if let Some(slot) = slots[pair as usize] {
+            return slot;
+        }
+        let (summary, sink, gaps_seen) = (&mut self.summary, &mut self.sink, &mut self.gaps_seen);
+        let closed_before = self.ledger.closed_early;
+        let slot = self.ledger.slot(&pairs[pair as usize], &mut |closed| {
+            Self::close(summary, sink, gaps_seen, &closed);
+        });
+        if self.ledger.closed_early != closed_before {
+            slots.fill(None);
+        }
+        slots[pair as usize] = Some(slot);
+        slot
+    }
+
     pub(crate) fn collect(&mut self, chunk: CheckedChunk) -> ControlFlow<()> {
         self.summary.blank_lines += chunk.blank_lines;
         self.summary.unterminated_last_line |= chunk.unterminated;
@@ -595,29 +636,19 @@ impl<S: Sink> Collector<S> {
         for row in chunk.rows {
             self.summary.rows_read += 1;
             let verdict = match row.outcome {
-                Err(failure) => {
+                Err((failure, seen)) => {
                     self.summary.malformed += 1;
                     self.sink.failure(*failure);
+                    if let Some((pair, nonce)) = seen {
+                        let slot = self.slot(&chunk.pairs, &mut slots, pair);
+                        self.ledger.insert(slot, nonce);
+                    }
                     continue;
                 }
                 Ok(verdict) => verdict,
             };
             let (commitment, client_seed) = &chunk.pairs[verdict.pair as usize];
-            let slot = match slots[verdict.pair as usize] {
-                Some(slot) => slot,
-                None => {
-                    let (summary, sink, gaps_seen) = (&mut self.summary, &mut self.sink, &mut self.gaps_seen);
-                    let closed_before = self.ledger.closed_early;
-                    let slot = self.ledger.slot(&chunk.pairs[verdict.pair as usize], &mut |closed| {
-                        Self::close(summary, sink, gaps_seen, &closed);
-                    });
-                    if self.ledger.closed_early != closed_before {
-                        slots.fill(None);
-                    }
-                    slots[verdict.pair as usize] = Some(slot);
-                    slot
-                }
-            };
+            let slot = self.slot(&chunk.pairs, &mut slots, verdict.pair);
             let new_nonce = self.ledger.insert(slot, verdict.nonce);
             let note = if row.unterminated { " (the last line has no newline: the input looks truncated)" } else { "" };
             let base = || Failure {

@@ -108,8 +108,9 @@ fn faults_of_every_kind_are_reported_and_counted() {
     assert_eq!((s.commitment_mismatches, s.position_mismatches, s.duplicate_nonces), (1, 1, 1));
     assert_eq!(s.blank_lines, 1);
     assert!(s.unterminated_last_line);
-    // Gaps: nonce 12 of pair 0; nonces 2, 4 and 6 of pair 1 (their rows were unreadable). Nonce 0 of pair 1
-    // (also unreadable) and nonce 19 (the truncated last row) lie outside the nonces seen: not gaps.
+    // Gaps: nonce 12 of pair 0; nonces 2 and 6 of pair 1 (their rows' seeds or nonce were unreadable; the row
+    // of nonce 4, with a bad commitment, has them and is malformed only). Nonce 0 of pair 1 (also unreadable)
+    // and nonce 19 (the truncated last row) lie outside the nonces seen: not gaps.
     let gaps: Vec<(u64, u64)> = report
         .failures
         .iter()
@@ -118,8 +119,8 @@ fn faults_of_every_kind_are_reported_and_counted() {
         .collect();
     let mut sorted = gaps.clone();
     sorted.sort();
-    assert_eq!(sorted, [(2, 2), (4, 4), (6, 6), (12, 12)]);
-    assert_eq!((s.nonce_gaps, s.missing_nonces), (4, 4));
+    assert_eq!(sorted, [(2, 2), (6, 6), (12, 12)]);
+    assert_eq!((s.nonce_gaps, s.missing_nonces), (3, 3));
     assert!(!report.is_ok());
 
     let at = |line: u64| report.failures.iter().find(|f| f.line == Some(line)).unwrap();
@@ -271,7 +272,7 @@ fn the_sample_histories_verify_and_agree() {
         verify_history(std::fs::File::open(format!("{dir}tampered.jsonl")).unwrap(), &Options::default(), |_| {})
             .unwrap();
     let s = &tampered.summary;
-    assert_eq!((s.rows_read, s.ok, s.mismatched, s.malformed, s.nonce_gaps, s.blank_lines), (30, 21, 3, 6, 5, 1));
+    assert_eq!((s.rows_read, s.ok, s.mismatched, s.malformed, s.nonce_gaps, s.blank_lines), (30, 21, 3, 6, 3, 1));
 }
 
 #[test]
@@ -478,4 +479,41 @@ fn picks_outcome_and_multiplier_are_checked_when_a_row_has_them() {
     let text = jsonl(&genuine_rows[..1]).replace("\"outcome\":\"cashed_out\",", "");
     let report = run(&text, Format::JsonLines);
     assert!(report.failures[0].message.starts_with("outcome: missing"), "{:?}", report.failures);
+}
+
+#[test]
+fn a_malformed_row_whose_seeds_and_nonce_read_is_not_also_a_gap() {
+    let rows = rows(1, 6);
+    let bad_mines = |line: String| line.replacen(&format!(",{}", rows[2].mines.get()), ",25", 1);
+    let mut text_jsonl = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        let line = row.to_json_line();
+        text_jsonl +=
+            &(if i == 2 { line.replace(&format!("\"mines\":{}", row.mines.get()), "\"mines\":25") } else { line }
+                + "\n");
+    }
+    let mut text_csv = format!("{CSV_HEADER}\n");
+    for (i, row) in rows.iter().enumerate() {
+        let line = row.to_csv_line();
+        let line = if i == 2 {
+            bad_mines(line.replacen(&format!(",{}", row.nonce), &format!(",{}|", row.nonce), 1))
+        } else {
+            line
+        };
+        text_csv += &(line.replace('|', "") + "\n");
+    }
+    for (text, format) in [(text_jsonl, Format::JsonLines), (text_csv, Format::Csv)] {
+        let report = run(&text, format);
+        assert_eq!((report.summary.malformed, report.summary.nonce_gaps), (1, 0), "{format:?} {:?}", report.failures);
+        let failure = &report.failures[0];
+        assert_eq!(
+            (failure.kind, failure.field.as_deref(), failure.nonce),
+            (FailureKind::Malformed, Some("mines"), Some(2))
+        );
+    }
+    // A line that is not JSON has no nonce to read: its nonce is missing.
+    let mut broken: Vec<String> = rows.iter().map(Row::to_json_line).collect();
+    broken[2] = "{not json".into();
+    let report = run(&(broken.join("\n") + "\n"), Format::JsonLines);
+    assert_eq!((report.summary.malformed, report.summary.nonce_gaps), (1, 1));
 }
