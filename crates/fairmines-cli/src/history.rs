@@ -227,12 +227,7 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> io::Result<()> {
             s.pairs_closed_early
         )?;
     }
-    let verdict = if s.is_ok() {
-        "verdict: OK, every row recomputes from its seeds and no nonce is missing or repeated"
-    } else {
-        "verdict: FAILED, see the rows above"
-    };
-    writeln!(out, "{verdict}")
+    writeln!(out, "verdict: {}", s.verdict())
 }
 
 pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use flate2::write::MultiGzDecoder;
 
 use crate::audit::{AuditCounts, audit_chunk};
-use crate::input::{Chunk, Format, HistoryError, Reading, Rows, Tracking, decide_format};
+use crate::input::{Chunk, Format, HistoryError, Reading, Rows, Tracking, check_text, decide_format};
 use crate::verify::{CheckedChunk, Collector, CommitmentCache, Options, Progress, Report, check_chunk};
 
 /// Where CSV records end: a line break outside a quoted field, after a line that is not empty.
@@ -196,6 +196,7 @@ impl Feeder {
             if first.is_none() && !finished && reading.format != Format::Csv {
                 return Ok(());
             }
+            self.shared.with(|p| check_text(p.bytes.make_contiguous()))?;
             let csv = decide_format(reading.format, first)? == Format::Csv;
             self.shared.with(|pending| {
                 if first.is_none() && reading.format != Format::Csv {

@@ -344,6 +344,38 @@ const JSON_ARRAY: &str = "input: the history is one JSON array ([...]), not JSON
                           write it one object per line (jq -c '.[]' history.json > history.jsonl), or read the \
                           array and pass its rows";
 
+/// How many of the first bytes [`check_text`] looks at for a NUL byte.
+const TEXT_PROBE: usize = 1 << 16;
+
+/// Refuses an input that is not a text history, from its first bytes (after any gzip layer): a Parquet file
+/// (it starts with `PAR1`), a NUL byte among the first 64 KiB, or a first line that is not UTF-8. A bad
+/// byte further on is the row's own fault (reported as malformed).
+pub(crate) fn check_text(start: &[u8]) -> Result<(), HistoryError> {
+    if start.starts_with(b"PAR1") {
+        return Err(HistoryError::Unreadable(
+            "input: the history is a Parquet file (it starts with PAR1), not JSON Lines or CSV: write it as CSV \
+             or JSON Lines, or (in Python) pass the path or the DataFrame to verify_history, which read Parquet"
+                .to_owned(),
+        ));
+    }
+    let probe = &start[..start.len().min(TEXT_PROBE)];
+    let binary = |what: String| {
+        Err(HistoryError::Unreadable(format!(
+            "input: the history is not text ({what}): give a JSON Lines or CSV file (gzip is read through)"
+        )))
+    };
+    if let Some(at) = memchr::memchr(0, probe) {
+        return binary(format!("a NUL byte at byte {at}"));
+    }
+    let first_line = &probe[..memchr::memchr(b'\n', probe).unwrap_or(probe.len())];
+    if let Err(e) = core::str::from_utf8(first_line)
+        && e.error_len().is_some()
+    {
+        return binary(format!("its first line is not UTF-8 at byte {}", e.valid_up_to()));
+    }
+    Ok(())
+}
+
 /// Reads `input` and hands chunks of raw rows to `send` (which returns `false` to stop). A gzip stream is
 /// recognised by its first two bytes and read through.
 pub(crate) fn read_chunks<R: Read>(
@@ -357,6 +389,8 @@ pub(crate) fn read_chunks<R: Read>(
     let inner: Box<dyn Read + '_> = if gzip { Box::new(MultiGzDecoder::new(raw)) } else { Box::new(raw) };
     let mut reader = BufReader::with_capacity(1 << 16, Tracking { inner, last: None });
     let counted = Counted { bytes, exact: !gzip };
+    // The first read's bytes (64 KiB from a file).
+    check_text(reader.fill_buf()?)?;
     let mut format = reading.format;
     if format != Format::Csv {
         format = decide_format(format, first_byte(&mut reader)?)?;

@@ -196,9 +196,21 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// True when every row is ok and no nonce is missing.
+    /// True when there are rows, every row is ok and no nonce is missing: a history without rows proves
+    /// nothing and is not ok.
     pub fn is_ok(&self) -> bool {
-        self.mismatched == 0 && self.malformed == 0 && self.nonce_gaps == 0
+        self.rows_read > 0 && self.mismatched == 0 && self.malformed == 0 && self.nonce_gaps == 0
+    }
+
+    /// The verdict in words: `OK, …`, `FAILED, no rounds: …` (no rows), or `FAILED, …`.
+    pub fn verdict(&self) -> &'static str {
+        if self.is_ok() {
+            "OK, every row recomputes from its seeds and no nonce is missing or repeated"
+        } else if self.rows_read == 0 {
+            "FAILED, no rounds: the input has no rows to check"
+        } else {
+            "FAILED, see the rows above"
+        }
     }
 
     fn add(&mut self, other: &Summary) {

@@ -517,3 +517,36 @@ fn a_malformed_row_whose_seeds_and_nonce_read_is_not_also_a_gap() {
     let report = run(&(broken.join("\n") + "\n"), Format::JsonLines);
     assert_eq!((report.summary.malformed, report.summary.nonce_gaps), (1, 1));
 }
+
+#[test]
+fn an_input_without_rows_is_not_ok_and_says_so() {
+    for text in ["", "\n\n", &format!("{CSV_HEADER}\n")] {
+        let report = verify_history(text.as_bytes(), &Options::default(), |_| {}).unwrap();
+        assert_eq!(report.summary.rows_read, 0);
+        assert!(!report.is_ok(), "{text:?}");
+        assert_eq!(report.summary.verdict(), "FAILED, no rounds: the input has no rows to check");
+    }
+    assert!(run(&jsonl(&rows(1, 2)), Format::JsonLines).summary.verdict().starts_with("OK, "));
+}
+
+#[test]
+fn binary_and_parquet_inputs_are_refused_by_name() {
+    for (bytes, says) in [
+        (&b"PAR1\x15\x04\x15\x10"[..], "input: the history is a Parquet file (it starts with PAR1)"),
+        (&b"\x89PNG\r\n\x1a\n\x00\x00"[..], "input: the history is not text (a NUL byte at byte 8)"),
+        (&b"caf\xe9,nonce\n"[..], "input: the history is not text (its first line is not UTF-8 at byte 3)"),
+        (&b"round_id,nonce\n1\x002\n"[..], "input: the history is not text (a NUL byte at byte 16)"),
+    ] {
+        let error = verify_history(bytes, &Options::default(), |_| {}).unwrap_err().to_string();
+        assert!(error.starts_with(says), "{error}");
+        let mut fed = fairmines_history::HistoryVerifier::new(&Options::default()).unwrap();
+        let error = fed.feed(bytes).and_then(|()| fed.finish().map(|_| ())).unwrap_err().to_string();
+        assert!(error.starts_with(says), "fed: {error}");
+    }
+    // Bytes that are not UTF-8 in a later row are that row's fault only.
+    let mut text = csv(&rows(1, 3)).into_bytes();
+    let at = text.len() - 3;
+    text[at] = 0xff;
+    let report = verify_history(&text[..], &Options::default(), |_| {}).unwrap();
+    assert_eq!(report.summary.malformed, 1);
+}
