@@ -32,6 +32,10 @@ pub struct VerifyHistoryArgs {
     /// Seed pairs whose nonces are held at once (see the history crate's README).
     #[arg(long, default_value_t = Options::default().max_open_pairs)]
     max_open_pairs: usize,
+    /// Print at most N failures; the others are counted ("failures omitted" in the summary). Default: every
+    /// one (they are printed as found, not held).
+    #[arg(long, value_name = "N")]
+    max_failures: Option<u64>,
 }
 
 #[derive(clap::Args)]
@@ -213,6 +217,9 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> io::Result<()> {
     writeln!(out, "  malformed      {}", s.malformed)?;
     writeln!(out, "seed pairs       {}", s.seed_pairs)?;
     writeln!(out, "nonce gaps       {}  ({} nonces missing)", s.nonce_gaps, s.missing_nonces)?;
+    if s.failures_omitted > 0 {
+        writeln!(out, "failures omitted {}  (past --max-failures; counted above)", s.failures_omitted)?;
+    }
     if s.blank_lines > 0 {
         writeln!(out, "blank lines      {}  (skipped; not rows)", s.blank_lines)?;
     }
@@ -242,6 +249,7 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
         format: format_for(&args.input, args.format),
         threads: args.threads,
         max_open_pairs: args.max_open_pairs,
+        max_failures: args.max_failures,
         ..Options::default()
     };
     let bar = progress_bar(len);

@@ -219,3 +219,18 @@ fn a_binary_or_parquet_file_is_refused_with_what_it_is() {
     let error = String::from_utf8_lossy(&out.stderr);
     assert!(error.starts_with("input: the history is not text (a NUL byte at byte 0)"), "{error}");
 }
+
+#[test]
+fn max_failures_caps_the_failures_printed_and_the_summary_counts_the_rest() {
+    let tampered = format!("{EXAMPLES}tampered.jsonl");
+    let every = json_lines(&fairmines(&["verify-history", "--json", &tampered]));
+    let found = every.iter().filter(|v| v["type"] == "failure").count();
+    assert!(found > 3);
+    let capped = json_lines(&fairmines(&["verify-history", "--json", "--max-failures", "3", &tampered]));
+    assert_eq!(capped.iter().filter(|v| v["type"] == "failure").count(), 3);
+    let summary = capped.last().unwrap();
+    assert_eq!(summary["failures_omitted"], serde_json::json!(found - 3));
+    assert_eq!(summary["malformed"], every.last().unwrap()["malformed"]);
+    let text = fairmines(&["verify-history", "--max-failures", "3", &tampered]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains(&format!("failures omitted {}", found - 3)));
+}

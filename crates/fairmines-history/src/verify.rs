@@ -34,6 +34,10 @@ pub struct Options {
     /// The CSV field delimiter (`b','`; `b';'` and `b'\t'` are common); [`parse_delimiter`](crate::parse_delimiter)
     /// reads one from text.
     pub delimiter: u8,
+    /// The most failures a run hands on (to its [`Report`] or [`Sink`]); the others are counted in
+    /// [`Summary::failures_omitted`] (the other counts stay exact). `None`: every failure. The default,
+    /// 10 000, keeps a report of a history that is wrong everywhere small.
+    pub max_failures: Option<u64>,
 }
 
 impl Default for Options {
@@ -46,6 +50,7 @@ impl Default for Options {
             max_open_pairs: 100_000,
             columns: BTreeMap::new(),
             delimiter: b',',
+            max_failures: Some(10_000),
         }
     }
 }
@@ -193,6 +198,9 @@ pub struct Summary {
     pub pairs_closed_early: u64,
     /// The input's last line has no newline (counted, not a failure; a truncated row fails on its own).
     pub unterminated_last_line: bool,
+    /// Failures found but not reported, past [`Options::max_failures`].
+    #[serde(default)]
+    pub failures_omitted: u64,
 }
 
 impl Summary {
@@ -225,6 +233,7 @@ impl Summary {
         self.blank_lines += other.blank_lines;
         self.pairs_closed_early += other.pairs_closed_early;
         self.unterminated_last_line |= other.unterminated_last_line;
+        self.failures_omitted += other.failures_omitted;
     }
 }
 
@@ -600,16 +609,40 @@ fn placements(rows: &[Result<RowRef<'_>, (RowError, Partial)>]) -> Vec<Option<Pl
     out
 }
 
+/// A sink that hands on at most `left` failures and counts the others.
+struct Capped<S> {
+    sink: S,
+    left: Option<u64>,
+    omitted: u64,
+}
+
+impl<S: Sink> Sink for Capped<S> {
+    fn failure(&mut self, failure: Failure) {
+        match &mut self.left {
+            Some(0) => self.omitted += 1,
+            Some(left) => {
+                *left -= 1;
+                self.sink.failure(failure);
+            }
+            None => self.sink.failure(failure),
+        }
+    }
+    fn progress(&mut self, progress: Progress) -> ControlFlow<()> {
+        self.sink.progress(progress)
+    }
+}
+
 /// Counts the checked rows in order, tracks each pair's nonces and sends the failures on.
 pub(crate) struct Collector<S: Sink> {
     pub(crate) summary: Summary,
     ledger: Ledger,
-    sink: S,
+    sink: Capped<S>,
     gaps_seen: u64,
 }
 
 impl<S: Sink> Collector<S> {
     pub(crate) fn new(options: &Options, sink: S) -> Self {
+        let sink = Capped { sink, left: options.max_failures, omitted: 0 };
         Collector { summary: Summary::default(), ledger: Ledger::new(options.max_open_pairs), sink, gaps_seen: 0 }
     }
 
@@ -741,7 +774,8 @@ impl<S: Sink> Collector<S> {
         for pair in &pairs {
             Self::close(&mut summary, &mut sink, &mut gaps_seen, pair);
         }
-        (summary, pairs, sink)
+        summary.failures_omitted = sink.omitted;
+        (summary, pairs, sink.sink)
     }
 }
 

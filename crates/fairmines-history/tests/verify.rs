@@ -550,3 +550,25 @@ fn binary_and_parquet_inputs_are_refused_by_name() {
     let report = verify_history(&text[..], &Options::default(), |_| {}).unwrap();
     assert_eq!(report.summary.malformed, 1);
 }
+
+#[test]
+fn max_failures_caps_the_failures_kept_and_counts_the_others() {
+    let mut rows = rows(1, 50);
+    for row in &mut rows {
+        row.positions = fairmines::input::tiles(
+            (1..=25u8).filter(|t| !row.positions.contains(t)).take(row.mines.get().into()),
+            "positions",
+        )
+        .unwrap();
+    }
+    let text = jsonl(&rows);
+    let capped = Options { max_failures: Some(10), chunk_rows: 7, ..Options::default() };
+    let report = verify_history(text.as_bytes(), &capped, |_| {}).unwrap();
+    assert_eq!(report.failures.len(), 10);
+    assert_eq!(report.failures.iter().map(|f| f.line.unwrap()).collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+    assert_eq!((report.summary.position_mismatches, report.summary.failures_omitted), (50, 40));
+    let every = Options { max_failures: None, ..Options::default() };
+    let report = verify_history(text.as_bytes(), &every, |_| {}).unwrap();
+    assert_eq!((report.failures.len(), report.summary.failures_omitted), (50, 0));
+    assert_eq!(Options::default().max_failures, Some(10_000));
+}
