@@ -15,4 +15,4 @@ tools=${CARGO_TARGET_DIR:-target}/tools
 if [[ "$("$tools/bin/cargo-mutants" --version 2>/dev/null)" != "cargo-mutants $version" ]]; then
     cargo install --quiet --locked --root "$tools" "cargo-mutants@$version"
 fi
-PATH="$tools/bin:$PATH" exec cargo mutants --output "${CARGO_TARGET_DIR:-target}/mutants" "$@"
+PATH="$tools/bin:$PATH" exec cargo mutants --package fairmines --output "${CARGO_TARGET_DIR:-target}/mutants" "$@"
