@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::{Class, Converted, Failure, Thrown, as_object, get, known_keys, object, text_in, type_name};
 
-const OPTION_FIELDS: [&str; 5] = ["format", "delimiter", "columns", "maxOpenPairs", "source"];
+const OPTION_FIELDS: [&str; 6] = ["format", "delimiter", "columns", "maxOpenPairs", "maxFailures", "source"];
 
 /// A history error: the run's options (`RangeError`, `argument: 'options'`), the core's, or the input's
 /// (`Error`, `code: 'FAIRMINES_HISTORY_UNREADABLE'`, the message as the CLI prints it).
@@ -26,7 +26,8 @@ fn argument_error(message: String) -> Failure {
     failure(HistoryError::Argument(message))
 }
 
-/// The run's options from `{ format, delimiter, columns, maxOpenPairs, source }` (each optional), and the
+/// The run's options from `{ format, delimiter, columns, maxOpenPairs, maxFailures, source }` (each
+/// optional; `maxFailures` defaults to the crate's 10 000, so a page holds a bounded report), and the
 /// audit's `source` label.
 fn options(value: &JsValue) -> Converted<(Options, String)> {
     let mut options = Options::default();
@@ -59,6 +60,13 @@ fn options(value: &JsValue) -> Converted<(Options, String)> {
             fairmines::input::threads(crate::number(&pairs, "options", "options.maxOpenPairs")?, "max_open_pairs")
                 .map_err(|e| Failure::field(e, "options"))?;
         options.max_open_pairs = count.get();
+    }
+    if let Some(max) = given("maxFailures") {
+        let n = crate::number(&max, "options", "options.maxFailures")?;
+        let max = n.integer().and_then(|i| u64::try_from(i).ok()).ok_or_else(|| {
+            argument_error(format!("options.maxFailures: must be an integer in 0..=2^64 - 1, got {n}"))
+        })?;
+        options.max_failures = Some(max);
     }
     let source = match given("source") {
         Some(label) => text_in(&label, "options", "options.source")?,
