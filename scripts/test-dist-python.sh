@@ -157,6 +157,7 @@ print("installed from", pathlib.Path(sys.argv[1]).name)
   # The package's PyPI page (python/README.md, the wheel's METADATA): each python block as a file, run in a
   # new empty folder, prints exactly the text block under it (… stands for a part that varies, in one line).
   # The libraries its blocks import, at python/requirements-dev.txt's pins.
+  # shellcheck disable=SC2046 # one requirement per word
   pip install --quiet $(grep -E '^(pandas|polars|pyarrow|dask\[[a-z,]*\]|distributed|tqdm)==' "$ROOT/python/requirements-dev.txt")
   python -I - <<'PY'
 import importlib.metadata, os, re, subprocess, sys, tempfile
