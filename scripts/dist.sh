@@ -65,7 +65,8 @@ folder:
 $example_out
 \`\`\`
 
-The exit status is 0 for OK, 1 when a check given fails (MISMATCH), 2 for bad arguments.
+The exit status is 0 for OK, 1 when a check given fails (MISMATCH), 2 for bad arguments (also a mismatch
+whose seeds look mistyped: a space around them, upper-case hex, an empty seed; \`verify\` names it).
 
 Source: https://github.com/fairmines/fairmines (tag v$version). Licence: MIT OR Apache-2.0 (the two files here).
 Check the archive against the release's SHA256SUMS: sha256sum -c --ignore-missing SHA256SUMS
