@@ -36,6 +36,24 @@ pub struct VerifyHistoryArgs {
     /// one (they are printed as found, not held).
     #[arg(long, value_name = "N")]
     max_failures: Option<u64>,
+    /// The revealed seed pairs, one JSON object a line ({"server_seed", "commitment", "client_seed",
+    /// "rounds"}, as a rotation reveals them): rounds missing at either end of a pair, and rows past its
+    /// round count, are reported too.
+    #[arg(long, value_name = "FILE")]
+    revealed: Option<PathBuf>,
+}
+
+/// The revealed seed pairs of `--revealed`, one JSON object a line (blank lines skipped).
+fn read_revealed(path: &std::path::Path) -> Result<Vec<fairmines::RevealedSeedPair>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("revealed: cannot read {}: {e}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            fairmines::RevealedSeedPair::from_json(line)
+                .map_err(|e| format!("revealed: {} line {}: {e}", path.display(), i + 1))
+        })
+        .collect()
 }
 
 #[derive(clap::Args)]
@@ -245,11 +263,19 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
             return EXIT_BAD_INPUT;
         }
     };
+    let revealed = match args.revealed.as_deref().map(read_revealed).transpose() {
+        Ok(revealed) => revealed.unwrap_or_default(),
+        Err(e) => {
+            eprintln!("{e}");
+            return EXIT_BAD_INPUT;
+        }
+    };
     let options = Options {
         format: format_for(&args.input, args.format),
         threads: args.threads,
         max_open_pairs: args.max_open_pairs,
         max_failures: args.max_failures,
+        revealed,
         ..Options::default()
     };
     let bar = progress_bar(len);

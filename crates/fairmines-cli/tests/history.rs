@@ -234,3 +234,31 @@ fn max_failures_caps_the_failures_printed_and_the_summary_counts_the_rest() {
     let text = fairmines(&["verify-history", "--max-failures", "3", &tampered]);
     assert!(String::from_utf8_lossy(&text.stdout).contains(&format!("failures omitted {}", found - 3)));
 }
+
+#[test]
+fn revealed_pairs_report_the_rounds_missing_at_their_ends() {
+    let history = tmp("ends.jsonl");
+    let out =
+        fairmines(&["simulate-history", "--rows", "6", "--format", "jsonl", "--output", history.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&history).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let pair = serde_json::json!({
+        "server_seed": first["server_seed"], "commitment": first["commitment"],
+        "client_seed": first["client_seed"], "rounds": 9,
+    });
+    let revealed = tmp("revealed.jsonl");
+    std::fs::write(&revealed, format!("{pair}\n")).unwrap();
+    let plain = fairmines(&["verify-history", history.to_str().unwrap()]);
+    assert_eq!(plain.status.code(), Some(0));
+    let out =
+        fairmines(&["verify-history", "--json", "--revealed", revealed.to_str().unwrap(), history.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines = json_lines(&out);
+    let gap = lines.iter().find(|v| v["kind"] == "nonce_gap").unwrap();
+    assert_eq!((&gap["nonce"], &gap["last_nonce"]), (&serde_json::json!(6), &serde_json::json!(8)));
+    std::fs::write(&revealed, "{\"rounds\": 3}\n").unwrap();
+    let out = fairmines(&["verify-history", "--revealed", revealed.to_str().unwrap(), history.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("revealed: "));
+}

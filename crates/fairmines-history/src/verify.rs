@@ -38,6 +38,11 @@ pub struct Options {
     /// [`Summary::failures_omitted`] (the other counts stay exact). `None`: every failure. The default,
     /// 10 000, keeps a report of a history that is wrong everywhere small.
     pub max_failures: Option<u64>,
+    /// The seed pairs the operator revealed, each with its round count (nonces `0..rounds`): the nonces of
+    /// such a pair missing before its first row or after its last are reported as gaps (all of them when
+    /// the history has no row of the pair), and a row with a nonce `>= rounds` fails
+    /// ([`FailureKind::NoncePastEnd`]). Pairs are matched by SHA3-256 of the server seed and the client seed.
+    pub revealed: Vec<fairmines::RevealedSeedPair>,
 }
 
 impl Default for Options {
@@ -51,6 +56,7 @@ impl Default for Options {
             columns: BTreeMap::new(),
             delimiter: b',',
             max_failures: Some(10_000),
+            revealed: Vec::new(),
         }
     }
 }
@@ -72,21 +78,24 @@ pub enum FailureKind {
     /// The row's picks, outcome or multiplier are not what the picks give on the seeds' mines (one failure
     /// per difference, with [`fairmines::verify_play`]'s words; `field` is `picks`, `outcome` or `multiplier`).
     Play,
+    /// The row's nonce is at or past the round count of its revealed seed pair ([`Options::revealed`]).
+    NoncePastEnd,
 }
 
 impl FailureKind {
     /// Every kind, in the order of their declaration.
-    pub const ALL: [FailureKind; 6] = [
+    pub const ALL: [FailureKind; 7] = [
         FailureKind::Malformed,
         FailureKind::Commitment,
         FailureKind::Positions,
         FailureKind::DuplicateNonce,
         FailureKind::NonceGap,
         FailureKind::Play,
+        FailureKind::NoncePastEnd,
     ];
 
     /// The name used in JSON and tables: `malformed`, `commitment`, `positions`, `duplicate_nonce`, `nonce_gap`,
-    /// `play`.
+    /// `play`, `nonce_past_end`.
     pub const fn as_str(self) -> &'static str {
         match self {
             FailureKind::Malformed => "malformed",
@@ -95,6 +104,7 @@ impl FailureKind {
             FailureKind::DuplicateNonce => "duplicate_nonce",
             FailureKind::NonceGap => "nonce_gap",
             FailureKind::Play => "play",
+            FailureKind::NoncePastEnd => "nonce_past_end",
         }
     }
 }
@@ -185,6 +195,9 @@ pub struct Summary {
     /// Rows whose picks, outcome or multiplier are not what the picks give.
     #[serde(default)]
     pub play_mismatches: u64,
+    /// Rows whose nonce is at or past their revealed seed pair's round count.
+    #[serde(default)]
+    pub nonces_past_end: u64,
     /// Stretches of missing nonces.
     pub nonce_gaps: u64,
     /// Nonces missing in all the gaps.
@@ -230,6 +243,7 @@ impl Summary {
         self.position_mismatches += other.position_mismatches;
         self.duplicate_nonces += other.duplicate_nonces;
         self.play_mismatches += other.play_mismatches;
+        self.nonces_past_end += other.nonces_past_end;
         self.blank_lines += other.blank_lines;
         self.pairs_closed_early += other.pairs_closed_early;
         self.unterminated_last_line |= other.unterminated_last_line;
@@ -638,17 +652,68 @@ pub(crate) struct Collector<S: Sink> {
     ledger: Ledger,
     sink: Capped<S>,
     gaps_seen: u64,
+    revealed: Revealed,
+}
+
+/// The revealed seed pairs: their round count by (commitment, client seed), and whether a row of each came.
+#[derive(Default)]
+struct Revealed(HashMap<(Digest, String), (u64, bool)>);
+
+impl Revealed {
+    fn rounds(&self, (commitment, client_seed): &PairKey) -> Option<u64> {
+        if self.0.is_empty() {
+            return None;
+        }
+        self.0.get(&(*commitment, client_seed.clone())).map(|&(rounds, _)| rounds)
+    }
+
+    /// The nonces missing at the ends of a closing pair (none for a pair not revealed).
+    fn ends(&mut self, pair: &PairNonces) -> Vec<(u64, u64)> {
+        let Ok(commitment) = Digest::parse_hex(&pair.commitment, "commitment") else { return Vec::new() };
+        let Some((rounds, seen)) = self.0.get_mut(&(commitment, pair.client_seed.clone())) else { return Vec::new() };
+        *seen = true;
+        let mut ends = Vec::new();
+        if let Some(&(first, _)) = pair.ranges.first()
+            && first > 0
+        {
+            ends.push((0, (first - 1).min(rounds.saturating_sub(1))));
+        }
+        if let Some(&(_, last)) = pair.ranges.last()
+            && last + 1 < *rounds
+        {
+            ends.push((last + 1, *rounds - 1));
+        }
+        ends.retain(|&(a, b)| a <= b && b < *rounds);
+        ends
+    }
 }
 
 impl<S: Sink> Collector<S> {
     pub(crate) fn new(options: &Options, sink: S) -> Self {
         let sink = Capped { sink, left: options.max_failures, omitted: 0 };
-        Collector { summary: Summary::default(), ledger: Ledger::new(options.max_open_pairs), sink, gaps_seen: 0 }
+        let revealed = Revealed(
+            options
+                .revealed
+                .iter()
+                .map(|r| ((fairmines::commitment(&r.server_seed), r.client_seed.clone()), (r.rounds, false)))
+                .collect(),
+        );
+        let ledger = Ledger::new(options.max_open_pairs);
+        Collector { summary: Summary::default(), ledger, sink, gaps_seen: 0, revealed }
     }
 
-    fn close(summary: &mut Summary, sink: &mut dyn Sink, gaps_seen: &mut u64, pair: &PairNonces) {
+    fn close(
+        summary: &mut Summary,
+        sink: &mut dyn Sink,
+        gaps_seen: &mut u64,
+        revealed: &mut Revealed,
+        pair: &PairNonces,
+    ) {
         summary.seed_pairs += 1;
-        for gap in pair.gaps() {
+        let mut gaps: Vec<(u64, u64)> = pair.gaps().collect();
+        gaps.extend(revealed.ends(pair));
+        gaps.sort_unstable();
+        for gap in gaps {
             *gaps_seen += 1;
             summary.nonce_gaps += 1;
             summary.missing_nonces += gap.1 - gap.0 + 1;
@@ -662,9 +727,10 @@ impl<S: Sink> Collector<S> {
             return slot;
         }
         let (summary, sink, gaps_seen) = (&mut self.summary, &mut self.sink, &mut self.gaps_seen);
+        let revealed = &mut self.revealed;
         let closed_before = self.ledger.closed_early;
         let slot = self.ledger.slot(&pairs[pair as usize], &mut |closed| {
-            Self::close(summary, sink, gaps_seen, &closed);
+            Self::close(summary, sink, gaps_seen, revealed, &closed);
         });
         if self.ledger.closed_early != closed_before {
             slots.fill(None);
@@ -678,6 +744,7 @@ impl<S: Sink> Collector<S> {
         self.summary.unterminated_last_line |= chunk.unterminated;
         // Each of the chunk's pairs is looked up in the ledger once (again only after pairs were closed).
         let mut slots: Vec<Option<Slot>> = vec![None; chunk.pairs.len()];
+        let rounds: Vec<Option<u64>> = chunk.pairs.iter().map(|pair| self.revealed.rounds(pair)).collect();
         for row in chunk.rows {
             self.summary.rows_read += 1;
             let verdict = match row.outcome {
@@ -746,6 +813,21 @@ impl<S: Sink> Collector<S> {
                     });
                 }
             }
+            if let Some(rounds) = rounds[verdict.pair as usize]
+                && verdict.nonce >= rounds
+            {
+                failed = true;
+                self.summary.nonces_past_end += 1;
+                self.sink.failure(Failure {
+                    kind: FailureKind::NoncePastEnd,
+                    field: Some("nonce".into()),
+                    message: format!(
+                        "nonce: {} is past the revealed seed pair's {rounds} rounds (nonces 0..{rounds}){note}",
+                        verdict.nonce
+                    ),
+                    ..base()
+                });
+            }
             if !new_nonce {
                 failed = true;
                 self.summary.duplicate_nonces += 1;
@@ -768,11 +850,21 @@ impl<S: Sink> Collector<S> {
 
     /// Closes every pair (reporting their gaps) and returns the summary and the pairs' nonces.
     pub(crate) fn finish(self) -> (Summary, Vec<PairNonces>, S) {
-        let Collector { mut summary, ledger, mut sink, mut gaps_seen } = self;
+        let Collector { mut summary, ledger, mut sink, mut gaps_seen, mut revealed } = self;
         summary.pairs_closed_early = ledger.closed_early;
         let pairs = ledger.close_all();
         for pair in &pairs {
-            Self::close(&mut summary, &mut sink, &mut gaps_seen, pair);
+            Self::close(&mut summary, &mut sink, &mut gaps_seen, &mut revealed, pair);
+        }
+        // A revealed pair without a single row: every one of its rounds is missing.
+        let mut unseen: Vec<_> = revealed.0.into_iter().filter(|(_, (rounds, seen))| !seen && *rounds > 0).collect();
+        unseen.sort_by(|(a, _), (b, _)| (a.0.as_bytes(), &a.1).cmp(&(b.0.as_bytes(), &b.1)));
+        for ((commitment, client_seed), (rounds, _)) in unseen {
+            let pair =
+                PairNonces { commitment: commitment.to_string(), client_seed, ranges: Vec::new(), ok: Vec::new() };
+            summary.nonce_gaps += 1;
+            summary.missing_nonces += rounds;
+            sink.failure(Failure::gap(&pair, (0, rounds - 1)));
         }
         summary.failures_omitted = sink.omitted;
         (summary, pairs, sink.sink)

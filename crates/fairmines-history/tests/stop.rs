@@ -48,6 +48,8 @@ const OPTIONS: Options = Options {
     max_open_pairs: 1000,
     columns: std::collections::BTreeMap::new(),
     delimiter: b',',
+    max_failures: None,
+    revealed: Vec::new(),
 };
 
 #[test]

@@ -572,3 +572,45 @@ fn max_failures_caps_the_failures_kept_and_counts_the_others() {
     assert_eq!((report.failures.len(), report.summary.failures_omitted), (50, 0));
     assert_eq!(Options::default().max_failures, Some(10_000));
 }
+
+#[test]
+fn a_revealed_pairs_round_count_finds_rounds_missing_at_either_end_and_past_it() {
+    let all = rows(2, 10);
+    let revealed = |pair: u8, rounds: u64| {
+        let server = ServerSeed::from_bytes(&[pair; 32]);
+        fairmines::RevealedSeedPair {
+            server_seed: server.reveal().to_owned(),
+            commitment: server.commitment(),
+            client_seed: format!("client, \"{pair}\""),
+            rounds,
+        }
+    };
+    // Pair 0: nonces 2..=7 of 0..10 kept (0, 1, 8, 9 missing at the ends); pair 1: a row past its 8 rounds.
+    let kept: Vec<Row> = all
+        .iter()
+        .filter(|r| r.round_id.as_deref().unwrap().starts_with("p1") || (2..=7).contains(&r.nonce))
+        .cloned()
+        .collect();
+    let text = jsonl(&kept);
+    let without = run(&text, Format::JsonLines);
+    assert!(without.is_ok(), "{:?}", without.failures);
+    let options = Options { revealed: vec![revealed(0, 10), revealed(1, 8), revealed(3, 4)], ..Options::default() };
+    let report = verify_history(text.as_bytes(), &options, |_| {}).unwrap();
+    check_invariant(&report.summary);
+    let s = &report.summary;
+    assert_eq!((s.nonces_past_end, s.mismatched, s.nonce_gaps, s.missing_nonces), (2, 2, 3, 8));
+    let past: Vec<u64> =
+        report.failures.iter().filter(|f| f.kind == FailureKind::NoncePastEnd).map(|f| f.nonce.unwrap()).collect();
+    assert_eq!(past, [8, 9]);
+    let mut gaps: Vec<(u64, u64)> = report
+        .failures
+        .iter()
+        .filter(|f| f.kind == FailureKind::NonceGap)
+        .map(|f| (f.nonce.unwrap(), f.last_nonce.unwrap()))
+        .collect();
+    gaps.sort_unstable();
+    // Pair 0's two ends, and the 4 rounds of pair 3, which has no row at all.
+    assert_eq!(gaps, [(0, 1), (0, 3), (8, 9)]);
+    let first_past = report.failures.iter().find(|f| f.kind == FailureKind::NoncePastEnd).unwrap();
+    assert_eq!(first_past.message, "nonce: 8 is past the revealed seed pair's 8 rounds (nonces 0..8)");
+}
