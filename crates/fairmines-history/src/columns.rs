@@ -93,10 +93,69 @@ fn list(items: &ArrayRef) -> Cell<'static> {
     Cell::List(items)
 }
 
-/// Where each field is among the table's columns; a required one missing is a [`HistoryError::Header`].
+/// What a column's type holds, as the fields take it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    Text,
+    Integers,
+    Floats,
+    Lists,
+    Nothing,
+    Other,
+}
+
+fn holds(data_type: &DataType) -> Holds {
+    match data_type {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Holds::Text,
+        DataType::Int8
+        | DataType::Int16
+        | DataType::Int32
+        | DataType::Int64
+        | DataType::UInt8
+        | DataType::UInt16
+        | DataType::UInt32
+        | DataType::UInt64 => Holds::Integers,
+        DataType::Float32 | DataType::Float64 => Holds::Floats,
+        DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(..) => Holds::Lists,
+        DataType::Null => Holds::Nothing,
+        DataType::Dictionary(_, values) => holds(values),
+        _ => Holds::Other,
+    }
+}
+
+/// The column types field `i` of [`FIELDS`](crate::FIELDS) takes, and how they are named in messages.
+fn takes(i: usize) -> (&'static [Holds], &'static str) {
+    use Holds::{Floats, Integers, Lists, Text};
+    match i {
+        0 | 2 | 6 => (&[Text, Integers, Floats], "text (or integers, read as their digits)"),
+        1 | 9 => (&[Text], "text"),
+        3 | 4 => (&[Integers, Floats], "integers (or floats that are whole numbers)"),
+        5 | 8 => (&[Text, Lists], "text like \"7,10,19\" or lists of tile numbers"),
+        _ => (&[Text, Integers, Floats], "text like \"99/100\" or numbers"),
+    }
+}
+
+/// Where each field is among the table's columns; a required one missing, or a column whose type its field
+/// cannot take (said once for the column, not for each of its rows), is a [`HistoryError::Header`].
 fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 11], HistoryError> {
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
-    reading.names.locate(&names, "the table").map_err(HistoryError::Header)
+    let found = reading.names.locate(&names, "the table").map_err(HistoryError::Header)?;
+    let mistyped: Vec<String> = (0..found.len())
+        .filter_map(|i| {
+            let column = schema.field(found[i]?);
+            let (types, expected) = takes(i);
+            let kind = holds(column.data_type());
+            (kind != Holds::Nothing && !types.contains(&kind)).then(|| {
+                format!(
+                    "{}: the column {:?} is of type {}, the field takes {expected}",
+                    crate::FIELDS[i],
+                    column.name(),
+                    column.data_type()
+                )
+            })
+        })
+        .collect();
+    if mistyped.is_empty() { Ok(found) } else { Err(HistoryError::Header(mistyped.join("; "))) }
 }
 
 /// Hands the rows of `batches` to `send` in chunks: slices of the batches (no cell is copied). Row `i`
@@ -252,10 +311,21 @@ mod tests {
         };
         let report = verify_batches(batches(Arc::new(Int64Array::from(vec![3; 4]))), &Options::default(), |_| {});
         assert!(report.unwrap().is_ok());
-        let report = verify_batches(batches(Arc::new(StringArray::from(vec!["3"; 4]))), &Options::default(), |_| {});
-        assert_eq!(report.unwrap().failures[0].message, "mines: must be an integer, got a string");
-        let days = Arc::new(arrow_array::Date32Array::from(vec![3; 4]));
-        let report = verify_batches(batches(days), &Options::default(), |_| {}).unwrap();
-        assert_eq!(report.failures[0].message, "mines: must be an integer, got a value of type Date32");
+        // A column of a type its field cannot take is said once, for the column, not for each row.
+        let mistyped = |mines: ArrayRef| match verify_batches(batches(mines), &Options::default(), |_| {}) {
+            Err(HistoryError::Header(message)) => message,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            mistyped(Arc::new(StringArray::from(vec!["3"; 4]))),
+            "mines: the column \"mines\" is of type Utf8, the field takes integers (or floats that are whole numbers)"
+        );
+        assert_eq!(
+            mistyped(Arc::new(arrow_array::Date32Array::from(vec![3; 4]))),
+            "mines: the column \"mines\" is of type Date32, the field takes integers (or floats that are whole numbers)"
+        );
+        // Whole floats still count (pandas writes an integer column with a gap as floats).
+        let floats = verify_batches(batches(Arc::new(Float64Array::from(vec![3.0; 4]))), &Options::default(), |_| {});
+        assert!(floats.unwrap().is_ok());
     }
 }
