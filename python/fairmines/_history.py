@@ -9,6 +9,7 @@ Import these from ``fairmines``.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import io
 import os
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sized
 from typing import TYPE_CHECKING, Any, Literal, Protocol, SupportsIndex, TypeAlias, Union, cast
 
 from . import _native
+from ._native import RevealedSeedPair
 from ._reports import AuditReport, HistoryReport
 
 if TYPE_CHECKING:
@@ -64,8 +66,31 @@ def _is_file(history: object) -> bool:
     return isinstance(history, (str, bytes, os.PathLike)) or hasattr(history, "read")
 
 
+def _parquet(path: str | os.PathLike[str]) -> object | None:
+    """A Parquet file's batches as an Arrow C stream, read a row group at a time (None: not Parquet)."""
+    try:
+        with open(path, "rb") as file:
+            if file.read(4) != b"PAR1":
+                return None
+    except OSError:
+        return None  # Rust opens it again and says why it cannot
+    try:
+        pa = importlib.import_module("pyarrow")
+        pq = importlib.import_module("pyarrow.parquet")
+    except ImportError:
+        raise ImportError(f"history: {os.fspath(path)!r} is a Parquet file; reading it needs pyarrow") from None
+    parquet = pq.ParquetFile(path)
+    reader = pa.RecordBatchReader.from_batches(parquet.schema_arrow, parquet.iter_batches())
+    return cast(object, reader.__arrow_c_stream__())
+
+
 def _source(history: object) -> object:
-    """A DataFrame as its Arrow C stream (a PyCapsule, read column-wise by Rust); anything else as it is."""
+    """A DataFrame as its Arrow C stream (a PyCapsule, read column-wise by Rust), a Parquet path as its
+    batches' stream; anything else as it is."""
+    if isinstance(history, (str, os.PathLike)):
+        parquet = _parquet(history)
+        if parquet is not None:
+            return parquet
     export = getattr(history, "__arrow_c_stream__", None)
     if export is None or _is_file(history):
         return history
@@ -148,6 +173,8 @@ def verify_history(
     progress: Progress | None = None,
     columns: Mapping[str, str] | None = None,
     delimiter: str | None = None,
+    max_failures: int | None = 10_000,
+    revealed: Iterable[RevealedSeedPair] | None = None,
 ) -> HistoryReport:
     """Verifies a whole bet history: every row's commitment and mine positions recomputed from its seeds,
     nonce gaps and duplicates per seed pair, malformed rows reported and skipped.
@@ -155,7 +182,8 @@ def verify_history(
     ``history`` is one of:
 
     - a path (``str`` or ``os.PathLike``) of JSON Lines or CSV, gzip-compressed or not (``.gz``), read by
-      Rust in constant memory;
+      Rust in constant memory; or of Parquet (recognised by its first bytes, read with pyarrow a row group
+      at a time, as a DataFrame is);
     - a binary file object (``open(p, "rb")``, ``gzip.open(p)``, ``io.BytesIO``);
     - a DataFrame: pandas, polars, a pyarrow Table, anything with ``__arrow_c_stream__`` (the Arrow
       PyCapsule interface), read column by column in Rust with no per-row object (a pandas frame whose
@@ -166,6 +194,14 @@ def verify_history(
     JSON keys, dict keys and DataFrame columns alike. ``delimiter`` is the CSV delimiter (``";"``, ``"\\t"``).
     ``format`` is ``"jsonl"``, ``"csv"`` or ``"auto"`` (paths and files only; by default from the file's
     extension, else its first byte). ``threads``: worker threads (default: one per core).
+
+    A row may also carry its play, as the core's round record names it: ``rtp``, ``picks`` (in order),
+    ``outcome`` and ``multiplier``; when it does they are checked against the replay (failures of kind
+    ``"play"``). ``max_failures`` caps the failures kept in the report (``summary.failures_omitted`` counts
+    the others; the other counts stay exact); None keeps every one. A history without rows is not ok.
+    ``revealed``: the seed pairs the operator revealed (``RevealedSeedPair``, as ``rotate`` returns them):
+    rounds missing before a pair's first row or after its last are reported as gaps, rows at or past its
+    ``rounds`` as ``"nonce_past_end"``.
 
     ``progress`` is called after every chunk of 2,048 rows: ``progress(rows, bytes)``; with three parameters
     ``progress(rows, bytes, total)``, ``total`` the file's size in bytes (None when unknown or not a file);
@@ -180,6 +216,8 @@ def verify_history(
         progress=_progress(progress, history),
         columns=columns,
         delimiter=delimiter,
+        max_failures=max_failures,
+        revealed=revealed,
     )
     return HistoryReport._of(report)
 

@@ -628,7 +628,9 @@ def max_safe_picks(mines: _Number) -> int:
 
 # --- whole histories (fairmines-history): for fairmines/_history.py, which types and documents them --------
 
-_FailureKind = Literal["malformed", "commitment", "positions", "duplicate_nonce", "nonce_gap", "play"]
+_FailureKind = Literal[
+    "malformed", "commitment", "positions", "duplicate_nonce", "nonce_gap", "play", "nonce_past_end"
+]
 _Progress = Callable[[int, int], object]
 
 def _verify_history(
@@ -640,6 +642,8 @@ def _verify_history(
     progress: _Progress | None = None,
     columns: Mapping[str, str] | None = None,
     delimiter: str | None = None,
+    max_failures: int | None = None,
+    revealed: Iterable[RevealedSeedPair] | None = None,
 ) -> _Report:
     """``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report."""
 

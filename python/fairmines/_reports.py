@@ -61,13 +61,14 @@ def _p(value: float | None) -> str:
 class Failure:
     """One finding of ``verify_history``: a failing row, or a gap between rows.
 
-    ``kind`` is ``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"``, ``"nonce_gap"``
-    or ``"play"``. A row failing two checks gives two failures with the same ``line``.
+    ``kind`` is ``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"``, ``"nonce_gap"``,
+    ``"play"`` or ``"nonce_past_end"``. A row failing two checks gives two failures with the same ``line``.
     """
 
     kind: _FailureKind
-    """``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"``, ``"nonce_gap"`` or ``"play"``
-    (the row's ``picks``, ``outcome`` or ``multiplier`` are not what the picks give; ``field`` says which)."""
+    """``"malformed"``, ``"commitment"``, ``"positions"``, ``"duplicate_nonce"``, ``"nonce_gap"``, ``"play"``
+    (the row's ``picks``, ``outcome`` or ``multiplier`` are not what the picks give; ``field`` says which) or
+    ``"nonce_past_end"`` (at or past its revealed seed pair's round count)."""
     line: int | None
     """The row's first line (1-based; the CSV header is line 1; for dicts, row ``i`` is line ``i + 1``),
     or None for gaps and for duplicates found by ``merge``."""
@@ -127,6 +128,8 @@ class HistorySummary:
     """Rows whose nonce their seed pair already had."""
     play_mismatches: int
     """Rows whose picks, outcome or multiplier are not what the picks give (rows that have them)."""
+    nonces_past_end: int
+    """Rows whose nonce is at or past their revealed seed pair's round count (``revealed``)."""
     nonce_gaps: int
     """Stretches of missing nonces."""
     missing_nonces: int
@@ -139,6 +142,8 @@ class HistorySummary:
     """Seed pairs closed early because too many were open at once (see the crate's README)."""
     unterminated_last_line: bool
     """The input's last line has no newline (not a failure by itself)."""
+    failures_omitted: int
+    """Failures found but not kept in the report, past ``max_failures``."""
 
     def to_dict(self) -> dict[str, int | bool]:
         """Every count (and ``unterminated_last_line``) as a dict."""

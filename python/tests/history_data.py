@@ -55,8 +55,10 @@ FAULTY_SUMMARY = {
     "position_mismatches": 1,
     "duplicate_nonces": 1,
     "play_mismatches": 0,
-    "nonce_gaps": 3,  # the removed row, and the two malformed rows (their nonce is unknown)
-    "missing_nonces": 3,
+    "nonces_past_end": 0,
+    "failures_omitted": 0,
+    "nonce_gaps": 2,  # the removed row, and the row missing its client seed (its pair is unknown)
+    "missing_nonces": 2,
     "seed_pairs": PAIRS,
     "blank_lines": 0,
     "pairs_closed_early": 0,

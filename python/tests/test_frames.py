@@ -213,3 +213,28 @@ def test_a_million_rows_audit_the_same_from_every_form(million: dict[str, Any]) 
     assert from_file.rows_read == ROWS and from_file.malformed == 0
     assert fairmines.audit(million["polars"]) == from_file
     assert fairmines.audit(million["jsonl"]) == from_file
+
+
+def test_a_mistyped_column_is_one_error_naming_it_and_its_type() -> None:
+    frame = pd.DataFrame(genuine_rows(1, 50))
+    frame["nonce"] = frame["nonce"].astype(str)
+    frame["commitment"] = 7
+    for name, given in frames(frame.to_dict("records")).items():
+        with pytest.raises(ValueError) as raised:
+            fairmines.verify_history(given)
+        message = str(raised.value)
+        commitment, nonce = message.split("; ")
+        assert commitment == 'history: commitment: the column "commitment" is of type Int64, the field takes text', name
+        assert nonce.startswith('nonce: the column "nonce" is of type ') and "Utf8" in nonce, name
+        assert nonce.endswith(", the field takes integers (or floats that are whole numbers)"), name
+
+
+def test_a_parquet_path_is_read_as_its_table(tmp_path: Path) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    rows = typed_rows()
+    path = tmp_path / "history.parquet"
+    pq.write_table(pa.Table.from_pandas(pd.DataFrame(rows), preserve_index=False), path, row_group_size=100)
+    expected = fairmines.verify_history(rows)
+    assert fairmines.verify_history(path) == expected
+    assert fairmines.verify_history(str(path)) == expected
+    assert fairmines.audit(path) == fairmines.audit(rows)

@@ -47,7 +47,7 @@ def test_every_fault_kind_is_reported_and_counted(faulty_path: Path) -> None:
     s = report.summary
     assert s.ok + s.mismatched + s.malformed == s.rows_read
     kinds = Counter(f.kind for f in report.failures)
-    assert kinds == {"positions": 1, "commitment": 1, "duplicate_nonce": 1, "malformed": 4, "nonce_gap": 3}
+    assert kinds == {"positions": 1, "commitment": 1, "duplicate_nonce": 1, "malformed": 4, "nonce_gap": 2}
     by_kind = {f.kind: f for f in report.failures}
     rows = faulty_rows()
     tampered = next(r for r in rows if r["round_id"] == "p0n10")
@@ -60,7 +60,7 @@ def test_every_fault_kind_is_reported_and_counted(faulty_path: Path) -> None:
     assert (commitment.expected, commitment.declared) == (fairmines.commitment("server-seed-0"), "00" * 32)
     assert by_kind["duplicate_nonce"].round_id == "dup" and by_kind["duplicate_nonce"].nonce == 40
     gaps = sorted((f.nonce, f.last_nonce, f.line) for f in report.failures if f.kind == "nonce_gap")
-    assert gaps == [(30, 30, None), (50, 50, None), (60, 60, None)]
+    assert gaps == [(30, 30, None), (60, 60, None)]  # the row of nonce 50 (mines "3") has its seeds and nonce
     malformed = [f for f in report.failures if f.kind == "malformed"]
     assert [f.field for f in malformed] == [None, "mines", "client_seed", None]
     assert malformed[1].message.startswith("mines: must be an integer")
@@ -269,12 +269,12 @@ def test_to_pandas(faulty_path: Path) -> None:
         "nonce", "last_nonce", "pair_commitment", "client_seed", "message",
     ]  # fmt: skip
     assert len(frame) == len(report.failures)
-    assert frame["kind"].value_counts().to_dict() == Counter(f.kind for f in report.failures) | {}
+    assert frame["kind"].value_counts().to_dict() == Counter(f.kind for f in report.failures) | {"play": 0, "nonce_past_end": 0}
     assert str(frame["line"].dtype) == "Int64" and str(frame["nonce"].dtype) == "UInt64"
     positions = next(i for i, f in enumerate(report.failures) if f.kind == "positions")
     assert frame.iloc[positions]["round_id"] == report.failures[positions].round_id == "p0n10"
     assert frame.iloc[positions]["line"] == report.failures[positions].line
-    assert frame["line"].isna().sum() == 3  # the gaps
+    assert frame["line"].isna().sum() == 2  # the gaps
     assert [f.to_dict()["message"] for f in report.failures] == list(frame["message"])
     empty = fairmines.verify_history(SAMPLES / "history.jsonl").to_pandas()
     assert isinstance(empty, pd.DataFrame) and len(empty) == 0 and len(empty.columns) == 11
@@ -304,7 +304,8 @@ def test_reports_of_parts_merge_to_the_whole(faulty_path: Path) -> None:
             merged = merged.merge(part)
         assert merged.summary == whole.summary, cuts
         assert sorted(f.kind for f in merged.failures) == sorted(f.kind for f in whole.failures)
-    assert fairmines.HistoryReport().ok and fairmines.HistoryReport().summary.rows_read == 0
+    # The empty report (what merging starts from) has no rounds: not ok.
+    assert not fairmines.HistoryReport().ok and fairmines.HistoryReport().summary.rows_read == 0
 
 
 def test_reports_pickle_and_round_trip_through_json(faulty_path: Path) -> None:
@@ -557,3 +558,77 @@ def test_per_mine_heatmaps_and_notebook_display(faulty_path: Path) -> None:
     assert "FAILED" in history and "<td>positions: the seeds give" in history and history.count("<table>") == 2
     many = fairmines.verify_history([{"nonce": n} for n in range(25)])._repr_html_()
     assert "… and 5 more failure(s)" in many
+
+
+def _played(row: dict[str, Any], lost: bool) -> dict[str, Any]:
+    """The row with a play: two safe picks, then a mine when ``lost``, at RTP 99/100."""
+    mines = set(row["positions"])
+    picks = [t for t in range(1, 26) if t not in mines][:2] + ([min(mines)] if lost else [])
+    multiplier = None if lost else str(fairmines.multiplier(row["mines"], 2, "99/100"))
+    outcome = "lost" if lost else "cashed_out"
+    return {**row, "rtp": "99/100", "picks": picks, "outcome": outcome, "multiplier": multiplier}
+
+
+def test_a_rows_picks_outcome_and_multiplier_are_checked_when_given() -> None:
+    rows = [_played(row, lost=i % 2 == 1) for i, row in enumerate(genuine_rows(1, 6)) if row["mines"] <= 20]
+    assert fairmines.verify_history(rows).ok
+    forged = [dict(row) for row in rows]
+    forged[1].update(outcome="cashed_out", multiplier="1000")
+    report = fairmines.verify_history(forged)
+    assert (report.summary.play_mismatches, report.summary.mismatched) == (1, 1)
+    assert [(f.kind, f.line, f.field, f.message) for f in report.failures] == [
+        ("play", 2, "outcome", "outcome: the record says cashed_out, the picks give lost"),
+        ("play", 2, "multiplier", "multiplier: the record says 1000, the picks give none"),
+    ]
+
+
+def test_a_malformed_row_with_a_readable_nonce_is_not_also_a_gap() -> None:
+    rows = genuine_rows(1, 5)
+    rows[2]["mines"] = 25
+    report = fairmines.verify_history(rows)
+    assert (report.summary.malformed, report.summary.nonce_gaps) == (1, 0)
+    assert report.failures[0].nonce == 2
+
+
+def test_an_empty_history_is_not_ok() -> None:
+    report = fairmines.verify_history([])
+    assert report.summary.rows_read == 0
+    assert not report.ok and not report
+
+
+def test_max_failures_caps_the_failures_kept() -> None:
+    rows = genuine_rows(1, 30)
+    for row in rows:
+        row["commitment"] = "00" * 32
+    report = fairmines.verify_history(rows, max_failures=5)
+    assert len(report.failures) == 5
+    assert (report.summary.commitment_mismatches, report.summary.failures_omitted) == (30, 25)
+    assert len(fairmines.verify_history(rows, max_failures=None).failures) == 30
+    with pytest.raises(TypeError, match="max_failures"):
+        fairmines.verify_history(rows, max_failures="5")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_failures: must be an int >= 0"):
+        fairmines.verify_history(rows, max_failures=-1)
+
+
+def test_revealed_pairs_report_rounds_missing_at_either_end() -> None:
+    server, client = "ab" * 32, "client"
+    revealed = fairmines.SeedPair.from_parts(server, client, 8).rotate()
+    assert revealed.rounds == 8
+    rows = [
+        {
+            "server_seed": server,
+            "commitment": fairmines.commitment(server),
+            "client_seed": client,
+            "nonce": nonce,
+            "mines": 3,
+            "positions": fairmines.mine_positions(server, client, nonce, 3),
+        }
+        for nonce in range(2, 6)
+    ]
+    assert fairmines.verify_history(rows).ok
+    report = fairmines.verify_history(rows, revealed=[revealed])
+    assert not report.ok
+    gaps = sorted((f.nonce, f.last_nonce) for f in report.failures if f.kind == "nonce_gap")
+    assert gaps == [(0, 1), (6, 7)]
+    with pytest.raises(TypeError, match="revealed"):
+        fairmines.verify_history(rows, revealed=["x"])  # type: ignore[list-item]

@@ -37,6 +37,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::args::{self, Obj};
 use crate::errors::{to_py, wrong_type};
+use crate::records::RevealedSeedPair;
 use crate::reports::{Audit, Report};
 
 const HISTORY_EXPECTED: &str = "a path, a binary file object, a DataFrame or an iterable of dicts (rows)";
@@ -302,6 +303,33 @@ fn options_of(threads: Option<&Obj<'_>>, columns: Option<&Obj<'_>>, delimiter: O
     Ok(Options { threads, ..options })
 }
 
+/// `revealed`: an iterable of `RevealedSeedPair` (what `rotate` returns), or None.
+fn revealed_of(revealed: Option<&Obj<'_>>) -> PyResult<Vec<fairmines::RevealedSeedPair>> {
+    let Some(revealed) = revealed.filter(|r| !r.is_none()) else { return Ok(Vec::new()) };
+    let expected = "an iterable of RevealedSeedPair";
+    let items = revealed.try_iter().map_err(|_| wrong_type("revealed", expected, revealed))?;
+    items
+        .map(|item| {
+            let item = item?;
+            let pair = item.cast::<RevealedSeedPair>().map_err(|_| wrong_type("revealed", expected, &item))?;
+            Ok(pair.get().0.clone())
+        })
+        .collect()
+}
+
+/// `max_failures`: an int >= 0, or None for every failure.
+fn max_failures_of(max: Option<&Obj<'_>>) -> PyResult<Option<u64>> {
+    let Some(max) = max.filter(|m| !m.is_none()) else { return Ok(None) };
+    let expected = "an int >= 0 or None (every failure)";
+    if max.is_instance_of::<PyBool>() || !max.is_instance_of::<PyInt>() {
+        return Err(wrong_type("max_failures", expected, max));
+    }
+    let value: i128 = max.extract()?;
+    u64::try_from(value)
+        .map(Some)
+        .map_err(|_| PyValueError::new_err(format!("max_failures: must be {expected}, got {value}")))
+}
+
 fn format_of(format: Option<&Obj<'_>>) -> PyResult<Option<Format>> {
     let Some(format) = format.filter(|f| !f.is_none()) else { return Ok(None) };
     let name = args::text(format, "format")?;
@@ -369,7 +397,7 @@ fn input<'a>(
 
 /// ``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report.
 #[pyfunction]
-#[pyo3(signature = (history, /, *, format=None, threads=None, progress=None, columns=None, delimiter=None))]
+#[pyo3(signature = (history, /, *, format=None, threads=None, progress=None, columns=None, delimiter=None, max_failures=None, revealed=None))]
 pub(crate) fn verify_history(
     history: &Obj<'_>,
     format: Option<&Obj<'_>>,
@@ -377,9 +405,19 @@ pub(crate) fn verify_history(
     progress: Option<&Obj<'_>>,
     columns: Option<&Obj<'_>>,
     delimiter: Option<&Obj<'_>>,
+    max_failures: Option<&Obj<'_>>,
+    revealed: Option<&Obj<'_>>,
 ) -> PyResult<Report> {
     let (callback, failed) = (callback_of(progress)?, Failed::new());
-    let input = input(history, [format, threads, columns, delimiter], &failed)?;
+    let max_failures = max_failures_of(max_failures)?;
+    let revealed = revealed_of(revealed)?;
+    let mut input = input(history, [format, threads, columns, delimiter], &failed)?;
+    match &mut input {
+        Input::Read(_, options) | Input::Rows(_, options) | Input::Batches(_, options) => {
+            options.max_failures = max_failures;
+            options.revealed = revealed;
+        }
+    }
     let progress = on_progress(callback.as_ref(), &failed);
     let report = history.py().detach(|| match input {
         Input::Read(read, options) => history::verify_history(read, &options, progress),

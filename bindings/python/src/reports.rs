@@ -28,7 +28,7 @@ impl Report {
 
     /// Every failure kind, in order.
     #[classattr]
-    fn kinds() -> [&'static str; 5] {
+    fn kinds() -> [&'static str; FailureKind::ALL.len()] {
         FailureKind::ALL.map(FailureKind::as_str)
     }
 
