@@ -449,8 +449,11 @@ pub(crate) struct Checked {
     /// from the workers to the collector small (80 bytes a row, not 264).
     /// A malformed row: its failure, and its seed pair and nonce where they could be read (they count as
     /// seen, so the row is not also reported as a gap).
-    outcome: Result<Verdict, (Box<Failure>, Option<(u32, u64)>)>,
+    outcome: Result<Verdict, (Box<Failure>, Option<Seen>)>,
 }
+
+/// A malformed row's seed pair (its index among the chunk's pairs) and nonce.
+type Seen = (u32, u64);
 
 struct Verdict {
     pair: u32,
