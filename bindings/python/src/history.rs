@@ -398,6 +398,7 @@ fn input<'a>(
 /// ``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report.
 #[pyfunction]
 #[pyo3(signature = (history, /, *, format=None, threads=None, progress=None, columns=None, delimiter=None, max_failures=None, revealed=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn verify_history(
     history: &Obj<'_>,
     format: Option<&Obj<'_>>,
