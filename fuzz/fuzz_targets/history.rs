@@ -134,6 +134,7 @@ fn genuine(specs: Vec<RowSpec>, csv: bool, chunk_rows: u8) {
             mines: MineCount::new(u32::from(mines)).expect("1..=24"),
             positions: Tiles::declared(positions, "positions").expect("on the board"),
             round_id: spec.round_id.as_deref().map(text),
+            play: None,
         });
     }
     let mut history = String::new();
