@@ -1,4 +1,4 @@
-"""verify_history and audit on a local Dask cluster of 2 worker processes (issue 8, "Beyond one machine"):
+"""verify_history and audit on a local Dask cluster of 2 worker processes ("Beyond one machine"):
 a partitioned history with a fault of every kind gives the summary of the single-process run."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""DataFrames given to verify_history and audit directly (issue 22): pandas, polars, pyarrow and any object
+"""DataFrames given to verify_history and audit directly: pandas, polars, pyarrow and any object
 with ``__arrow_c_stream__``, read column-wise in Rust without per-row dicts; what ``pd.read_csv`` makes of
 a history; column mappings; and a 1,000,000-row history from ``fairmines simulate-history`` as a pandas and
 a polars frame, timed against the same rows as a JSON Lines file."""

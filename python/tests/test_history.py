@@ -1,4 +1,4 @@
-"""verify_history and audit (issue 8): every fault kind counted through the Python API, dict rows,
+"""verify_history and audit: every fault kind counted through the Python API, dict rows,
 files and file objects, progress, the GIL released, pandas, merge and pickling, and the audit's counts
 replayed against mine_positions / draw_order."""
 
@@ -83,7 +83,7 @@ def test_dict_rows_are_checked_like_lines() -> None:
 
 
 def test_numpy_integers_inside_positions_are_tile_numbers() -> None:
-    """Issue 22's bug: numpy integers as the items of `positions` were malformed (`got {}`)."""
+    """numpy integers as the items of `positions` are integers (they were malformed: `got {}`)."""
     rows = genuine_rows(pairs=1, rounds=30)
     for convert in (
         lambda p: [np.int64(t) for t in p],
@@ -435,7 +435,7 @@ def test_audit_arguments() -> None:
     assert calls[-1] == 70_000
 
 
-# --- issue 22: compressed paths, JSON arrays, delimiters, column names, progress totals ----------------
+# --- compressed paths, JSON arrays, delimiters, column names, progress totals ----------------
 
 
 def test_gzip_paths_json_arrays_delimiters_and_column_names(faulty_path: Path, tmp_path: Path) -> None:
@@ -504,7 +504,7 @@ def test_progress_has_the_files_total_and_drives_a_tqdm_bar(big_path: Path, tmp_
     assert sum(rows) == 6000
 
 
-# --- issue 22: the audit as a table, per-mine heatmaps, Holm, notebooks ---------------------------------
+# --- the audit as a table, per-mine heatmaps, Holm, notebooks ---------------------------------
 
 
 def holm(p: list[float]) -> list[float]:
