@@ -59,6 +59,17 @@ export interface Verification {
   verdict: 'ok' | 'mismatch' | 'unchecked'
   /** `true` when at least one check was asked for and every one holds (`verdict` is `'ok'`). */
   ok: boolean
+  /**
+   * When a check fails: what in the seeds looks mistyped (empty, white space around them, a server seed not
+   * 64 lowercase hex characters), the likelier cause of the mismatch; `[]` when the round is ok.
+   */
+  inputDoubts: InputDoubt[]
+}
+
+/** A seed that looks mistyped (`argument`: `'serverSeed'` or `'clientSeed'`), in the core's words. */
+export interface InputDoubt {
+  argument: 'serverSeed' | 'clientSeed'
+  detail: string
 }
 
 /** One entry of the payout table. */

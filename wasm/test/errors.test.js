@@ -42,6 +42,20 @@ test('errorKinds(): the core\'s kinds in order, as codes FAIRMINES_<NAME> with e
   assert.match(kinds[17].summary, /^No round of the seed pair to go on with at that nonce/);
 });
 
+test('verify: inputDoubts names a seed that looks mistyped when a check fails, in the core\'s words', () => {
+  const round = { serverSeed: S, clientSeed: C, nonce: 1, mines: 3, commitment: 'f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42' };
+  assert.deepEqual(fm.verify(round).inputDoubts, []);
+  const padded = fm.verify({ ...round, serverSeed: `${S} ` });
+  assert.equal(padded.verdict, 'mismatch');
+  assert.deepEqual(padded.inputDoubts, [{ argument: 'serverSeed', detail: 'has white space at its start or end (copied with it?): a seed is hashed exactly as written' }]);
+  assert.deepEqual(fm.verify({ ...round, clientSeed: '', positions: [1, 2, 3] }).inputDoubts.map((d) => d.argument), ['clientSeed']);
+  assert.equal(fm.verify({ serverSeed: '', clientSeed: C, nonce: 1, mines: 3 }).inputDoubts[0].detail, 'is empty: paste the whole seed');
+  // A round whose checks hold raises no doubt, whatever its seeds look like.
+  const odd = { serverSeed: 'not hex', clientSeed: C, nonce: 1, mines: 3, commitment: fm.commitment('not hex') };
+  assert.equal(fm.verify(odd).ok, true);
+  assert.deepEqual(fm.verify(odd).inputDoubts, []);
+});
+
 test('a core error is composed, never rewritten: the label, then the core\'s text', () => {
   const cases = [
     [() => fm.minePositions(S, C, 1, 3.9), 'mines: must be an integer in 1..=24, got 3.9'],

@@ -50,6 +50,7 @@ test('verify: every vector, with and without the published values, and with a ta
       positionsOk: true,
       verdict: 'ok',
       ok: true,
+      inputDoubts: [],
     }, at);
     const bare = fm.verify({ ...round, nonce: v.nonce, commitment: null });
     assert.deepEqual([bare.verdict, bare.ok, bare.commitmentOk, bare.positionsOk], ['unchecked', false, null, null], at);

@@ -157,6 +157,16 @@ function showCheck(id, ok, okText, badText) {
 const LABELS = { server_seed: 'server seed', client_seed: 'client seed', nonce: 'nonce', mines: 'mines', commitment: 'commitment', positions: 'mine positions' };
 const fieldError = (name) => $(`${input(name).id}-error`);
 
+/** Shows `text` under the field the package's `argument` names; returns that field (or null). */
+function markOne(argument, text) {
+  const field = FIELDS.find((name) => argument === camel(name));
+  if (!field) return null;
+  input(field).setAttribute('aria-invalid', 'true');
+  fieldError(field).textContent = text;
+  fieldError(field).hidden = false;
+  return field;
+}
+
 /** Clears every field's error, or shows `error` (the package's, naming its `argument`) under its field. */
 function markField(error) {
   for (const name of FIELDS) {
@@ -164,12 +174,7 @@ function markField(error) {
     fieldError(name).hidden = true;
     fieldError(name).textContent = '';
   }
-  const field = error && FIELDS.find((name) => error.argument === camel(name));
-  if (!field) return null;
-  input(field).setAttribute('aria-invalid', 'true');
-  fieldError(field).textContent = describeError(error);
-  fieldError(field).hidden = false;
-  return field;
+  return error ? markOne(error.argument, describeError(error)) : null;
 }
 
 /** Shows the worked example's label while the form holds it. */
@@ -216,6 +221,11 @@ export function verifyRound(values = formValues(), { updateUrl = true } = {}) {
   verdict.dataset.verdict = state;
   if (state === 'ok') {
     verdict.textContent = 'OK: every check given holds.';
+  } else if (state === 'mismatch' && result.inputDoubts.length > 0) {
+    // A seed that looks mistyped is the likelier cause: say so under its field, not MISMATCH.
+    for (const doubt of result.inputDoubts) markOne(doubt.argument, `This looks mistyped: it ${doubt.detail}`);
+    verdict.dataset.verdict = 'error';
+    verdict.textContent = 'Check the input: a seed looks mistyped (see below it). This is not a mismatch of the operator\'s round.';
   } else if (state === 'mismatch') {
     verdict.textContent = 'MISMATCH: the round is not what these seeds give.';
     if (result.commitmentOk === false) {

@@ -244,6 +244,35 @@ describe('served page', () => {
     await page.done();
   });
 
+  test('a seed that looks mistyped is said under its field, not as a MISMATCH; a real mismatch stays one', async () => {
+    const page = await open(origin);
+    const flip = EXAMPLE.server_seed.replace(/^b/, 'c');
+    for (const [field, value, pattern] of [
+      ['server-seed', `${EXAMPLE.server_seed} `, /^This looks mistyped: it has white space at its start or end/],
+      ['server-seed', EXAMPLE.server_seed.toUpperCase(), /^This looks mistyped: it has upper-case letters/],
+      ['server-seed', '', /^This looks mistyped: it is empty/],
+      ['client-seed', `${EXAMPLE.client_seed}\t`, /^This looks mistyped: it has white space at its start or end/],
+    ]) {
+      await page.click('#example-button');
+      await page.fill(`#${field}`, value);
+      await page.click('#verify-button');
+      const said = await page.textContent('#verdict');
+      assert.equal(await verdictOf(page), 'error', `${field} ${JSON.stringify(value)}: ${said}`);
+      assert.match(said, /^Check the input: a seed looks mistyped/);
+      assert.doesNotMatch(said, /MISMATCH/);
+      assert.match(await page.textContent(`#${field}-error`), pattern);
+      assert.equal(await page.getAttribute(`#${field}`, 'aria-invalid'), 'true');
+      assert.equal(await page.$$eval('.field-error:not([hidden])', (e) => e.length), 1, 'only that field');
+    }
+    await page.click('#example-button');
+    await page.fill('#server-seed', flip);
+    await page.click('#verify-button');
+    assert.equal(await verdictOf(page), 'mismatch');
+    assert.match(await page.textContent('#verdict'), /^MISMATCH/);
+    assert.equal(await page.$$eval('.field-error:not([hidden])', (e) => e.length), 0);
+    await page.done();
+  });
+
   test('after an error no board or tick of the round before stays on screen', async () => {
     const page = await open(origin);
     assert.equal(await page.isVisible('#board'), true);

@@ -232,6 +232,12 @@ pub fn verify(#[wasm_bindgen(unchecked_param_type = "PublishedRound")] round: Js
     let published = Published::parse(&server, &client, nonce, mines, commitment.as_deref(), positions.as_deref())
         .map_err(Failure::core)?;
     let checked = fairmines::verify(&published);
+    // As `fairmines verify`: a round whose checks hold is the operator's whatever its seeds look like.
+    let doubts = if checked.is_ok() { Vec::new() } else { published.doubts() };
+    let doubts: Array = doubts
+        .into_iter()
+        .map(|d| object(vec![("argument", fairmines_js_errors::camel(d.argument).into()), ("detail", d.detail.into())]))
+        .collect();
     Ok(object(vec![
         ("commitment", checked.commitment.to_string().into()),
         ("signature", checked.signature.to_string().into()),
@@ -242,6 +248,7 @@ pub fn verify(#[wasm_bindgen(unchecked_param_type = "PublishedRound")] round: Js
         ("positionsOk", or_null(checked.positions_ok())),
         ("verdict", checked.verdict().as_str().into()),
         ("ok", checked.is_ok().into()),
+        ("inputDoubts", doubts.into()),
     ]))
 }
 
