@@ -117,12 +117,17 @@ function contrast(a, b) {
   return (x + 0.05) / (y + 0.05);
 }
 
+/** The CLI's simulated history of 20,000 genuine rows (made once, kept in the test folder). */
+function simulated20000() {
+  const file = join(shots, 'simulated-20000.jsonl');
+  if (!existsSync(file)) execFileSync(cli, ['simulate-history', '--rows', '20000', '--output', file]);
+  return file;
+}
+
 /** The first `rows` rows of the simulated history, each with a commitment that is not its seed's. */
 function failingHistory(rows) {
   const file = join(shots, `failing-${rows}.jsonl`);
-  const simulated = join(shots, 'simulated-20000.jsonl');
-  if (!existsSync(simulated)) execFileSync(cli, ['simulate-history', '--rows', '20000', '--output', simulated]);
-  const lines = readFileSync(simulated, 'utf8').split('\n').slice(0, rows);
+  const lines = readFileSync(simulated20000(), 'utf8').split('\n').slice(0, rows);
   writeFileSync(file, lines.map((l) => l.replace(/"commitment":"[0-9a-f]{64}"/, `"commitment":"${'0'.repeat(64)}"`) + '\n').join(''));
   return file;
 }
@@ -363,7 +368,7 @@ describe('served page', () => {
 
   test('Stop during a history run ends it; the next file is verified', async () => {
     const big = join(shots, 'simulated-100000.jsonl');
-    if (!existsSync(big)) writeFileSync(big, readFileSync(join(shots, 'simulated-20000.jsonl'), 'utf8').repeat(5));
+    if (!existsSync(big)) writeFileSync(big, readFileSync(simulated20000(), 'utf8').repeat(5));
     const page = await open(origin);
     await page.setInputFiles('#history-file', big);
     await page.waitForFunction(() => /^Verifying and auditing/.test(document.getElementById('history-progress-text').textContent));
@@ -442,8 +447,7 @@ describe('served page', () => {
   });
 
   test('a larger history (many chunks) shows progress and ends as the CLI does', async () => {
-    const file = join(shots, 'simulated-20000.jsonl');
-    if (!existsSync(file)) execFileSync(cli, ['simulate-history', '--rows', '20000', '--output', file]);
+    const file = simulated20000();
     const page = await open(origin);
     await page.evaluate(() => {
       window.__progress = [];
