@@ -102,7 +102,8 @@ done
 # -- the Kotlin and Ruby sources, generated into the build folder (never committed) ---------------------
 step "bindings/uniffi/generate.sh"
 generated=$target_dir/uniffi-generated
-bindings/uniffi/generate.sh "$generated"
+# Without the release flags above: stripped symbols would take UniFFI's metadata with them.
+env -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS bindings/uniffi/generate.sh "$generated"
 
 # -- the JAR, its POM and sources, the Maven repository folder -----------------------------------------
 step "JAR: mvn package -f $pom (kotlin-maven-plugin $(sed -n 's:.*<kotlin.version>\(.*\)</kotlin.version>.*:\1:p' "$pom"))"
