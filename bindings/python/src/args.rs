@@ -9,10 +9,8 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyInt, PyRange, PyString};
 
+use crate::Obj;
 use crate::errors::{OrRaise, to_py_as, to_py_from, wrong_type};
-
-/// Any Python object, as the binding's functions take every argument (and convert it here).
-pub(crate) type Obj<'py> = Bound<'py, PyAny>;
 
 /// A `str` argument as UTF-8 text. A lone surrogate (which has no UTF-8 form) is an `InvalidUtf8Error`.
 pub(crate) fn text(obj: &Obj<'_>, argument: &'static str) -> PyResult<PyBackedStr> {

@@ -6,7 +6,8 @@ use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyRange;
 
-use crate::args::{self, Obj};
+use crate::Obj;
+use crate::args;
 use crate::errors::{OrRaise, to_py_as, wrong_type};
 
 const EXPECTED: &str = "a range, a sequence of int or a numpy integer array";

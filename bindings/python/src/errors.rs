@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyTuple, PyType};
 
-use crate::args::Obj;
+use crate::Obj;
 
 const BASE_NAME: &str = "FairminesError";
 const BASE_DOC: &str = "Base class of every error raised by fairmines for a bad value (a ValueError).\n\n\

@@ -13,8 +13,6 @@
 //! The lock is never poisoned in practice (the core does not panic); if it were, the value is used as
 //! it is, since every core method leaves it consistent.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use fairmines::{Outcome, Ratio, ServerSeed};
@@ -22,19 +20,14 @@ use pyo3::prelude::*;
 use pyo3::sync::MutexExt;
 use pyo3::types::PyTuple;
 
-use crate::args::{self, Obj};
+use crate::Obj;
+use crate::args;
 use crate::errors::{OrRaise, wrong_type};
 use crate::ratio::{fraction, fraction_opt};
-use crate::records::{PublicSeedPair, RevealedSeedPair, RoundRecord};
+use crate::records::{PublicSeedPair, RevealedSeedPair, RoundRecord, hash_of, repr_of};
 
 fn wait_for<'a, T>(py: Python<'_>, lock: &'a Mutex<T>) -> MutexGuard<'a, T> {
     lock.lock_py_attached(py).unwrap_or_else(PoisonError::into_inner)
-}
-
-pub(crate) fn hash_of(value: &impl Hash) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    value.hash(&mut hasher);
-    hasher.finish()
 }
 
 /// The server seed of `SeedPair.from_parts`: a `ServerSeed` or its 64 lowercase hex characters.
@@ -198,16 +191,6 @@ impl SeedPair {
              use to_state_json() and SeedPair.from_state_json()",
         ))
     }
-}
-
-/// The repr of a value: `Name(field=repr(field), …, extra)`, from the object's own getters.
-pub(crate) fn repr_of(name: &str, obj: &Obj<'_>, fields: &[&str], extra: Option<&str>) -> PyResult<String> {
-    let mut parts = Vec::with_capacity(fields.len() + 1);
-    for field in fields {
-        parts.push(format!("{field}={}", obj.getattr(*field)?.repr()?));
-    }
-    parts.extend(extra.map(str::to_owned));
-    Ok(format!("{name}({})", parts.join(", ")))
 }
 
 /// One round in play. The grid is fixed when the round starts; each pick is checked against it.

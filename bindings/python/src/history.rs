@@ -35,7 +35,8 @@ use pyo3::types::{
 use pyo3_arrow::PyRecordBatchReader;
 use serde_json::{Map, Number, Value};
 
-use crate::args::{self, Obj};
+use crate::Obj;
+use crate::args;
 use crate::errors::{to_py, wrong_type};
 use crate::records::RevealedSeedPair;
 use crate::reports::{Audit, Report};

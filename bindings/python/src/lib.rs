@@ -21,6 +21,9 @@ mod reports;
 
 use pyo3::prelude::*;
 
+/// Any Python object, as the binding's functions take every argument (and convert it in `args`).
+pub(crate) type Obj<'py> = Bound<'py, PyAny>;
+
 /// Provably fair Mines (Cloudbet): commitments, round signatures, mine placement and verification.
 ///
 /// Import from `fairmines`, not from this module.
@@ -31,7 +34,8 @@ pub(crate) mod _native {
     use pyo3::prelude::*;
     use pyo3::types::{PyList, PyTuple};
 
-    use crate::args::{self, Obj};
+    use crate::Obj;
+    use crate::args;
     use crate::batch;
     use crate::errors::OrRaise;
 

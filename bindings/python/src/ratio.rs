@@ -11,7 +11,8 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyFloat, PyInt, PyString, PyType};
 
-use crate::args::{Obj, number, text};
+use crate::Obj;
+use crate::args::{number, text};
 use crate::errors::{OrRaise, to_py_as, wrong_type};
 
 static FRACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();

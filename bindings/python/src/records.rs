@@ -1,13 +1,33 @@
 //! Records and their replay, the public sides of a seed pair, and exact payouts.
 
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
 use fairmines::{Ratio, RecordInput, Rtp};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-use crate::args::{self, Obj};
+use crate::Obj;
+use crate::args;
 use crate::errors::{OrRaise, wrong_type};
-use crate::game::{hash_of, repr_of};
 use crate::ratio::{exact, fraction, fraction_opt};
+
+/// The `__hash__` of a value object: the hash of its fields.
+pub(crate) fn hash_of(value: &impl Hash) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// The repr of a value: `Name(field=repr(field), …, extra)`, from the object's own getters.
+pub(crate) fn repr_of(name: &str, obj: &Obj<'_>, fields: &[&str], extra: Option<&str>) -> PyResult<String> {
+    let mut parts = Vec::with_capacity(fields.len() + 1);
+    for field in fields {
+        parts.push(format!("{field}={}", obj.getattr(*field)?.repr()?));
+    }
+    parts.extend(extra.map(str::to_owned));
+    Ok(format!("{name}({})", parts.join(", ")))
+}
 
 /// The public record of a finished round, as the operator publishes it; ``verify_round`` replays it.
 ///

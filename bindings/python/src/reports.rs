@@ -10,7 +10,8 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::args::{self, Obj};
+use crate::Obj;
+use crate::args;
 use crate::errors::OrRaise;
 
 /// The history crate's report of ``verify_history``, behind ``fairmines.HistoryReport``.

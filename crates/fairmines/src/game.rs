@@ -7,9 +7,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
+use crate::payout::check_exact_multipliers;
+use crate::state::Game;
 use crate::{
-    Digest, Error, MineCount, Number, Placement, Ratio, Rtp, ServerSeed, TILES, Tiles, commitment, max_safe_picks,
-    multiplier, placement,
+    Digest, Error, MineCount, Number, Placement, Ratio, Rtp, ServerSeed, TILES, Tiles, commitment, multiplier,
+    placement,
 };
 
 /// The public side of a seed pair: what the player sees while it is active.
@@ -130,15 +132,6 @@ pub(crate) struct InPlay {
     handed_out: bool,
 }
 
-/// The part of a round in play that is not fixed by the seeds and the nonce.
-#[derive(Clone)]
-pub(crate) struct Game {
-    pub(crate) mines: MineCount,
-    pub(crate) rtp: Rtp,
-    /// The tiles picked so far, all safe (a mine would have finished the round).
-    pub(crate) picks: Vec<u8>,
-}
-
 impl InPlay {
     pub(crate) fn restored(game: Option<Game>) -> Self {
         InPlay { game, handed_out: false }
@@ -154,20 +147,6 @@ impl Ledger {
     fn nonces(&self) -> Vec<u64> {
         self.lock().keys().copied().collect()
     }
-}
-
-/// Every multiplier a round can reach must be exact in 128 bits, so that no reveal or cash-out can fail on
-/// arithmetic once a pick is made (only RTPs with enormous denominators come near).
-pub(crate) fn check_exact_multipliers(mines: MineCount, rtp: Rtp) -> Result<(), Error> {
-    for safe_picks in 1..=max_safe_picks(mines) {
-        multiplier(mines, safe_picks, rtp).map_err(|_| Error::InvalidRtp {
-            detail: format!(
-                "{rtp} makes the multiplier after {safe_picks} safe picks with {} mines too large to be exact",
-                mines.get()
-            ),
-        })?;
-    }
-    Ok(())
 }
 
 impl SeedPair {
@@ -332,7 +311,8 @@ impl SeedPair {
     /// [`SeedPair::round`] goes on from there after a restart.
     pub fn to_state_json(&self) -> String {
         let entries = self.ledger.lock();
-        crate::state::write(&self.server_seed, &self.client_seed, self.nonce, &entries)
+        let rounds = entries.iter().map(|(&nonce, in_play)| (nonce, in_play.game.as_ref()));
+        crate::state::write(&self.server_seed, &self.client_seed, self.nonce, rounds)
     }
 
     /// Restores a pair from [`SeedPair::to_state_json`]; each round in play comes back with
@@ -350,7 +330,7 @@ impl SeedPair {
     pub fn from_state_json(json: &str) -> Result<Self, Error> {
         let restored = crate::state::read(json)?;
         let ledger = Ledger::default();
-        *ledger.lock() = restored.rounds;
+        *ledger.lock() = restored.rounds.into_iter().map(|(nonce, game)| (nonce, InPlay::restored(game))).collect();
         Ok(SeedPair {
             server_seed: restored.server_seed,
             client_seed: restored.client_seed,

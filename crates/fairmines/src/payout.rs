@@ -316,6 +316,20 @@ pub fn payout_table(rtp: Rtp) -> Vec<TableEntry> {
     table
 }
 
+/// Every multiplier a round can reach must be exact in 128 bits, so that no reveal or cash-out can fail on
+/// arithmetic once a pick is made (only RTPs with enormous denominators come near).
+pub(crate) fn check_exact_multipliers(mines: MineCount, rtp: Rtp) -> Result<(), Error> {
+    for safe_picks in 1..=max_safe_picks(mines) {
+        multiplier(mines, safe_picks, rtp).map_err(|_| Error::InvalidRtp {
+            detail: format!(
+                "{rtp} makes the multiplier after {safe_picks} safe picks with {} mines too large to be exact",
+                mines.get()
+            ),
+        })?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,11 @@
 //! Version 1 (no `version` field) held only the nonces of the rounds in play, `"open_rounds":[n, …]`; its
 //! rounds come back void-only, and are written in version 2 as `{"nonce": n}` alone.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Entries, Game, InPlay};
+use crate::payout::check_exact_multipliers;
 use crate::{Digest, Error, MineCount, Rtp, ServerSeed, TILES, placement};
 
 /// The version [`write`] writes.
@@ -45,19 +47,33 @@ struct SavedRound {
     picks: Option<Vec<u8>>,
 }
 
+/// The part of a round in play that is not fixed by the seeds and the nonce.
+#[derive(Clone)]
+pub(crate) struct Game {
+    pub(crate) mines: MineCount,
+    pub(crate) rtp: Rtp,
+    /// The tiles picked so far, all safe (a mine would have finished the round).
+    pub(crate) picks: Vec<u8>,
+}
+
 /// A state that was read and checked whole.
 pub(crate) struct Restored {
     pub(crate) server_seed: ServerSeed,
     pub(crate) client_seed: String,
     pub(crate) nonce: u64,
-    pub(crate) rounds: Entries,
+    /// The rounds in play by nonce; `None` for a round of version 1 (it can only be voided).
+    pub(crate) rounds: BTreeMap<u64, Option<Game>>,
 }
 
 /// The state as JSON, in the current version.
-pub(crate) fn write(server_seed: &ServerSeed, client_seed: &str, nonce: u64, rounds: &Entries) -> String {
+pub(crate) fn write<'a>(
+    server_seed: &ServerSeed,
+    client_seed: &str,
+    nonce: u64,
+    rounds: impl Iterator<Item = (u64, Option<&'a Game>)>,
+) -> String {
     let rounds = rounds
-        .iter()
-        .map(|(&nonce, in_play)| match &in_play.game {
+        .map(|(nonce, game)| match game {
             Some(game) => SavedRound {
                 nonce,
                 mines: Some(game.mines.get()),
@@ -108,7 +124,7 @@ pub(crate) fn read(json: &str) -> Result<Restored, Error> {
             return Err(bad(format!("version: {other} is not a state version this library reads (1 or {VERSION})")));
         }
     };
-    let mut rounds = Entries::new();
+    let mut rounds = BTreeMap::new();
     for (i, round) in saved.into_iter().enumerate() {
         let nonce = round.nonce;
         let at = if field == "rounds" { format!("rounds[{i}].nonce") } else { format!("open_rounds[{i}]") };
@@ -119,7 +135,7 @@ pub(crate) fn read(json: &str) -> Result<Restored, Error> {
             return Err(bad(format!("{at}: {nonce} is listed twice")));
         }
         let game = game(&server_seed, &state.client_seed, round).map_err(|e| bad(format!("{field}[{i}].{e}")))?;
-        rounds.insert(nonce, InPlay::restored(game));
+        rounds.insert(nonce, game);
     }
     Ok(Restored { server_seed, client_seed: state.client_seed, nonce: state.nonce, rounds })
 }
@@ -132,7 +148,7 @@ fn game(server_seed: &ServerSeed, client_seed: &str, round: SavedRound) -> Resul
         _ => return Err("mines: mines, rtp and picks are given together, or none of them".to_owned()),
     };
     let mines = MineCount::try_from(mines).map_err(|e| e.to_string())?;
-    crate::game::check_exact_multipliers(mines, rtp).map_err(|e| e.to_string())?;
+    check_exact_multipliers(mines, rtp).map_err(|e| e.to_string())?;
     let safe_tiles = usize::from(TILES - mines.get());
     if picks.len() >= safe_tiles {
         return Err(format!(
