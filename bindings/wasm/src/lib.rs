@@ -232,9 +232,8 @@ pub fn verify(#[wasm_bindgen(unchecked_param_type = "PublishedRound")] round: Js
     let published = Published::parse(&server, &client, nonce, mines, commitment.as_deref(), positions.as_deref())
         .map_err(Failure::core)?;
     let checked = fairmines::verify(&published);
-    // As `fairmines verify`: a round whose checks hold is the operator's whatever its seeds look like.
-    let doubts = if checked.is_ok() { Vec::new() } else { published.doubts() };
-    let doubts: Array = doubts
+    let doubts: Array = published
+        .doubts_for(&checked)
         .into_iter()
         .map(|d| object(vec![("argument", fairmines_js_errors::camel(d.argument).into()), ("detail", d.detail.into())]))
         .collect();

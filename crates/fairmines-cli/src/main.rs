@@ -165,9 +165,7 @@ fn run_verify(args: &VerifyArgs) -> u8 {
         positions: args.positions,
     };
     let verdict = verify(&published);
-    // A round whose checks hold is the operator's, whatever its seeds look like; otherwise a seed that looks
-    // mistyped is the likelier cause, and it is named before any mismatch is.
-    let doubts = if verdict.is_ok() { Vec::new() } else { published.doubts() };
+    let doubts = published.doubts_for(&verdict);
     if args.json {
         println!("{}", verdict_json(args, &verdict, &doubts));
     } else {

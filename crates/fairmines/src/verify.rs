@@ -200,6 +200,13 @@ impl<'a> Published<'a> {
             .collect()
     }
 
+    /// [`Published::doubts`] when `checked` (this round's [`verify`]) did not hold, none when it did: a round
+    /// whose checks hold is the operator's whatever its seeds look like; otherwise a seed that looks mistyped is
+    /// the likelier cause, to be named before any mismatch. What every verifier shows beside its verdict.
+    pub fn doubts_for(&self, checked: &Verification) -> Vec<Doubt> {
+        if checked.is_ok() { Vec::new() } else { self.doubts() }
+    }
+
     /// Builds the input of [`verify`] from values as a binding received them, checking each one: the nonce,
     /// the mine count, the commitment's hex text and the declared tiles. Errors name the argument at fault.
     /// The order of the arguments is the order of every binding's `verify`.

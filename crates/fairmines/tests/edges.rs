@@ -96,3 +96,31 @@ fn doubts_name_a_seed_that_looks_mistyped_and_nothing_else() {
     // Upper-case and other forms of a client seed are the player's choice: no doubt.
     assert!(doubts(SERVER, "D0D5E06D ü").is_empty());
 }
+
+#[test]
+fn doubts_are_shown_only_beside_checks_that_did_not_hold() {
+    // The worked example's server seed in upper case: a doubt, but the seed hashed as written.
+    const CLIENT: &str = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
+    let server = "B6C230A9B1EE0FECE242600E3354F5B161258600401B469E9DC4F20CD862CA7A";
+    let mines = MineCount::new(3).unwrap();
+    let placed = fairmines::placement(server, CLIENT, 1, mines).positions();
+    let held = Published {
+        server_seed: server,
+        client_seed: CLIENT,
+        nonce: 1,
+        mines,
+        commitment: None,
+        positions: Some(placed),
+    };
+    let checked = fairmines::verify(&held);
+    assert!(checked.is_ok());
+    assert_eq!(held.doubts().len(), 1);
+    assert!(held.doubts_for(&checked).is_empty(), "checks that hold make the round the operator's");
+    let wrong = fairmines::Tiles::declared([7, 10, 19], "positions").unwrap();
+    let failed = Published { positions: Some(wrong), ..held };
+    let checked = fairmines::verify(&failed);
+    assert!(!checked.is_ok());
+    let doubts = failed.doubts_for(&checked);
+    assert_eq!(doubts.len(), 1);
+    assert_eq!(doubts[0].argument, "server_seed");
+}
