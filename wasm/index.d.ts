@@ -131,6 +131,8 @@ export interface HistoryOptions {
   columns?: Record<string, string> | null
   /** Seed pairs whose nonces are held at once (default 100000). */
   maxOpenPairs?: number | bigint | null
+  /** Failures kept in the report (default 10000); the ones past it are counted in `failures_omitted`. */
+  maxFailures?: number | bigint | null
   /** What an audit report names as its `source` (default `'input'`). */
   source?: string | null
 }
@@ -165,19 +167,23 @@ export interface HistorySummary {
   malformed: number
   commitment_mismatches: number
   position_mismatches: number
+  play_mismatches: number
   duplicate_nonces: number
   nonce_gaps: number
   missing_nonces: number
+  nonces_past_end: number
   seed_pairs: number
   blank_lines: number
   pairs_closed_early: number
   unterminated_last_line: boolean
+  /** Failures found past `maxFailures`: counted above, not listed. */
+  failures_omitted: number
 }
 
 /** A failure line of `fairmines verify-history --json`. */
 export interface HistoryFailure {
   type: 'failure'
-  kind: 'malformed' | 'commitment' | 'positions' | 'duplicate_nonce' | 'nonce_gap'
+  kind: 'malformed' | 'commitment' | 'positions' | 'play' | 'duplicate_nonce' | 'nonce_gap' | 'nonce_past_end'
   /** The row's first line (1-based; a CSV header is line 1); `null` for gaps. */
   line: number | null
   round_id: string | null

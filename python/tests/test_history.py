@@ -606,7 +606,7 @@ def test_max_failures_caps_the_failures_kept() -> None:
     assert len(fairmines.verify_history(rows, max_failures=None).failures) == 30
     with pytest.raises(TypeError, match="max_failures"):
         fairmines.verify_history(rows, max_failures="5")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="max_failures: must be an int >= 0"):
+    with pytest.raises(fairmines.InvalidNumberError, match="^max_failures: must be an integer of at least 0, got -1$"):
         fairmines.verify_history(rows, max_failures=-1)
 
 

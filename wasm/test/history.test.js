@@ -158,6 +158,7 @@ test('a run\'s errors: wrong sources and options, unusable options, an input tha
   expectError(() => new HistoryVerifier({ delimiter: '"' }), RangeError, 'ERR_INVALID_ARG_VALUE', 'options', 'delimiter');
   expectError(() => new HistoryVerifier({ columns: { a: 'nonsense' } }), RangeError, 'ERR_INVALID_ARG_VALUE', 'options', 'columns');
   expectError(() => new HistoryVerifier({ maxOpenPairs: 0 }), RangeError, 'FAIRMINES_INVALID_NUMBER', 'options', 'options.maxOpenPairs');
+  expectError(() => new HistoryVerifier({ maxFailures: -1 }), RangeError, 'FAIRMINES_INVALID_NUMBER', 'options', 'options.maxFailures');
   const array = new TextEncoder().encode('[{"round_id": 1}]\n');
   const e = await verifyHistory(array).then(() => null, (error) => error);
   assert.equal(e.code, 'FAIRMINES_HISTORY_UNREADABLE');

@@ -37,7 +37,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::Obj;
 use crate::args;
-use crate::errors::{to_py, wrong_type};
+use crate::errors::{OrRaise, to_py, wrong_type};
 use crate::records::RevealedSeedPair;
 use crate::reports::{Audit, Report};
 
@@ -318,17 +318,14 @@ fn revealed_of(revealed: Option<&Obj<'_>>) -> PyResult<Vec<fairmines::RevealedSe
         .collect()
 }
 
-/// `max_failures`: an int >= 0, or None for every failure.
+/// `max_failures`: an int >= 0 (the core's rule), or None for every failure.
 fn max_failures_of(max: Option<&Obj<'_>>) -> PyResult<Option<u64>> {
     let Some(max) = max.filter(|m| !m.is_none()) else { return Ok(None) };
-    let expected = "an int >= 0 or None (every failure)";
     if max.is_instance_of::<PyBool>() || !max.is_instance_of::<PyInt>() {
-        return Err(wrong_type("max_failures", expected, max));
+        return Err(wrong_type("max_failures", "an int >= 0 or None (every failure)", max));
     }
-    let value: i128 = max.extract()?;
-    u64::try_from(value)
-        .map(Some)
-        .map_err(|_| PyValueError::new_err(format!("max_failures: must be {expected}, got {value}")))
+    let count = args::number(max, "max_failures")?;
+    fairmines::input::count(count, "max_failures").map(Some).or_raise(max.py())
 }
 
 fn format_of(format: Option<&Obj<'_>>) -> PyResult<Option<Format>> {

@@ -62,10 +62,8 @@ fn options(value: &JsValue) -> Converted<(Options, String)> {
         options.max_open_pairs = count.get();
     }
     if let Some(max) = given("maxFailures") {
-        let n = crate::number(&max, "options", "options.maxFailures")?;
-        let max = n.integer().and_then(|i| u64::try_from(i).ok()).ok_or_else(|| {
-            argument_error(format!("options.maxFailures: must be an integer in 0..=2^64 - 1, got {n}"))
-        })?;
+        let max = crate::number(&max, "options", "options.maxFailures")?;
+        let max = fairmines::input::count(max, "max_failures").map_err(|e| Failure::field(e, "options"))?;
         options.max_failures = Some(max);
     }
     let source = match given("source") {

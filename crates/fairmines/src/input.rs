@@ -180,6 +180,15 @@ pub fn threads(threads: Number, argument: &'static str) -> Result<core::num::Non
     })
 }
 
+/// A count that may be 0 (`max_failures`: how many failures a report keeps): an integer in 0..=2^64 − 1.
+/// `argument` names it in the error.
+pub fn count(count: Number, argument: &'static str) -> Result<u64, Error> {
+    count.within(0..=i128::from(u64::MAX)).ok_or_else(|| Error::InvalidNumber {
+        argument,
+        detail: format!("must be an integer of at least 0, got {}", count.shown()),
+    })
+}
+
 /// A tile of the board: an integer in 1..=25. `argument` names it in the error (`tile`).
 #[inline]
 pub fn tile(tile: Number, argument: &'static str) -> Result<u8, Error> {

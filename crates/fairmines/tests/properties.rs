@@ -175,6 +175,17 @@ fn a_thread_cap_is_an_integer_of_at_least_one() {
 }
 
 #[test]
+fn a_count_is_an_integer_of_at_least_zero() {
+    assert_eq!(input::count(Number::Int(0), "max_failures").unwrap(), 0);
+    assert_eq!(input::count(Number::Int(i128::from(u64::MAX)), "max_failures").unwrap(), u64::MAX);
+    for bad in [Number::Int(-1), Number::Int(i128::from(u64::MAX) + 1), Number::Float(1.5), Number::Float(f64::NAN)] {
+        let err = input::count(bad, "max_failures").unwrap_err();
+        assert_eq!((err.code(), err.argument()), (14, Some("max_failures")));
+        assert!(err.detail().starts_with("must be an integer of at least 0, got "), "{}", err.detail());
+    }
+}
+
+#[test]
 fn batch_errors_name_their_argument() {
     let mines = MineCount::new(3).unwrap();
     let err = mine_positions_batch("s", "c", Nonces::Range { start: 0, count: 2 }, mines, &mut [0u8; 5]).unwrap_err();
