@@ -268,14 +268,17 @@ const SUMMARY_LABELS = [
   ['mismatched', 'Rows that do not'],
   ['commitment_mismatches', '… commitment differs'],
   ['position_mismatches', '… positions differ'],
+  ['play_mismatches', '… play differs (outcome, picks, multiplier)'],
   ['malformed', 'Malformed rows'],
   ['duplicate_nonces', 'Duplicate nonces'],
   ['nonce_gaps', 'Nonce gaps'],
   ['missing_nonces', 'Missing nonces'],
+  ['nonces_past_end', 'Nonces past the revealed end'],
   ['seed_pairs', 'Seed pairs'],
   ['pairs_closed_early', 'Seed pairs checked early (too many open)'],
   ['blank_lines', 'Blank lines'],
   ['unterminated_last_line', 'Last line without a newline'],
+  ['failures_omitted', 'Failures counted but not listed'],
 ];
 
 let worker = null;
@@ -414,7 +417,10 @@ function showHistory({ summary, failures, failureCount = failures.length, allFai
     verdict.dataset.verdict = summary.all_ok ? 'ok' : 'mismatch';
     verdict.textContent = summary.all_ok
       ? `OK: all ${summary.rows_read.toLocaleString('en')} rows verify, no nonce is missing or repeated.`
-      : `MISMATCH: ${count} problem${failureCount === 1 ? '' : 's'} found (listed below).`;
+      : `MISMATCH: ${count} problem${failureCount === 1 ? '' : 's'} found (listed below)` +
+        (summary.failures_omitted > 0
+          ? `, and ${summary.failures_omitted.toLocaleString('en')} more counted in the summary but not listed.`
+          : '.');
   }
   $('history-summary').dataset.summary = JSON.stringify(summary);
   $('history-summary-rows').replaceChildren(

@@ -399,6 +399,18 @@ describe('served page', () => {
     await page.done();
   });
 
+  test('failures past the cap are counted and said, not listed', async () => {
+    // The page keeps 10,000 failures (the WASM default); 10,040 failing rows leave 40 counted only.
+    const file = failingHistory(10_040);
+    const page = await open(origin);
+    const got = await historyOf(page, file);
+    assert.equal(got.summary.commitment_mismatches, 10_040);
+    assert.equal(got.summary.failures_omitted, 40);
+    assert.match(await page.textContent('#history-verdict'), /^MISMATCH: 10,000 problems found \(listed below\), and 40 more counted in the summary but not listed\.$/);
+    assert.match(await page.textContent('#history-summary-rows'), /Failures counted but not listed\s*40/);
+    await page.done();
+  });
+
   test('a picture is refused as not a history; an empty file has no rounds (not OK)', async () => {
     const png = join(shots, 'picture.png');
     writeFileSync(png, Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex'));
