@@ -1,9 +1,9 @@
 'use strict';
-// The documentation runs: every code block of README.md (each js block as an ES module, what it prints
-// compared with the comment after each console.log, and type-checked with tsc --strict; the sh example
-// of play-round.mjs; the install commands are the ones scripts/test-node.sh runs), its error table is
-// errorKinds(), and examples/play-round.mjs, whose output the Python and C packages verify in the
-// cross-language test.
+// The documentation runs: every code block of README.md and of its reference page docs/node.md (each js
+// block as an ES module, what it prints compared with the comment after each console.log, and type-checked
+// with tsc --strict; the sh example of play-round.mjs; the install commands are the ones
+// scripts/test-node.sh runs), the README's error table is errorKinds(), and examples/play-round.mjs, whose
+// output the Python and C packages verify in the cross-language test.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -20,10 +20,17 @@ function node(args, input) {
 }
 
 const README = fs.readFileSync(path.join(PACKAGE, 'README.md'), 'utf8');
+// The README's reference page: its blocks are run and type-checked as the README's are.
+const DOCS = fs.readFileSync(path.join(repoRoot, 'docs', 'node.md'), 'utf8');
 
-/** The code blocks of the README in the language `lang`. */
-function blocks(lang) {
-  return [...README.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]);
+/** The code blocks in the language `lang` of `text` (the README unless given). */
+function blocks(lang, text = README) {
+  return [...text.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1]);
+}
+
+/** Every js block of the README, then of docs/node.md. */
+function jsBlocks() {
+  return [...blocks('js'), ...blocks('js', DOCS)];
 }
 
 /** What a block says it prints: the comment after each `console.log(…)`, in order (one line each). */
@@ -36,9 +43,9 @@ function shownOutput(code) {
   });
 }
 
-test('every js block of README.md runs as an ES module and prints what its comments show', () => {
-  const js = blocks('js');
-  assert.ok(js.length >= 4, `${js.length} js blocks`);
+test('every js block of README.md and docs/node.md runs as an ES module and prints what its comments show', () => {
+  const js = jsBlocks();
+  assert.ok(blocks('js').length >= 4 && blocks('js', DOCS).length >= 1, `${js.length} js blocks`);
   for (const code of js) {
     assert.match(code, /^import /m, 'every block is an ES module');
     assert.doesNotMatch(code, /\brequire\(/, 'no require in an ES module');
@@ -48,10 +55,10 @@ test('every js block of README.md runs as an ES module and prints what its comme
   }
 });
 
-test('every js block of README.md passes tsc --strict (as an .mts module, with @types/node)', () => {
+test('every js block of README.md and docs/node.md passes tsc --strict (as an .mts module, with @types/node)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-readme-'));
   try {
-    const files = blocks('js').map((code, i) => {
+    const files = jsBlocks().map((code, i) => {
       fs.writeFileSync(path.join(dir, `block${i + 1}.mts`), code);
       return `block${i + 1}.mts`;
     });
@@ -97,6 +104,11 @@ test('the sh example of examples/play-round.mjs in README.md runs and prints wha
 test('README.md has no other code blocks than js and sh', () => {
   const langs = [...README.matchAll(/^```(\w*)$/gm)].map((m) => m[1]).filter(Boolean);
   assert.deepEqual([...new Set(langs)].sort(), ['js', 'sh']);
+});
+
+test('docs/node.md has no other code blocks than js', () => {
+  const langs = [...DOCS.matchAll(/^```(\w*)$/gm)].map((m) => m[1]).filter(Boolean);
+  assert.deepEqual([...new Set(langs)], ['js']);
 });
 
 const PLAY = path.join('examples', 'play-round.mjs');
