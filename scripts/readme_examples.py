@@ -1,6 +1,10 @@
 """Runs every code block of a README as a user would, and compares the output it shows.
 
 Usage: readme_examples.py README.md [--root DIR]
+       readme_examples.py README.md --extract TAG DIR --expect "NAME..."   (for the C and UniFFI READMEs)
+
+--extract writes every block of a README whose blocks are all tagged `<!-- TAG: NAME -->` on the line before the
+fence into DIR/NAME, for the suite that runs or compares it; an untagged block, or names other than --expect, fail.
 
 A fenced block tagged `sh`, `python`, `js` or `c` is run as it is written; when the block right after it is a
 `text` block, that block is the output the README promises, and the program's standard output must be exactly
@@ -36,6 +40,23 @@ def blocks(markdown: str) -> list[tuple[int, str, str]]:
     for match in re.finditer(r"^```([a-z]*)\n(.*?)^```$", markdown, re.S | re.M):
         out.append((markdown.count("\n", 0, match.start()) + 1, match.group(1), match.group(2)))
     return out
+
+
+def extract(path: Path, markdown: str, tag: str, into: Path, expect: str) -> int:
+    into.mkdir(parents=True, exist_ok=True)
+    bad, names = 0, []
+    for match in re.finditer(r"^```[a-z]*\n(.*?)^```$", markdown, re.S | re.M):
+        before = re.fullmatch(rf"<!-- {re.escape(tag)}: (\S+) -->", markdown[: match.start()].rstrip("\n").rsplit("\n", 1)[-1])
+        if not before:
+            print(f"{path}:{markdown.count(chr(10), 0, match.start()) + 1}: a code block without a <!-- {tag}: NAME --> tag", file=sys.stderr)
+            bad = 1
+            continue
+        names.append(before.group(1))
+        (into / before.group(1)).write_text(match.group(1), encoding="utf-8")
+    if sorted(names) != sorted(expect.split()):
+        print(f"{path} has the blocks {sorted(names)}; the suite runs {sorted(expect.split())}", file=sys.stderr)
+        bad = 1
+    return bad
 
 
 def run_block(tag: str, body: str, root: Path, scratch: Path) -> subprocess.CompletedProcess[str]:
@@ -80,7 +101,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("readme", type=Path)
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--extract", nargs=2, metavar=("TAG", "DIR"))
+    parser.add_argument("--expect", default="")
     args = parser.parse_args()
+    if args.extract:
+        return extract(args.readme, args.readme.read_text(encoding="utf-8"), args.extract[0], Path(args.extract[1]), args.expect)
     root = args.root.resolve()
     found = blocks(args.readme.read_text(encoding="utf-8"))
     failures, ran, compared = [], 0, 0
