@@ -69,7 +69,7 @@ function chown(p, ids) {
  * Makes sure a PostgreSQL server runs on the data folder `home/pg` and returns how to reach it.
  * The first call creates the cluster (initdb, a random password kept in `home/pg.json`, mode 0600,
  * listening on 127.0.0.1 only); later calls, from this or another process, find it running or start
- * it. `stop()` stops it only when this call started it.
+ * it. `stop()` stops it only when this call started it (`stop({ always: true })`: in any case).
  */
 export async function ensurePostgres(home, log = () => {}) {
   const { initdb, pg_ctl: pgCtl } = await binaries();
@@ -127,8 +127,8 @@ export async function ensurePostgres(home, log = () => {}) {
     url,
     dataDir,
     started,
-    async stop() {
-      if (!started) return;
+    async stop({ always = false } = {}) {
+      if (!started && !always) return;
       started = false;
       await run(pgCtl, ['stop', '-m', 'fast', '-w', '-D', dataDir], ids);
     },

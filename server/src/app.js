@@ -1,0 +1,150 @@
+// The HTTP API (Fastify). Every route but /healthz needs the operator's API key as a Bearer token.
+// Request shapes are JSON schemas that refuse unknown fields and wrong JSON types; the values' ranges
+// (mines, tile, RTP) are judged by the addon, whose error code and message go back unchanged.
+import { Readable } from 'node:stream';
+import Fastify from 'fastify';
+import { ApiError, body as errorBody } from './errors.js';
+import { Game } from './game.js';
+import { Metrics } from './metrics.js';
+import { tokenMatches } from './secrets.js';
+
+const PLAYER = { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,64}$' };
+const ROUND = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
+// Any JSON number: the addon says whether it is an integer in range (so 3.5 or 26 get the core's words).
+const MOVE = { type: 'integer', minimum: 1, maximum: 1000 };
+const obj = (properties, required = []) => ({ type: 'object', additionalProperties: false, properties, required });
+
+const SCHEMAS = {
+  newRound: { params: obj({ player: PLAYER }, ['player']),
+    body: obj({ mines: { type: 'number' }, rtp: { type: 'string', maxLength: 64 } }, ['mines']) },
+  reveal: { params: obj({ round: ROUND }, ['round']),
+    body: obj({ tile: { type: 'number' }, move: MOVE }, ['tile', 'move']) },
+  cashOut: { params: obj({ round: ROUND }, ['round']), body: obj({ move: MOVE }, ['move']) },
+  round: { params: obj({ round: ROUND }, ['round']) },
+  seeds: { params: obj({ player: PLAYER }, ['player']) },
+  rotate: { params: obj({ player: PLAYER }, ['player']),
+    body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256 }, void: { type: 'boolean' } }) },
+  history: { querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] } }) },
+};
+
+// The argument a schema error is about: the field named by its path or by the keyword.
+function schemaError(err) {
+  const v = err.validation[0];
+  const argument = v.params?.additionalProperty ?? v.params?.missingProperty
+    ?? (v.instancePath ? v.instancePath.slice(1).split('/')[0] : err.validationContext);
+  const what = v.keyword === 'additionalProperties' ? 'unknown field'
+    : v.keyword === 'required' ? 'missing' : v.message;
+  return new ApiError(400, 'FAIRMINES_INVALID_REQUEST', `${argument}: ${what}`, argument);
+}
+
+const CSV_COLUMNS = ['round_id', 'server_seed', 'commitment', 'client_seed', 'nonce', 'mines', 'positions', 'rtp', 'picks',
+  'outcome', 'multiplier'];
+function csvField(v) {
+  const s = v === null ? '' : Array.isArray(v) ? v.join(',') : String(v);
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function buildApp({ pool, stateKey, apiKey, logger = false }) {
+  const game = new Game(pool, stateKey);
+  const metrics = new Metrics();
+  const app = Fastify({
+    logger,
+    // The largest valid body is a rotation with a 256-character client seed.
+    bodyLimit: 2048,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // On close, keep-alive connections that are idle are closed; requests in flight are answered first.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  app.decorate('game', game);
+  app.decorate('metrics', metrics);
+
+  const fail = (reply, err) => {
+    metrics.error(err.code);
+    return reply.code(err.status).type('application/json').send(errorBody(err));
+  };
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url === '/healthz') return;
+    const auth = req.headers.authorization ?? '';
+    if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7), apiKey)) {
+      return fail(reply, new ApiError(401, 'FAIRMINES_UNAUTHORIZED', 'authorization: a valid Bearer API key is required',
+        'authorization'));
+    }
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.observe(req.routeOptions?.url ?? 'unknown', reply.elapsedTime / 1000);
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    fail(reply, new ApiError(404, 'FAIRMINES_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)));
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return fail(reply, err);
+    if (err.validation) return fail(reply, schemaError(err));
+    // Fastify's own refusals of the request (bad JSON, too large, wrong content type): the caller's fault.
+    if (err.statusCode >= 400 && err.statusCode < 500) {
+      const code = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'FAIRMINES_BODY_TOO_LARGE'
+        : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'FAIRMINES_UNSUPPORTED_MEDIA_TYPE' : 'FAIRMINES_INVALID_JSON';
+      return fail(reply, new ApiError(400, code, `body: ${err.message}`, 'body'));
+    }
+    // Not the request's fault (the database went away, a bug): logged by name only, never with the body.
+    req.log.error({ err: { name: err.name, code: err.code, message: err.message } }, 'internal error');
+    const unavailable = err.code === 'ECONNREFUSED' || err.code === '57P01' || /terminat|Connection/i.test(err.message);
+    return fail(reply, new ApiError(unavailable ? 503 : 500, unavailable ? 'FAIRMINES_UNAVAILABLE' : 'FAIRMINES_INTERNAL',
+      unavailable ? 'the database is unavailable: retry' : 'internal error'));
+  });
+
+  app.get('/healthz', async () => {
+    await pool.query('SELECT 1');
+    return { ok: true };
+  });
+
+  app.get('/metrics', async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
+
+  app.post('/v1/players/:player/rounds', { schema: SCHEMAS.newRound }, async (req, reply) => {
+    const answer = await game.newRound(req.params.player, req.body.mines, req.body.rtp ?? '0.99');
+    metrics.move('start');
+    return reply.code(201).send(answer);
+  });
+
+  app.post('/v1/rounds/:round/reveal', { schema: SCHEMAS.reveal }, async (req) => {
+    const { answer, replay } = await game.move(req.params.round, req.body.move, 'reveal', req.body.tile);
+    if (!replay) metrics.move('reveal');
+    return answer;
+  });
+
+  app.post('/v1/rounds/:round/cash-out', { schema: SCHEMAS.cashOut }, async (req) => {
+    const { answer, replay } = await game.move(req.params.round, req.body.move, 'cash_out');
+    if (!replay) metrics.move('cash_out');
+    return answer;
+  });
+
+  app.get('/v1/rounds/:round', { schema: SCHEMAS.round }, async (req) => game.getRound(req.params.round));
+
+  app.get('/v1/players/:player/seeds', { schema: SCHEMAS.seeds }, async (req) => game.seeds(req.params.player));
+
+  // A rotation's body is optional: no body means keep the client seed, void nothing.
+  app.post('/v1/players/:player/rotate', {
+    schema: SCHEMAS.rotate,
+    preValidation: async (req) => { req.body ??= {}; },
+  }, async (req) => {
+    const answer = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true);
+    metrics.move('rotate');
+    return answer;
+  });
+
+  // The format `fairmines verify-history` reads, one row per round, streamed page by page.
+  app.get('/v1/history', { schema: SCHEMAS.history }, async (req, reply) => {
+    const csv = req.query.format === 'csv';
+    async function* lines() {
+      if (csv) yield `${CSV_COLUMNS.join(',')}\n`;
+      for await (const row of game.historyRows()) {
+        yield csv ? `${CSV_COLUMNS.map((c) => csvField(row[c])).join(',')}\n` : `${JSON.stringify(row)}\n`;
+      }
+    }
+    return reply.type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson').send(Readable.from(lines()));
+  });
+
+  return app;
+}

@@ -1,0 +1,33 @@
+// Settings from the environment; with none, a working service on this machine (the no-setup start).
+import path from 'node:path';
+import { parseKey, secretFromFileOrNew } from './secrets.js';
+
+export function loadConfig(env = process.env, log = () => {}) {
+  const home = path.resolve(env.FAIRMINES_HOME || '.fairmines-server');
+  const cfg = {
+    home,
+    host: env.HOST || '127.0.0.1',
+    port: env.PORT === undefined ? 3000 : Number(env.PORT),
+    databaseUrl: env.DATABASE_URL || null,
+  };
+  if (env.FAIRMINES_STATE_KEY) {
+    cfg.stateKey = parseKey(env.FAIRMINES_STATE_KEY);
+  } else if (cfg.databaseUrl) {
+    // Processes sharing a database must share the key: a key file made here would differ on each machine.
+    throw new Error('with DATABASE_URL, set FAIRMINES_STATE_KEY (32 bytes: 64 hex characters or base64)');
+  } else {
+    const key = secretFromFileOrNew(path.join(home, 'state.key'), 32, 'hex');
+    if (key.made) log(`generated the state key: ${key.made} (mode 0600; back it up: without it no seed pair can be restored)`);
+    else log(`state key: ${path.join(home, 'state.key')}`);
+    cfg.stateKey = parseKey(key.text);
+  }
+  if (env.FAIRMINES_API_KEY) {
+    cfg.apiKey = env.FAIRMINES_API_KEY;
+  } else {
+    const key = secretFromFileOrNew(path.join(home, 'api.key'), 24, 'hex');
+    if (key.made) log(`generated the API key: ${key.made} (mode 0600; send it as Authorization: Bearer <key>)`);
+    else log(`API key: ${path.join(home, 'api.key')}`);
+    cfg.apiKey = key.text;
+  }
+  return cfg;
+}

@@ -1,0 +1,38 @@
+// Starts the whole service: settings, the database (DATABASE_URL, or the embedded one), migrations,
+// then the HTTP server; SIGTERM or SIGINT drain it (requests in flight are answered) before exit.
+import pg from 'pg';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { ensurePostgres } from './embedded-pg.js';
+import { migrate } from './migrate.js';
+
+export async function start(env = process.env) {
+  const say = (msg) => process.stderr.write(`fairmines-server: ${msg}\n`);
+  const cfg = loadConfig(env, say);
+  let embedded = null;
+  let url = cfg.databaseUrl;
+  if (!url) {
+    embedded = await ensurePostgres(cfg.home, say);
+    url = embedded.url;
+  }
+  const pool = new pg.Pool({ connectionString: url, max: Number(env.FAIRMINES_POOL_SIZE || 10) });
+  // An idle client's connection dropped (PostgreSQL restarted): the pool replaces it; nothing to crash for.
+  pool.on('error', (err) => say(`database connection lost: ${err.message}`));
+  await migrate(pool, say);
+  const app = buildApp({ pool, stateKey: cfg.stateKey, apiKey: cfg.apiKey });
+  const address = await app.listen({ host: cfg.host, port: cfg.port });
+  say(`listening on ${address}`);
+
+  let stopping = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      say('draining');
+      await app.close();
+      await pool.end();
+      if (embedded) await embedded.stop();
+      say('stopped');
+    })();
+    return stopping;
+  };
+  return { app, address, stop, pool };
+}

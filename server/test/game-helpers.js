@@ -1,0 +1,20 @@
+// Test-only knowledge of a round's mines: the test holds the state key, so it can open the pair's sealed
+// state and compute the grid, to pick safe tiles and mines on purpose.
+import { minePositions } from 'fairmines';
+import { open } from '../src/secrets.js';
+import { STATE_KEY } from './helpers.js';
+
+export async function minesOf(pool, roundId) {
+  const { rows: [r] } = await pool.query(
+    `SELECT r.nonce, r.mines, p.state, p.commitment, p.client_seed
+       FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1`, [roundId]);
+  const state = JSON.parse(open(STATE_KEY, r.state, r.commitment));
+  return minePositions(state.server_seed, r.client_seed, BigInt(r.nonce), r.mines);
+}
+
+/** The first `n` safe tiles of a grid, and its first mine. */
+export function tiles(mines, n = 25) {
+  const safe = [];
+  for (let t = 1; t <= 25 && safe.length < n; t += 1) if (!mines.includes(t)) safe.push(t);
+  return { safe, mine: mines[0] };
+}
