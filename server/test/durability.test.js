@@ -1,0 +1,152 @@
+// What the database guarantees: a restart resumes rounds in play, parallel requests of one player get
+// distinct nonces, parallel retries apply a move once, migrations run once from many processes, and the
+// stored data shows no unrevealed server seed.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import { SeedPair } from 'fairmines';
+import { migrate } from '../src/migrate.js';
+import { open } from '../src/secrets.js';
+import { STATE_KEY, call, startApp, startDatabase } from './helpers.js';
+import { minesOf, tiles } from './game-helpers.js';
+
+let db;
+before(async () => { db = await startDatabase(); });
+after(async () => { await db.close(); });
+
+test('a restart of the service resumes a round in play where it was', async () => {
+  let svc = await startApp(db);
+  const { json: r } = await call(svc.app, 'POST', '/v1/players/resume/rounds', { mines: 4, rtp: '0.97' });
+  const mines = await minesOf(svc.pool, r.round);
+  const { safe } = tiles(mines);
+  const first = await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 });
+  await svc.close();
+
+  // A new process: nothing in memory, only the database.
+  svc = await startApp(db);
+  const seen = await call(svc.app, 'GET', `/v1/rounds/${r.round}`);
+  assert.deepEqual(seen.json.picks, [safe[0]]);
+  assert.equal(seen.json.status, 'in_play');
+  // The retry of the move made before the restart still gets its answer.
+  assert.deepEqual((await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 })).json, first.json);
+  const second = await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[1], move: 2 });
+  const paid = await call(svc.app, 'POST', `/v1/rounds/${r.round}/cash-out`, { move: 3 });
+  const { json: rot } = await call(svc.app, 'POST', '/v1/players/resume/rotate', {});
+  await svc.close();
+
+  // The same round played without a stop, from the revealed seed, gives the same answers and record.
+  const pair = SeedPair.fromParts(rot.revealed.serverSeed, r.clientSeed, 0);
+  const round = pair.startRound(4, '0.97');
+  assert.equal(round.reveal(safe[0]).multiplier.text, first.json.multiplier);
+  assert.equal(round.reveal(safe[1]).multiplier.text, second.json.multiplier);
+  assert.equal(round.cashOut().text, paid.json.multiplier);
+  assert.deepEqual(paid.json.minePositions, mines);
+  assert.equal(JSON.stringify(paid.json.record), (await import('fairmines')).recordToJson(round.record()));
+});
+
+test('N parallel new rounds for one player get N distinct nonces, 0..N-1', async () => {
+  const svc = await startApp(db, 8);
+  const n = 40;
+  const answers = await Promise.all(Array.from({ length: n }, () =>
+    call(svc.app, 'POST', '/v1/players/racer/rounds', { mines: 3 })));
+  assert.deepEqual(answers.map((a) => a.status), Array(n).fill(201));
+  assert.deepEqual(answers.map((a) => a.json.nonce).sort((a, b) => a - b), Array.from({ length: n }, (_, i) => i));
+  assert.equal(new Set(answers.map((a) => a.json.commitment)).size, 1, 'one seed pair, made once');
+  const seeds = await call(svc.app, 'GET', '/v1/players/racer/seeds');
+  assert.equal(seeds.json.nonce, n);
+  assert.equal(seeds.json.roundsInPlay.length, n);
+  await svc.close();
+});
+
+test('parallel first requests of new players each make one seed pair', async () => {
+  const svc = await startApp(db, 8);
+  const players = Array.from({ length: 10 }, (_, i) => `newcomer-${i}`);
+  await Promise.all(players.flatMap((p) => [1, 2, 3].map(() =>
+    call(svc.app, 'POST', `/v1/players/${p}/rounds`, { mines: 1 }))));
+  const { rows } = await svc.pool.query(
+    `SELECT player_id, count(*)::int AS n FROM seed_pairs WHERE player_id LIKE 'newcomer-%' GROUP BY player_id`);
+  assert.equal(rows.length, 10);
+  assert.ok(rows.every((r) => r.n === 1));
+  await svc.close();
+});
+
+test('the same move sent in parallel is made once and every copy gets the same answer', async () => {
+  const svc = await startApp(db, 8);
+  const { json: r } = await call(svc.app, 'POST', '/v1/players/twin/rounds', { mines: 3 });
+  const { safe } = tiles(await minesOf(svc.pool, r.round));
+  const copies = await Promise.all(Array.from({ length: 12 }, () =>
+    call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 })));
+  assert.deepEqual(copies.map((c) => c.status), Array(12).fill(200));
+  assert.equal(new Set(copies.map((c) => c.body)).size, 1);
+  const { rows } = await svc.pool.query('SELECT count(*)::int AS n FROM moves WHERE round_id = $1', [r.round]);
+  assert.equal(rows[0].n, 1);
+  // Parallel different moves under one number: one wins, the others are conflicts.
+  const racing = await Promise.all(safe.slice(1, 6).map((tile) =>
+    call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile, move: 2 })));
+  assert.deepEqual(racing.map((c) => c.status).sort(), [200, 409, 409, 409, 409]);
+  assert.ok(racing.filter((c) => c.status === 409).every((c) => c.json.error.code === 'FAIRMINES_MOVE_CONFLICT'));
+  await svc.close();
+});
+
+test('the database enforces one round per (commitment, nonce) whatever the code does', async () => {
+  const pool = db.pool();
+  const { rows: [r] } = await pool.query('SELECT * FROM rounds LIMIT 1');
+  await assert.rejects(pool.query(
+    'INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp) VALUES (gen_random_uuid(), $1, $2, $3, $4, 3, $5)',
+    [r.pair_id, r.player_id, r.commitment, r.nonce, r.rtp]), { code: '23505' });
+  await assert.rejects(pool.query(
+    `INSERT INTO moves (round_id, move, kind, body_hash, answer) SELECT round_id, move, kind, body_hash, answer FROM moves LIMIT 1`),
+  { code: '23505' });
+});
+
+test('migrations started by several processes at once are applied once', async () => {
+  // A database of its own, empty, and five pools (five "processes") migrating it together.
+  const admin = db.pool(1);
+  await admin.query('CREATE DATABASE migrate_race');
+  const url = db.url.replace(/\/[^/]+$/, '/migrate_race');
+  const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: url, max: 2 }));
+  for (const p of pools) p.on('error', () => {});
+  try {
+    await Promise.all(pools.map((p) => migrate(p)));
+    const { rows } = await pools[0].query('SELECT version, name FROM schema_migrations ORDER BY version');
+    assert.deepEqual(rows, [{ version: 1, name: '001_initial.sql' }]);
+    await migrate(pools[0]);
+  } finally {
+    await Promise.all(pools.map((p) => p.end()));
+    await admin.query('DROP DATABASE migrate_race WITH (FORCE)');
+  }
+});
+
+test('no column of any table holds an unrevealed server seed (a dump of every row)', async () => {
+  const svc = await startApp(db);
+  // Rounds in play and finished, and a rotated pair whose seed may show (it is revealed).
+  const { json: r } = await call(svc.app, 'POST', '/v1/players/secret/rounds', { mines: 3 });
+  const { safe } = tiles(await minesOf(svc.pool, r.round));
+  await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 });
+  await call(svc.app, 'POST', `/v1/rounds/${r.round}/cash-out`, { move: 2 });
+  await call(svc.app, 'POST', '/v1/players/secret/rotate', {});
+  await call(svc.app, 'POST', '/v1/players/secret/rounds', { mines: 3 });
+
+  const { rows: active } = await svc.pool.query('SELECT state, commitment FROM seed_pairs WHERE revealed_at IS NULL');
+  const secrets = active.map((p) => JSON.parse(open(STATE_KEY, p.state, p.commitment)).server_seed);
+  assert.ok(secrets.length >= 5);
+  const { rows: tables } = await svc.pool.query(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`);
+  let dump = '';
+  for (const { table_name: t } of tables) {
+    // Every column as text: bytea as hex, so a seed stored in the clear in any form would show.
+    const { rows } = await svc.pool.query(`SELECT row_to_json(x)::text AS j FROM ${pg.escapeIdentifier(t)} x`);
+    dump += rows.map((x) => x.j).join('\n');
+  }
+  assert.ok(dump.length > 1000);
+  for (const seed of secrets) {
+    assert.ok(!dump.includes(seed), 'an unrevealed seed is in the dump');
+    assert.ok(!dump.includes(Buffer.from(seed).toString('hex')), 'an unrevealed seed is in the dump as bytes');
+  }
+  // A revealed one is there, in clear (it is public now).
+  const { rows: [revealed] } = await svc.pool.query('SELECT server_seed FROM seed_pairs WHERE revealed_at IS NOT NULL LIMIT 1');
+  assert.ok(dump.includes(revealed.server_seed));
+  // And a state moved onto another pair's row does not open (the commitment is bound in).
+  assert.throws(() => open(STATE_KEY, active[0].state, active[1].commitment));
+  await svc.close();
+});
