@@ -1,6 +1,9 @@
 """Checks the README's Swift example without a Swift compiler (none runs on this machine or CI).
 
-    python check_example.py EXAMPLE.swift GENERATED_DIR/Fairmines.swift
+    python check_example.py EXAMPLE.swift GENERATED_DIR/Fairmines.swift [GENERATED_DIR/fairminesFFI.h LIBRARY]
+
+With the header and the library, it first checks that the functions the header declares are exactly those the library
+exports (`nm -D`), except the checksums UniFFI exports for a record's methods, which the bindings never declare.
 
 It parses the example with tree-sitter-swift (pinned in requirements.txt) and fails on any syntax error; then it
 checks the example against the generated binding, parsed the same way: every function or initializer it calls is
@@ -10,6 +13,8 @@ names a case of the error enum with as many patterns as the case has values. Cal
 only names not looked up. Types, overloads, optionals and `try` are not checked: that needs swiftc.
 """
 
+import re
+import subprocess
 import sys
 
 import tree_sitter
@@ -135,5 +140,21 @@ def check(example_path, generated_path):
     return 0
 
 
+def check_exports(header, library):
+    name = r"(?:uniffi|ffi)_fairmines_uniffi_\w+"
+    with open(header, encoding="utf-8") as f:
+        declared = set(re.findall(rf"\b({name})\(", f.read()))
+    nm = subprocess.run(["nm", "-D", "--defined-only", library], capture_output=True, text=True, check=True).stdout
+    exported = {line.split()[-1] for line in nm.splitlines() if re.fullmatch(name, line.split()[-1])}
+    unchecked = {s for s in exported - declared if "_checksum_method_" in s and s.replace("_checksum_method_", "_fn_method_") in declared}
+    problems = [f"{library} exports {s}, which {header} does not declare" for s in sorted(exported - declared - unchecked)]
+    problems += [f"{header} declares {s}, which {library} does not export" for s in sorted(declared - exported)]
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if not problems:
+        print(f"header: {len(declared)} functions declared, all exported; {len(unchecked)} record-method checksums unused")
+    return 1 if problems else 0
+
+
 if __name__ == "__main__":
-    sys.exit(check(*sys.argv[1:3]))
+    sys.exit((len(sys.argv) > 3 and check_exports(*sys.argv[3:5])) or check(*sys.argv[1:3]))
