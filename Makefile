@@ -22,7 +22,7 @@ test-rust:
 	bash scripts/test-rust.sh
 
 test-vectors:
-	bash scripts/check-vectors.sh
+	bash scripts/check-generated.sh vectors
 
 test-python:
 	bash scripts/test-python.sh
