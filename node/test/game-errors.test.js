@@ -3,6 +3,8 @@
 // out-of-range value (the core's error: its class, code FAIRMINES_<core name>, errno, and the argument at
 // fault named at the start of the message). Which moves the game allows is the core's to test
 // (crates/fairmines/tests/game.rs, game_machine.rs, resume.rs); here, only that its refusals arrive intact.
+// The payouts, ratios and records, which the WebAssembly package has too, are the shared suite's
+// (tests/js-conformance/payouts.mjs, records.mjs).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fm = require('fairmines');
@@ -18,14 +20,6 @@ const R = RangeError;
 const TYPE = 'ERR_INVALID_ARG_TYPE';
 
 const pair = () => SeedPair.fromParts(S, C, 1);
-/** A finished record of the worked example (tiles 1 and 2 safe, then cashed out). */
-function record() {
-  const round = pair().startRound(3, '0.99');
-  round.reveal(1);
-  round.reveal(2);
-  round.cashOut();
-  return round.record();
-}
 
 test('SeedPair constructor and fromParts: clientSeed, serverSeed, nonce', () => {
   for (const bad of WRONG_TYPES) {
@@ -287,152 +281,4 @@ test('cashOut: before any safe pick; after a cash-out', () => {
   assert.equal(round.cashOut().text, '9/8');
   expectError(() => round.cashOut(), Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined);
   expectError(() => round.reveal(2), Error, 'FAIRMINES_ROUND_FINISHED', undefined, undefined);
-});
-
-test('multiplier, payoutTable, maxSafePicks: mines, safePicks, rtp', () => {
-  for (const mines of [0, 25, 3.5, NaN]) {
-    expectError(() => fm.multiplier(mines, 1, '1'), R, 'FAIRMINES_INVALID_MINES', 'mines');
-    expectError(() => fm.maxSafePicks(mines), R, 'FAIRMINES_INVALID_MINES', 'mines');
-  }
-  for (const mines of ['3', null, undefined]) {
-    expectError(() => fm.multiplier(mines, 1, '1'), T, TYPE, 'mines');
-    expectError(() => fm.maxSafePicks(mines), T, TYPE, 'mines');
-  }
-  for (const [mines, picks] of [[3, 0], [3, 23], [24, 2], [1, 25], [3, 1.5], [3, -1], [3, 300], [3, NaN], [3, Infinity], [3, 23n], [3, 2n ** 130n]]) {
-    const e = expectError(() => fm.multiplier(mines, picks, '1'), R, 'FAIRMINES_INVALID_PICKS', 'safePicks');
-    assert.match(e.message, new RegExp(`^safePicks: must be in 1\\.\\.=${25 - mines} with ${mines} mines, got `));
-  }
-  for (const picks of ['1', null, undefined, {}]) expectError(() => fm.multiplier(3, picks, '1'), T, TYPE, 'safePicks');
-  assert.equal(fm.multiplier(3n, 1n, '0.99').text, fm.multiplier(3, 1, '0.99').text);
-  assert.equal(fm.maxSafePicks(3n), 22);
-  for (const rtp of [0.99, null, undefined, 1n]) {
-    expectError(() => fm.multiplier(3, 1, rtp), T, TYPE, 'rtp');
-    expectError(() => fm.payoutTable(rtp), T, TYPE, 'rtp');
-  }
-  for (const rtp of ['0', '1.5', 'x', new Ratio(3, 2)]) {
-    expectError(() => fm.multiplier(3, 1, rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
-    expectError(() => fm.payoutTable(rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
-  }
-});
-
-test('Ratio: numerator, denominator, text, places, other', () => {
-  for (const bad of [-1, 1.5, 2 ** 53, NaN, -1n, 2n ** 128n]) {
-    expectError(() => new Ratio(bad, 1), R, 'FAIRMINES_INVALID_NUMBER', 'numerator');
-    expectError(() => new Ratio(1, bad), R, 'FAIRMINES_INVALID_NUMBER', 'denominator');
-  }
-  assert.equal(new Ratio(2n ** 127n - 1n, 2 ** 53 - 1).numerator, 2n ** 127n - 1n);
-  assert.equal(new Ratio(2n ** 128n - 1n, 2n ** 127n).text, `${2n ** 128n - 1n}/${2n ** 127n}`);
-  for (const bad of ['1', null, undefined, {}]) {
-    expectError(() => new Ratio(bad, 1), T, TYPE, 'numerator');
-    expectError(() => new Ratio(1, bad), T, TYPE, 'denominator');
-  }
-  expectError(() => new Ratio(1, 0), R, 'FAIRMINES_INVALID_NUMBER', 'denominator');
-  expectError(() => new Ratio(0n, 0n), R, 'FAIRMINES_INVALID_NUMBER', 'denominator');
-  for (const bad of ['', 'x', '1/0', '0.', '-1', '1.2.3', '1/-2', '1e3', `${2n ** 128n}`]) {
-    expectError(() => Ratio.parse(bad), R, 'FAIRMINES_INVALID_NUMBER', 'text');
-    expectError(() => new Ratio(1, 2).equals(bad), R, 'FAIRMINES_INVALID_NUMBER', 'other');
-  }
-  for (const bad of WRONG_TYPES) expectError(() => Ratio.parse(bad), T, TYPE, 'text');
-  for (const bad of [0.5, null, undefined, 1n, {}]) expectError(() => new Ratio(1, 2).equals(bad), T, TYPE, 'other');
-  for (const bad of [-1, 19, 1.5, NaN, Infinity, 19n, -1n]) {
-    expectError(() => new Ratio(1, 3).toDecimal(bad), R, 'FAIRMINES_INVALID_NUMBER', 'places');
-  }
-  for (const bad of ['2', null, undefined, {}]) expectError(() => new Ratio(1, 3).toDecimal(bad), T, TYPE, 'places');
-  assert.equal(new Ratio(1, 3).toDecimal(2n), '0.33');
-});
-
-test('records (recordToJson, verifyRound): every field, named as record.<field>', () => {
-  const good = record();
-  const both = (rec, server = S) => [() => fm.recordToJson(rec), () => fm.verifyRound(rec, server)];
-  for (const bad of [undefined, null, 3, 'x', 3n, true]) {
-    for (const fn of both(bad)) expectError(fn, T, TYPE, 'record');
-  }
-  const typeErrors = {
-    commitment: [undefined, null, 1, {}],
-    clientSeed: [undefined, null, 1, {}],
-    nonce: [undefined, null, '1', {}],
-    mines: [undefined, null, '3', {}],
-    rtp: [undefined, null, 0.99, 1, 99n],
-    picks: [undefined, null, '1,2', 1, new Uint16Array([1, 2])],
-    outcome: [undefined, null, 1, {}],
-    multiplier: [undefined, 1.2857, 9n, {}],
-  };
-  for (const [field, values] of Object.entries(typeErrors)) {
-    for (const value of values) {
-      for (const fn of both({ ...good, [field]: value })) expectError(fn, T, TYPE, 'record', `record.${field}`);
-    }
-  }
-  const missing = { ...good };
-  delete missing.outcome;
-  for (const fn of both(missing)) expectError(fn, T, TYPE, 'record', 'record.outcome');
-  // A key that is not a field is named, before any field is read (so a misspelt one is what is reported).
-  for (const key of ['extra', 'client_seed', 'multipler', 'Outcome', '0']) {
-    for (const fn of both({ ...good, [key]: good.multiplier })) {
-      const e = expectError(fn, T, TYPE, 'record', `record.${key}`);
-      assert.match(e.message, /unknown field: a round record has only commitment, clientSeed, nonce, mines, rtp, picks, outcome, multiplier/);
-    }
-  }
-  const { multiplier, ...misspelt } = good;
-  for (const fn of both({ ...misspelt, multipler: multiplier })) expectError(fn, T, TYPE, 'record', 'record.multipler');
-  for (const fn of both({ ...good, [Symbol('note')]: 1 })) assert.doesNotThrow(fn, 'a symbol key is not a field');
-  for (const fn of both({ ...good, picks: [1, '2'] })) expectError(fn, T, TYPE, 'record', 'record.picks[1]');
-  const e = expectError(() => fm.recordToJson({ ...good, rtp: 0.99 }), T, TYPE, 'record', 'record.rtp');
-  assert.match(e.message, /binary floating point/);
-
-  const rangeErrors = [
-    ['commitment', 'xyz', 'FAIRMINES_INVALID_HEX'],
-    ['commitment', `${good.commitment}0`, 'FAIRMINES_INVALID_HEX'],
-    ['clientSeed', LONE, 'FAIRMINES_INVALID_UTF8'],
-    ['nonce', -1, 'FAIRMINES_INVALID_NONCE'],
-    ['nonce', 2n ** 64n, 'FAIRMINES_INVALID_NONCE'],
-    ['mines', 256, 'FAIRMINES_INVALID_MINES'],
-    ['mines', 2.5, 'FAIRMINES_INVALID_MINES'],
-    ['rtp', '2', 'FAIRMINES_INVALID_RTP'],
-    ['rtp', 'x', 'FAIRMINES_INVALID_RTP'],
-    ['rtp', new Ratio(0, 1), 'FAIRMINES_INVALID_RTP'],
-    ['outcome', 'won', 'FAIRMINES_INVALID_STATE'],
-    ['outcome', 'Lost', 'FAIRMINES_INVALID_STATE'],
-    ['outcome', 'void', 'FAIRMINES_INVALID_STATE'],
-    ['multiplier', 'x', 'FAIRMINES_INVALID_NUMBER'],
-    ['multiplier', '1/0', 'FAIRMINES_INVALID_NUMBER'],
-  ];
-  for (const [field, value, code] of rangeErrors) {
-    for (const fn of both({ ...good, [field]: value })) expectError(fn, R, code, 'record', `record.${field}`);
-  }
-  // The core's one record parser judges every field, for both functions: what no round can be is refused.
-  for (const [field, value, code] of [
-    ['mines', 0, 'FAIRMINES_INVALID_MINES'],
-    ['mines', 25n, 'FAIRMINES_INVALID_MINES'],
-    ['picks', [1, 256], 'FAIRMINES_INVALID_TILE'],
-    ['picks', [1, -1], 'FAIRMINES_INVALID_TILE'],
-    ['picks', [1, 2.5], 'FAIRMINES_INVALID_TILE'],
-    ['picks', [0], 'FAIRMINES_INVALID_TILE'],
-    ['picks', [1, 26n], 'FAIRMINES_INVALID_TILE'],
-    ['picks', Array.from({ length: 26 }, (_, i) => (i % 25) + 1), 'FAIRMINES_INVALID_TILE'],
-  ]) {
-    for (const fn of both({ ...good, [field]: value })) expectError(fn, R, code, 'record', `record.${field}`);
-  }
-  const named = expectError(() => fm.recordToJson({ ...good, picks: [1, 256] }), R, 'FAIRMINES_INVALID_TILE', 'record', 'record.picks');
-  assert.equal(named.message, 'record.picks: tile 256 at index 1 is outside 1..=25', 'the core\'s message, under the field\'s name');
-  // Numbers in either form: a bigint mine count and picks, a number nonce.
-  assert.equal(fm.recordToJson({ ...good, nonce: 1, mines: 3n, picks: [1n, 2] }), fm.recordToJson(good));
-  assert.equal(fm.recordToJson({ ...good, picks: Uint8Array.from(good.picks) }), fm.recordToJson(good), 'picks as a Uint8Array');
-  for (const bad of WRONG_TYPES) expectError(() => fm.verifyRound(good, bad), T, TYPE, 'serverSeed');
-  expectError(() => fm.verifyRound(good, LONE), R, 'FAIRMINES_INVALID_UTF8', 'serverSeed');
-  assert.equal(fm.verifyRound(good, 'any string at all').commitmentOk, false, 'a wrong seed is a difference, not an error');
-});
-
-test('recordFromJson: json', () => {
-  for (const bad of WRONG_TYPES) expectError(() => fm.recordFromJson(bad), T, TYPE, 'json');
-  const text = fm.recordToJson(record());
-  const bads = ['', '{', '{}', '[]', 'null', text.replace('"99/100"', '"2"'), text.replace('"99/100"', '0.99'),
-    text.replace('"cashed_out"', '"won"'), text.replace('"nonce":1', '"nonce":-1'), text.replace('"mines":3', '"mines":300'),
-    text.replace(/"commitment":"[0-9a-f]+"/, '"commitment":"xyz"'), text.replace('"9/7"', '"x"')];
-  for (const bad of bads) expectError(() => fm.recordFromJson(bad), R, 'FAIRMINES_INVALID_STATE', 'json');
-  // A field a record does not have is refused and named (the core's message), never ignored.
-  for (const extra of ['clientSeed', 'verified', 'multipler']) {
-    const e = expectError(() => fm.recordFromJson(text.replace('}', `,"${extra}":1}`)), R, 'FAIRMINES_INVALID_STATE', 'json');
-    assert.ok(e.message.includes(extra), e.message);
-  }
-  assert.equal(fm.recordFromJson(text.replace('"cashed_out"', '"voided"')).outcome, 'voided');
 });
