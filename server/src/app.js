@@ -55,6 +55,12 @@ export function buildApp({ pool, stateKey, apiKey, logger = false }) {
     // On close, keep-alive connections that are idle are closed; requests in flight are answered first.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // A URL that does not decode (`%ff`) is refused before routing, so before the error handler.
+    frameworkErrors: (err, req, reply) => {
+      metrics.error('FAIRMINES_INVALID_REQUEST');
+      return reply.code(400).type('application/json')
+        .send(errorBody(new ApiError(400, 'FAIRMINES_INVALID_REQUEST', `url: ${err.message}`, 'url')));
+    },
   });
   app.decorate('game', game);
   app.decorate('metrics', metrics);

@@ -86,6 +86,12 @@ export async function ensurePostgres(home, log = () => {}) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.mkdirSync(dataDir, { mode: 0o700 });
     chown(dataDir, ids);
+    // Every folder above the data folder must let the unprivileged user through (a home folder of mode
+    // 0700 does not): say so plainly rather than let initdb fail with "permission denied".
+    if (ids && (await run('test', ['-w', dataDir], ids)).code !== 0) {
+      throw new Error(`PostgreSQL runs as uid ${ids.uid} here (root is refused), and it cannot reach ${dataDir}: `
+        + 'make the folders above it traversable (chmod o+x), set FAIRMINES_HOME to a folder it can reach, or set DATABASE_URL');
+    }
     const info = { user: USER, password: randomBytes(24).toString('hex'), port: await freePort() };
     const pwFile = path.join(home, `pwfile-${process.pid}`);
     fs.writeFileSync(pwFile, `${info.password}\n`, { mode: 0o600 });

@@ -1,0 +1,84 @@
+// The command as an operator runs it: no setup at all (its own PostgreSQL and keys under the working
+// directory), two processes on one database, a restart that resumes a round, SIGTERM that drains.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { SERVER_DIR } from './helpers.js';
+
+const BIN = path.join(SERVER_DIR, 'bin', 'fairmines-server.js');
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-server-cli-'));
+// As root the database runs as an unprivileged user, which must be able to enter the working directory.
+fs.chmodSync(work, 0o755);
+const children = new Set();
+after(() => {
+  for (const c of children) c.kill('SIGKILL');
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+/** Starts the command in `work` and resolves once it listens: its URL, its log so far, the process. */
+function serve(env = {}) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|FAIRMINES_|PORT$)/.test(k)));
+  const child = spawn(process.execPath, [BIN], { cwd: work, env: { ...clean, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  const proc = { child, log: '', exited: new Promise((resolve) => child.on('exit', (code) => { children.delete(child); resolve(code); })) };
+  child.stdout.on('data', (d) => { proc.log += d; });
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      proc.log += d;
+      const m = /listening on (http:\/\/\S+)/.exec(proc.log);
+      if (m && !proc.url) resolve(Object.assign(proc, { url: m[1] }));
+    });
+    proc.exited.then((code) => reject(new Error(`exited ${code}: ${proc.log}`)));
+  });
+}
+
+async function api(url, method, route, key, body) {
+  const res = await fetch(url + route, { method, headers: { authorization: `Bearer ${key}`,
+    ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return { status: res.status, json: await res.json() };
+}
+
+test('no setup: its own database and keys, two processes, a restart that resumes, SIGTERM drains', async () => {
+  const first = await serve();
+  const home = path.join(work, '.fairmines-server');
+  for (const f of ['state.key', 'api.key']) {
+    assert.equal(fs.statSync(path.join(home, f)).mode & 0o777, 0o600, f);
+    assert.ok(first.log.includes(path.join(home, f)), `the log says where ${f} is`);
+  }
+  const key = fs.readFileSync(path.join(home, 'api.key'), 'utf8').trim();
+  const stateKey = fs.readFileSync(path.join(home, 'state.key'), 'utf8').trim();
+  assert.ok(!first.log.includes(key) && !first.log.includes(stateKey), 'no key in the log');
+  assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
+  assert.equal((await api(first.url, 'GET', '/v1/history', 'wrong')).status, 401);
+
+  // A second process on the same working directory shares the running database and the keys.
+  const second = await serve();
+  assert.ok(!second.log.includes('started PostgreSQL'), second.log);
+  const { json: r } = await api(first.url, 'POST', '/v1/players/p1/rounds', key, { mines: 24 });
+  const moved = await api(second.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 1, move: 1 });
+  assert.equal(moved.status, 200);
+  const inPlay = (await api(second.url, 'POST', '/v1/players/p1/rounds', key, { mines: 1 })).json;
+  second.child.kill('SIGTERM');
+  assert.equal(await second.exited, 0);
+  assert.match(second.log, /draining[\s\S]*stopped/);
+
+  // The first one stops its database on SIGTERM; a restart finds the round in play and goes on with it.
+  first.child.kill('SIGTERM');
+  assert.equal(await first.exited, 0);
+  assert.ok(!fs.existsSync(path.join(home, 'pg', 'postmaster.pid')), 'PostgreSQL stopped');
+  const third = await serve();
+  const seeds = await api(third.url, 'GET', '/v1/players/p1/seeds', key);
+  assert.deepEqual(seeds.json.roundsInPlay, [{ round: inPlay.round, nonce: 1 }]);
+  const done = await api(third.url, 'POST', `/v1/rounds/${inPlay.round}/reveal`, key, { tile: 5, move: 1 });
+  assert.equal(done.status, 200);
+  third.child.kill('SIGTERM');
+  assert.equal(await third.exited, 0);
+});
+
+test('with DATABASE_URL it needs FAIRMINES_STATE_KEY, and refuses a key that is not 32 bytes', async () => {
+  await assert.rejects(serve({ DATABASE_URL: 'postgres://127.0.0.1:1/x' }), /set FAIRMINES_STATE_KEY/);
+  await assert.rejects(serve({ DATABASE_URL: 'postgres://127.0.0.1:1/x', FAIRMINES_STATE_KEY: 'abcd' }), /must be 32 bytes/);
+});
