@@ -1,60 +1,33 @@
 #!/usr/bin/env bash
-# Builds and installs the fairmines C library (Linux):
-#   scripts/install-c.sh [PREFIX]        (or PREFIX=/some/dir scripts/install-c.sh; default /usr/local)
-# Installs, for version X.Y.Z (the workspace version in Cargo.toml) and its SONAME (see below):
-#   PREFIX/include/fairmines.h
-#   PREFIX/lib/libfairmines.a
-#   PREFIX/lib/libfairmines.so.X.Y.Z                        the shared library, SONAME libfairmines.so.0.Y (X = 0)
-#   PREFIX/lib/libfairmines.so.0.Y -> libfairmines.so.X.Y.Z   the name programs record and the loader looks for
-#   PREFIX/lib/libfairmines.so -> libfairmines.so.0.Y       the name the linker finds for -lfairmines
-#   PREFIX/lib/pkgconfig/fairmines.pc                       pkg-config fairmines (shared library)
-#   PREFIX/lib/pkgconfig/fairmines-static.pc                pkg-config fairmines-static (libfairmines.a)
-#   PREFIX/lib/cmake/fairmines/fairmines-config.cmake       find_package(fairmines): fairmines::static, ::shared
-#   PREFIX/lib/cmake/fairmines/fairmines-config-version.cmake
-#   PREFIX/share/fairmines/valgrind.supp                    valgrind suppressions for programs using the library
-#   PREFIX/share/doc/fairmines/LICENSE-MIT, LICENSE-APACHE  the licenses (MIT OR Apache-2.0)
-# Everything is relocatable: the .pc and CMake files find the prefix from their own location.
-# The SONAME is the one build.rs gave target/release/libfairmines.so (Cargo's compatibility rule: 0.Y while
-# the major version is 0, then X), read back here with readelf.
-# Set FAIRMINES_NO_BUILD=1 to install what target/release already holds. scripts/dist-c.sh (the release
-# archives) also sets FAIRMINES_LIB_DIR (where the built libraries are, instead of target/release; with no
-# libfairmines.so there, a static-only prefix: no .so, no fairmines::shared) and FAIRMINES_STATIC_LIBS (the
-# native static libraries of that target, when they differ from the list below).
+# install-c.sh [PREFIX (/usr/local)]: the C library, relocatable: header, libfairmines.a, libfairmines.so with its SONAME links,
+# pkg-config and CMake packages, valgrind suppressions, licences (bindings/c/README.md). FAIRMINES_NO_BUILD=1: what
+# target/release holds; scripts/dist-c.sh also sets FAIRMINES_LIB_DIR (no .so there: static only) and FAIRMINES_STATIC_LIBS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 
 PREFIX="${1:-${PREFIX:-/usr/local}}"
 mkdir -p "$PREFIX"
 PREFIX="$(cd "$PREFIX" && pwd)"
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 LIB_DIR="${FAIRMINES_LIB_DIR:-$TARGET_DIR/release}"
-command -v readelf >/dev/null || { echo "install-c: readelf (binutils) is required" >&2; exit 1; }
+have readelf || fail "readelf (binutils) is required"
 
-# The native libraries a program linking libfairmines.a needs, exactly as
-# `cargo rustc --release -p fairmines-c --lib -- --print native-static-libs` prints them on Linux.
-# Documented in bindings/c/README.md; scripts/test-c.sh fails when rustc's list changes.
+# What a program linking libfairmines.a needs, as rustc --print native-static-libs says on Linux (scripts/test-c.sh checks it).
 FAIRMINES_NATIVE_STATIC_LIBS="-lc -lm -lrt -lpthread -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc"
 [ -z "${FAIRMINES_STATIC_LIBS:-}" ] || FAIRMINES_NATIVE_STATIC_LIBS="$FAIRMINES_STATIC_LIBS"   # scripts/dist-c.sh (musl)
 
-if [ "${FAIRMINES_NO_BUILD:-0}" != 1 ]; then
-    # The command of bindings/c/README.md.
-    cargo build --release -p fairmines-c
-fi
+[ "${FAIRMINES_NO_BUILD:-0}" = 1 ] || cargo build --release -p fairmines-c   # the command of bindings/c/README.md
 
-version="$(sed -n 's/^#define FAIRMINES_VERSION_STRING "\(.*\)"$/\1/p' include/fairmines.h)"
-major="$(sed -n 's/^#define FAIRMINES_VERSION_MAJOR \([0-9]*\)$/\1/p' include/fairmines.h)"
-minor="$(sed -n 's/^#define FAIRMINES_VERSION_MINOR \([0-9]*\)$/\1/p' include/fairmines.h)"
-[ -n "$version" ] && [ -n "$major" ] && [ -n "$minor" ] || { echo "install-c: no version in include/fairmines.h" >&2; exit 1; }
+define() { sed -n "s/^#define FAIRMINES_VERSION_$1 \"\{0,1\}\([0-9.]*\)\"\{0,1\}\$/\1/p" include/fairmines.h; }
+version=$(define STRING) major=$(define MAJOR) minor=$(define MINOR)
+[ -n "$version" ] && [ -n "$major" ] && [ -n "$minor" ] || fail "no version in include/fairmines.h"
 shared="$LIB_DIR/libfairmines.so"
 soname=
 if [ -n "${FAIRMINES_LIB_DIR:-}" ] && [ ! -e "$shared" ]; then
     shared=   # a static-only target (musl)
 else
     soname="$(readelf -d "$shared" | sed -n 's/.*Library soname: \[\(.*\)\]$/\1/p')"
-    case "$soname" in
-        libfairmines.so.?*) ;;
-        *) echo "install-c: $shared has no versioned SONAME (got '$soname'); rebuild it" >&2; exit 1 ;;
-    esac
+    [[ $soname == libfairmines.so.?* ]] || fail "$shared has no versioned SONAME (got '$soname'); rebuild it"
 fi
 realname="libfairmines.so.$version"
 
