@@ -152,5 +152,14 @@ export function buildApp({ pool, stateKey, apiKey, logger = false }) {
     return reply.type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson').send(Readable.from(lines()));
   });
 
+  // The revealed pairs, one JSON object a line: with them verify-history also reports rounds missing at
+  // either end of a pair.
+  app.get('/v1/history/revealed', async (req, reply) => {
+    async function* lines() {
+      for await (const pair of game.revealedPairs()) yield `${JSON.stringify(pair)}\n`;
+    }
+    return reply.type('application/x-ndjson').send(Readable.from(lines()));
+  });
+
   return app;
 }

@@ -217,6 +217,21 @@ export class Game {
     });
   }
 
+  /** Every revealed pair as rotation revealed it: what `fairmines verify-history --revealed` reads. */
+  async *revealedPairs() {
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.pool.query(
+        `SELECT id, server_seed, commitment, client_seed, rounds FROM seed_pairs
+          WHERE revealed_at IS NOT NULL AND id > $1 ORDER BY id LIMIT 1000`, [after]);
+      if (rows.length === 0) return;
+      for (const r of rows) {
+        yield { server_seed: r.server_seed, commitment: r.commitment, client_seed: r.client_seed, rounds: Number(r.rounds) };
+      }
+      after = rows[rows.length - 1].id;
+    }
+  }
+
   /**
    * Every finished round of every revealed pair, in pair and nonce order, a page at a time (keyset: the
    * export holds one page in memory whatever its length). A revealed pair has no round in play.

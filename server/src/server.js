@@ -19,7 +19,10 @@ export async function start(env = process.env) {
   // An idle client's connection dropped (PostgreSQL restarted): the pool replaces it; nothing to crash for.
   pool.on('error', (err) => say(`database connection lost: ${err.message}`));
   await migrate(pool, say);
-  const app = buildApp({ pool, stateKey: cfg.stateKey, apiKey: cfg.apiKey });
+  // Fastify's logger (JSON lines on stdout). At the default level, warn, only failures are logged; at info,
+  // each request's method, URL and status too. No body is ever logged, so no seed can be.
+  const logger = { level: env.FAIRMINES_LOG_LEVEL || 'warn' };
+  const app = buildApp({ pool, stateKey: cfg.stateKey, apiKey: cfg.apiKey, logger });
   const address = await app.listen({ host: cfg.host, port: cfg.port });
   say(`listening on ${address}`);
 

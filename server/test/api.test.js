@@ -39,7 +39,8 @@ describe('authentication', () => {
   test('every other route answers 401 without the key, with a wrong one or another scheme', async () => {
     const routes = [['POST', '/v1/players/p/rounds', { mines: 3 }], ['POST', '/v1/rounds/x/reveal', { tile: 1, move: 1 }],
       ['POST', '/v1/rounds/x/cash-out', { move: 1 }], ['GET', '/v1/rounds/x'], ['GET', '/v1/players/p/seeds'],
-      ['POST', '/v1/players/p/rotate', {}], ['GET', '/v1/history'], ['GET', '/metrics'], ['GET', '/nowhere']];
+      ['POST', '/v1/players/p/rotate', {}], ['GET', '/v1/history'], ['GET', '/v1/history/revealed'], ['GET', '/metrics'],
+      ['GET', '/nowhere']];
     const headers = [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic dGVzdC1hcGkta2V5' },
       { authorization: 'test-api-key' }];
     for (const [method, url, payload] of routes) {

@@ -71,7 +71,11 @@ test('the export of random play passes fairmines verify-history with 0 failures,
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-history-'));
   try {
-    fs.writeFileSync(path.join(dir, 'revealed.jsonl'), revealed.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    // The service's list of revealed pairs is what the rotations revealed.
+    const listed = await call(svc.app, 'GET', '/v1/history/revealed');
+    assert.equal(listed.status, 200);
+    assert.equal(listed.body, revealed.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    fs.writeFileSync(path.join(dir, 'revealed.jsonl'), listed.body);
     for (const format of ['jsonl', 'csv']) {
       const res = await call(svc.app, 'GET', `/v1/history?format=${format}`);
       assert.equal(res.status, 200);

@@ -1,0 +1,43 @@
+// README.md's shell blocks, run as written, in order, in one shell from this folder: the service on a
+// free port with its home in a scratch folder, the fairmines command on PATH.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { SERVER_DIR, fairminesCli } from './helpers.js';
+
+const freePort = () => new Promise((resolve) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+});
+
+test("README.md's shell blocks run and the export they check verifies", async () => {
+  const text = fs.readFileSync(path.join(SERVER_DIR, 'README.md'), 'utf8');
+  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  assert.equal(blocks.length, 3);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-readme-'));
+  fs.chmodSync(home, 0o755);
+  try {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|FAIRMINES_)/.test(k)));
+    const r = spawnSync('bash', ['-euo', 'pipefail', '-c', blocks.join('\n')], {
+      cwd: SERVER_DIR, encoding: 'utf8', timeout: 120_000,
+      env: { ...env, PORT: String(await freePort()), FAIRMINES_HOME: path.join(home, 'svc'), TMPDIR: home,
+        PATH: `${path.dirname(fairminesCli())}:${process.env.PATH}` },
+    });
+    assert.equal(r.status, 0, `${r.stdout}\n${r.stderr}`);
+    const out = r.stdout.split('\n');
+    assert.ok(out.includes('{"ok":true}'));
+    const reveals = out.filter((l) => l.startsWith('{"tile":7,'));
+    assert.equal(reveals.length, 2);
+    assert.equal(reveals[0], reveals[1], 'the retry got the same answer');
+    assert.match(r.stdout, /"record":\{"commitment":"[0-9a-f]{64}"/);
+    assert.match(r.stdout, /"roundsInPlay":\[\{"round":"[0-9a-f-]{36}","nonce":1\}\]/);
+    assert.match(r.stdout, /"revealed":\{"serverSeed":"[0-9a-f]{64}"/);
+    assert.match(r.stdout, /verdict: OK/);
+    assert.match(r.stderr, /draining[\s\S]*stopped/);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
