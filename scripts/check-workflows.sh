@@ -1,32 +1,16 @@
 #!/usr/bin/env bash
-# The GitHub Actions workflows (.github/workflows/*.yml) pass actionlint, which cannot run them but checks
-# their syntax, expressions, action inputs, runner labels and the shell of every `run:` step (through
-# ShellCheck when it is on PATH). actionlint is built from the Go module proxy at a pinned version into
-# target/tools (cached there, never in git); Go is /usr/local/go/bin/go or the one on PATH.
+# .github/workflows/*.yml pass actionlint (pinned, built with Go into target/tools), their run: steps through ShellCheck (Debian's).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-
-ACTIONLINT_VERSION=v1.7.12
-tools=$PWD/target/tools
-actionlint=$tools/actionlint
-if [[ ! -x "$actionlint" ]] || [[ "$("$actionlint" -version | head -1)" != "$ACTIONLINT_VERSION" ]]; then
+source "$(dirname "$0")/lib.sh"
+version=v1.7.12 actionlint=$ROOT/target/tools/actionlint
+if [[ ! -x $actionlint || "$("$actionlint" -version | head -1)" != "$version" ]]; then
     go=$(command -v go || echo /usr/local/go/bin/go)
-    [[ -x "$go" ]] || { echo "check-workflows: Go is needed to install actionlint" >&2; exit 1; }
-    mkdir -p "$tools"
-    echo "check-workflows: installing actionlint $ACTIONLINT_VERSION into target/tools"
-    GOBIN=$tools GOFLAGS=-mod=mod "$go" install "github.com/rhysd/actionlint/cmd/actionlint@$ACTIONLINT_VERSION"
+    [[ -x $go ]] || fail "Go is needed to install actionlint"
+    GOBIN=$ROOT/target/tools GOFLAGS=-mod=mod "$go" install "github.com/rhysd/actionlint/cmd/actionlint@$version"
 fi
-
-# ShellCheck for the `run:` steps: Debian's package, installed when missing (as the other scripts install
-# theirs); without apt-get the steps are still parsed, only not linted.
-if ! command -v shellcheck >/dev/null && command -v apt-get >/dev/null && (( EUID == 0 )); then
-    echo "check-workflows: installing shellcheck (Debian)"
-    apt-get install -y -qq shellcheck >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq shellcheck >/dev/null; }
-fi
-command -v shellcheck >/dev/null || echo "check-workflows: no shellcheck: run steps not linted" >&2
-
+have shellcheck || bash scripts/bootstrap.sh shellcheck || echo "check-workflows: no shellcheck: run steps not linted" >&2
 shopt -s nullglob
 workflows=(.github/workflows/*.yml .github/workflows/*.yaml)
-(( ${#workflows[@]} > 0 )) || { echo "check-workflows: no workflow in .github/workflows" >&2; exit 1; }
+((${#workflows[@]})) || fail "no workflow in .github/workflows"
 "$actionlint" -no-color "${workflows[@]}"
-echo "check-workflows: ${#workflows[@]} workflow(s) pass actionlint $ACTIONLINT_VERSION$(command -v shellcheck >/dev/null && echo " with shellcheck $(shellcheck --version | sed -n "s/^version: //p")")"
+echo "check-workflows: ${#workflows[@]} workflow(s) pass actionlint $version$(have shellcheck && echo " with shellcheck $(shellcheck --version | sed -n "s/^version: //p")")"
