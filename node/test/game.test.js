@@ -223,7 +223,7 @@ test('a nonce above 2^53 in the core JSON: fromStateJson and recordFromJson keep
   assert.match(text, /"nonce":18446744073709551614,/);
   assert.equal(JSON.parse(text).nonce, 2 ** 64);
   assert.equal(fm.recordFromJson(text).nonce, nonce);
-  // The README's reviver, where JSON.parse hands it the source text (Node >= 21).
+  // The reviver of docs/node.md, where JSON.parse hands it the source text (Node >= 21).
   const exact = (key, value, context) =>
     (typeof value === 'number' && !Number.isSafeInteger(value) && context?.source !== undefined ? BigInt(context.source) : value);
   let probe;
