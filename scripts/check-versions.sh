@@ -1,100 +1,64 @@
 #!/usr/bin/env bash
-# Every version number agrees with the one source, `version` under [workspace.package] in Cargo.toml:
-# the workspace crates (cargo metadata, Cargo.lock through --locked), the workspace's own pinned
-# dependencies, `fairmines --version` (the CLI is built once, in release mode as `make verify` builds it),
-# Python (pyproject.toml takes the version from Cargo, `fairmines.__version__` is CARGO_PKG_VERSION; the
-# installed package is asked too when python/.venv has it), the npm packages node/ and wasm/ (package.json,
-# the lock files' own entries, node/index.js as napi generates it), the C header's FAIRMINES_VERSION_*
-# macros, the Kotlin test project's POM, the JAR's POM (bindings/uniffi/jvm/pom.xml), the gemspec
-# (bindings/uniffi/ruby/fairmines.gemspec) and CHANGELOG.md (a section for the version).
-# scripts/set-version.sh X.Y.Z rewrites all of them.
-#   scripts/check-versions.sh [--no-build]   --no-build: skip the CLI (used by set-version.sh's own test)
+# check-versions.sh [--no-build]: every version equals Cargo.toml's [workspace.package] one (set-version.sh writes them all);
+# --no-build skips the CLI's --version (set-version.sh's own check).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-
-build=1
-[[ "${1:-}" == "--no-build" ]] && build=0
-
-fail=0
-bad() { echo "check-versions: $*" >&2; fail=1; }
-
-version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
-[[ "$version" =~ ^([0-9]+)\.([0-9]+)\.([0-9]+)$ ]] || { echo "check-versions: Cargo.toml version '$version' is not X.Y.Z" >&2; exit 1; }
-major=${BASH_REMATCH[1]} minor=${BASH_REMATCH[2]} patch=${BASH_REMATCH[3]}
-
-# Rust: every workspace member and path dependency; Cargo.lock must agree (--locked).
-mkdir -p target
-cargo metadata --locked --format-version 1 >target/check-versions-metadata.json
-python3 - "$version" <<'EOF' || fail=1
-import json, sys, tomllib
-version = sys.argv[1]
-meta = json.load(open("target/check-versions-metadata.json"))
-members = set(meta["workspace_members"])
-ok = True
-for p in meta["packages"]:
-    if p["id"] in members and p["version"] != version:
-        print(f"check-versions: crate {p['name']} is {p['version']}, not {version}", file=sys.stderr); ok = False
-deps = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["dependencies"]
-for name, spec in deps.items():
+source "$(dirname "$0")/lib.sh"
+cargo metadata --locked --format-version 1 >"${TMPDIR:-/tmp}/check-versions-$$.json"
+python3 - "${TMPDIR:-/tmp}/check-versions-$$.json" "${1:-}" <<'PY'
+import json, os, re, subprocess, sys, tomllib
+from pathlib import Path
+metadata, no_build = json.loads(Path(sys.argv[1]).read_text()), sys.argv[2] == "--no-build"
+Path(sys.argv[1]).unlink()
+version = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"]
+if not re.fullmatch(r"\d+\.\d+\.\d+", version):
+    sys.exit(f"check-versions: Cargo.toml version '{version}' is not X.Y.Z")
+major, minor, patch = version.split(".")
+bad = []
+read = lambda path: Path(path).read_text(encoding="utf-8")
+# Rust: every workspace member (Cargo.lock agrees: --locked) and the workspace's pinned path dependencies.
+members = set(metadata["workspace_members"])
+bad += [f"crate {p['name']} is {p['version']}, not {version}" for p in metadata["packages"] if p["id"] in members and p["version"] != version]
+for name, spec in tomllib.load(open("Cargo.toml", "rb"))["workspace"]["dependencies"].items():
     if isinstance(spec, dict) and "path" in spec and spec.get("version") != "=" + version:
-        print(f"check-versions: Cargo.toml [workspace.dependencies] {name} = {spec.get('version')}, not ={version}",
-              file=sys.stderr); ok = False
-# Python: the version is dynamic (maturin reads it from Cargo).
+        bad.append(f"Cargo.toml [workspace.dependencies] {name} = {spec.get('version')}, not ={version}")
+# Python: dynamic (maturin reads Cargo's), __version__ is CARGO_PKG_VERSION; the installed package when python/.venv has it.
 project = tomllib.load(open("python/pyproject.toml", "rb"))["project"]
 if "version" in project or "version" not in project.get("dynamic", []):
-    print("check-versions: python/pyproject.toml must have dynamic = [\"version\"] and no version", file=sys.stderr)
-    ok = False
-# npm: package.json and the lock file's own entries.
+    bad.append('python/pyproject.toml must have dynamic = ["version"] and no version')
+if 'module.add("__version__", env!("CARGO_PKG_VERSION"))' not in read("bindings/python/src/lib.rs"):
+    bad.append("bindings/python/src/lib.rs no longer sets __version__ from CARGO_PKG_VERSION")
+if Path("python/.venv/bin/python").exists():
+    run = subprocess.run(["python/.venv/bin/python", "-c", "import fairmines; print(fairmines.__version__)"], capture_output=True, text=True)
+    if run.returncode == 0 and run.stdout.strip() != version:
+        bad.append(f"the installed Python package says __version__ = {run.stdout.strip()}, not {version}")
+# npm: package.json, the lock file's own entries, optional dependencies; node/index.js as napi generates it.
 for d in ("node", "wasm"):
-    pkg = json.load(open(f"{d}/package.json"))
-    lock = json.load(open(f"{d}/package-lock.json"))
+    pkg, lock = json.loads(read(f"{d}/package.json")), json.loads(read(f"{d}/package-lock.json"))
     for where, v in ((f"{d}/package.json", pkg["version"]), (f"{d}/package-lock.json", lock["version"]),
-                     (f"{d}/package-lock.json packages['']", lock["packages"][""]["version"])):
+                     (f"{d}/package-lock.json packages['']", lock["packages"][""]["version"]),
+                     *((f"{d}/package.json optionalDependencies {k}", v) for k, v in pkg.get("optionalDependencies", {}).items())):
         if v != version:
-            print(f"check-versions: {where} version is {v}, not {version}", file=sys.stderr); ok = False
-    for dep, v in pkg.get("optionalDependencies", {}).items():
-        if v != version:
-            print(f"check-versions: {d}/package.json optionalDependencies {dep} is {v}, not {version}",
-                  file=sys.stderr); ok = False
-sys.exit(0 if ok else 1)
-EOF
-rm -f target/check-versions-metadata.json
-
-grep -q 'module.add("__version__", env!("CARGO_PKG_VERSION"))' bindings/python/src/lib.rs \
-    || bad 'bindings/python/src/lib.rs no longer sets __version__ from CARGO_PKG_VERSION'
-if [[ -x python/.venv/bin/python ]] && py=$(python/.venv/bin/python -c 'import fairmines; print(fairmines.__version__)' 2>/dev/null); then
-    [[ "$py" == "$version" ]] || bad "the installed Python package says __version__ = $py, not $version"
-fi
-
-# node/index.js (generated by napi from package.json): every version it compares with.
-others=$(grep -o "bindingPackageVersion !== '[^']*'" node/index.js | sort -u | grep -v "'$version'" || true)
-[[ -z "$others" ]] || bad "node/index.js compares with another version: $others"
-grep -q "bindingPackageVersion !== '$version'" node/index.js || bad "node/index.js has no version check for $version"
-
-# The C header (generated by bindings/c/build.rs from the crate version; cargo test -p fairmines-c drift-checks it).
-for m in "MAJOR $major" "MINOR $minor" "PATCH $patch" "STRING \"$version\""; do
-    grep -qx "#define FAIRMINES_VERSION_$m" include/fairmines.h || bad "include/fairmines.h lacks #define FAIRMINES_VERSION_$m"
-done
-
-# The Kotlin test project (bindings/uniffi/tests/kotlin): its own <version>, the first one in the POM.
-pom=$(grep -m1 -o '<version>[^<]*</version>' bindings/uniffi/tests/kotlin/pom.xml | sed 's/<[^>]*>//g')
-[[ "$pom" == "$version" ]] || bad "bindings/uniffi/tests/kotlin/pom.xml version is $pom, not $version"
-
-# The JAR's POM (bindings/uniffi/jvm, the first <version>) and the gem's gemspec (scripts/dist-uniffi.sh).
-jar=$(grep -m1 -o '<version>[^<]*</version>' bindings/uniffi/jvm/pom.xml | sed 's/<[^>]*>//g')
-[[ "$jar" == "$version" ]] || bad "bindings/uniffi/jvm/pom.xml version is $jar, not $version"
-gem=$(sed -n "s/^  s\.version = '\(.*\)'\$/\1/p" bindings/uniffi/ruby/fairmines.gemspec)
-[[ "$gem" == "$version" ]] || bad "bindings/uniffi/ruby/fairmines.gemspec version is '$gem', not $version"
-
-# CHANGELOG.md: a section for the version.
-grep -q "^## \[$version\] - " CHANGELOG.md || bad "CHANGELOG.md has no '## [$version] - date' section"
-
-# The command line.
-if (( build )); then
-    cargo build --locked --release --quiet -p fairmines-cli
-    cli=$("${CARGO_TARGET_DIR:-target}/release/fairmines" --version)
-    [[ "$cli" == "fairmines $version" ]] || bad "fairmines --version says '$cli', not 'fairmines $version'"
-fi
-
-(( fail == 0 )) || exit 1
-echo "check-versions: every version is $version"
+            bad.append(f"{where} version is {v}, not {version}")
+compared = set(re.findall(r"bindingPackageVersion !== '([^']*)'", read("node/index.js")))
+if compared != {version}:
+    bad.append(f"node/index.js compares with the versions {sorted(compared)}, not only {version}")
+# The C header's macros (bindings/c/build.rs), the POMs' own <version> (the first), the gemspec, CHANGELOG.md's section.
+for macro in (f"MAJOR {major}", f"MINOR {minor}", f"PATCH {patch}", f'STRING "{version}"'):
+    if f"\n#define FAIRMINES_VERSION_{macro}\n" not in read("include/fairmines.h"):
+        bad.append(f"include/fairmines.h lacks #define FAIRMINES_VERSION_{macro}")
+for pom in ("bindings/uniffi/tests/kotlin/pom.xml", "bindings/uniffi/jvm/pom.xml"):
+    if (found := re.search(r"<version>([^<]*)</version>", read(pom))[1]) != version:
+        bad.append(f"{pom} version is {found}, not {version}")
+if (gem := re.findall(r"^  s\.version = '(.*)'$", read("bindings/uniffi/ruby/fairmines.gemspec"), re.M)) != [version]:
+    bad.append(f"bindings/uniffi/ruby/fairmines.gemspec version is {gem}, not {version}")
+if not re.search(rf"^## \[{re.escape(version)}\] - ", read("CHANGELOG.md"), re.M):
+    bad.append(f"CHANGELOG.md has no '## [{version}] - date' section")
+if not no_build:  # the command line, built in release mode as `make verify` builds it
+    subprocess.run(["cargo", "build", "--locked", "--release", "--quiet", "-p", "fairmines-cli"], check=True)
+    target = os.environ.get("CARGO_TARGET_DIR", "target")
+    if (cli := subprocess.run([f"{target}/release/fairmines", "--version"], capture_output=True, text=True).stdout.strip()) != f"fairmines {version}":
+        bad.append(f"fairmines --version says '{cli}', not 'fairmines {version}'")
+for problem in bad:
+    print(f"check-versions: {problem}", file=sys.stderr)
+sys.exit(1 if bad else print(f"check-versions: every version is {version}"))
+PY

@@ -1,18 +1,9 @@
 #!/usr/bin/env bash
-# Sets the project's version everywhere it is written, so that a release is one command:
-#   scripts/set-version.sh X.Y.Z [DATE]
-# The source is `version` under [workspace.package] in Cargo.toml; the crates take it from there
-# (version.workspace = true), and so do the Python package (maturin, dynamic = ["version"]), the CLI
-# (clap) and the C header (bindings/c/build.rs). This script rewrites the copies that cannot read it:
-# the workspace's own pinned path dependencies and Cargo.lock's entries for them, the npm packages
-# node/ and wasm/ (package.json and the lock files' own entries), node/index.js (as napi generates it),
-# include/fairmines.h (as build.rs generates it), the shared library's file names in bindings/c/README.md,
-# the Kotlin test project's POM, the JAR's POM and the gemspec (bindings/uniffi/jvm, bindings/uniffi/ruby),
-# and CHANGELOG.md (the Unreleased notes become the section X.Y.Z - DATE; DATE defaults to today, UTC).
-# Then it runs scripts/check-versions.sh --no-build.
+# set-version.sh X.Y.Z [DATE (today, UTC)]: rewrites every copy of the version that cannot read Cargo.toml's (the ones
+# check-versions.sh checks; CHANGELOG.md's Unreleased notes become X.Y.Z - DATE), then runs check-versions.sh --no-build.
 # It never commits or tags: review the diff, commit, then tag vX.Y.Z (the release workflow starts there).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 
 new=${1:?usage: scripts/set-version.sh X.Y.Z [DATE]}
 date=${2:-$(date -u +%F)}
