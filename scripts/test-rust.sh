@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The Rust crates: formatting, lints, unit, property, vector, doc and CLI tests.
+# The Rust crates: formatting, lints, then unit, property, vector, doc and CLI tests (release: proptest and the search tool's scan are faster).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-cargo fmt --check -p fairmines -p fairmines-keccak -p fairmines-cli -p fairmines-history -p fairmines-js-errors -p rejection-search
-cargo clippy --locked -p fairmines -p fairmines-keccak -p fairmines-cli -p fairmines-history -p fairmines-js-errors -p rejection-search --all-targets -- -D warnings
-# Release mode: the search tool's agreement test scans thousands of rounds, and proptest runs faster.
-cargo test --locked --release -p fairmines -p fairmines-keccak -p fairmines-cli -p fairmines-history -p fairmines-js-errors -p rejection-search
+source "$(dirname "$0")/lib.sh"
+crates=(-p fairmines -p fairmines-keccak -p fairmines-cli -p fairmines-history -p fairmines-js-errors -p rejection-search)
+cargo fmt --check "${crates[@]}"
+cargo clippy --locked "${crates[@]}" --all-targets -- -D warnings
+cargo test --locked --release "${crates[@]}"
