@@ -9,8 +9,11 @@ use statrs::distribution::{ChiSquared, ContinuousCDF};
 
 use serde_json::Value;
 
-use crate::input::{Chunk, HistoryError, Proceed, Reading, pipeline, read_chunks, thread_count, value_chunks};
-use crate::verify::{Options, Progress};
+use crate::chunk::Chunk;
+use crate::error::{HistoryError, from_json};
+use crate::options::{Options, Proceed, Progress};
+use crate::pipeline::{pipeline, thread_count};
+use crate::reading::{Reading, read_chunks, value_chunks};
 
 const N: usize = TILES as usize;
 /// Degrees of freedom of a test over the 25 tiles.
@@ -281,7 +284,7 @@ impl AuditCounts {
     /// Parses [`AuditCounts::to_json`]'s form; [`fairmines::Error::InvalidState`] (argument `json`) when it
     /// does not.
     pub fn from_json(json: &str) -> Result<AuditCounts, fairmines::Error> {
-        crate::verify::from_json(json)
+        from_json(json)
     }
 
     /// Adds another part's counts.

@@ -14,12 +14,15 @@ use arrow_schema::{DataType, Schema};
 use fairmines::input::Number;
 
 use crate::audit::{AuditCounts, audit_chunks};
-use crate::input::{Chunk, HistoryError, Layout, Proceed, RawData, RawRow, Reading};
-use crate::row::{Cell, Partial, Row, RowError};
-use crate::verify::{Options, Progress, Report, verify_into_report};
+use crate::chunk::{Chunk, Layout, RawData, RawRow, RowSource};
+use crate::error::HistoryError;
+use crate::options::{Options, Proceed, Progress};
+use crate::reading::Reading;
+use crate::row::{Cell, FIELDS, Partial, Row, RowError};
+use crate::verify::{Report, verify_into_report};
 
 /// The format's columns in one slice of a record batch (`None`: `round_id` when the table has none).
-pub(crate) struct Columns([Option<Column>; 11]);
+struct Columns([Option<Column>; 11]);
 
 struct Column {
     array: ArrayRef,
@@ -27,9 +30,8 @@ struct Column {
     kind: String,
 }
 
-impl Columns {
-    /// The row at `index` of the slice; on failure also its round id where that much could be read.
-    pub(crate) fn row(&self, index: usize) -> Result<Row, (RowError, Partial)> {
+impl RowSource for Columns {
+    fn row(&self, index: usize) -> Result<Row, (RowError, Partial)> {
         Row::from_cells(|i| self.0[i].as_ref().map_or(Cell::Missing, |c| cell(c.array.as_ref(), index, &c.kind)))
     }
 }
@@ -123,7 +125,7 @@ fn holds(data_type: &DataType) -> Holds {
     }
 }
 
-/// The column types field `i` of [`FIELDS`](crate::FIELDS) takes, and how they are named in messages.
+/// The column types field `i` of [`FIELDS`] takes, and how they are named in messages.
 fn takes(i: usize) -> (&'static [Holds], &'static str) {
     use Holds::{Floats, Integers, Lists, Text};
     match i {
@@ -148,7 +150,7 @@ fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 11], His
             (kind != Holds::Nothing && !types.contains(&kind)).then(|| {
                 format!(
                     "{}: the column {:?} is of type {}, the field takes {expected}",
-                    crate::FIELDS[i],
+                    FIELDS[i],
                     column.name(),
                     column.data_type()
                 )
@@ -179,9 +181,9 @@ fn batch_chunks(
                     Column { kind: format!("a value of type {}", array.data_type()), array }
                 })
             });
-            let mut chunk = Chunk::new(Layout::Columns(Arc::new(Columns(columns))));
+            let mut chunk = Chunk::new(Layout::Source(Arc::new(Columns(columns))));
             chunk.rows = (0..len)
-                .map(|j| RawRow { line: line + j as u64 + 1, data: RawData::Column(j), unterminated: false })
+                .map(|j| RawRow { line: line + j as u64 + 1, data: RawData::Indexed(j), unterminated: false })
                 .collect();
             (line, offset) = (line + len as u64, offset + len);
             if !send(chunk) {

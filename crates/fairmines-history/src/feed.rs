@@ -16,8 +16,11 @@ use std::sync::{Arc, Mutex, PoisonError};
 use flate2::write::MultiGzDecoder;
 
 use crate::audit::{AuditCounts, audit_chunk};
-use crate::input::{Chunk, Format, HistoryError, Reading, Rows, Tracking, check_text, decide_format};
-use crate::verify::{CheckedChunk, Collector, CommitmentCache, Options, Progress, Report, check_chunk};
+use crate::chunk::Chunk;
+use crate::error::HistoryError;
+use crate::options::{Format, Options, Progress};
+use crate::reading::{Reading, Rows, Tracking, check_text, decide_format};
+use crate::verify::{CheckedChunk, Collector, CommitmentCache, Report, check_chunk};
 
 /// Where CSV records end: a line break outside a quoted field, after a line that is not empty.
 #[derive(Clone, Copy, PartialEq, Eq)]

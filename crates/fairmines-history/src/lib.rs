@@ -28,13 +28,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+// The layers, each importing only those above it here (tests/layers.rs keeps it so).
 mod audit;
+mod chunk;
 #[cfg(feature = "arrow")]
 mod columns;
+mod error;
 mod feed;
-mod input;
 mod json;
 mod ledger;
+mod options;
+mod pipeline;
+mod reading;
 mod row;
 mod verify;
 
@@ -45,13 +50,13 @@ pub use audit::{
     AuditCounts, AuditReport, ChiSquare, MineAudit, PValue, audit_history, audit_seed_pair, audit_seed_pair_counts,
     audit_values, draw_chi_square, heatmap_svg, heatmap_text, holm, tile_chi_square, tile_ratios,
 };
+pub use chunk::MAX_LINE_BYTES;
 #[cfg(feature = "arrow")]
 pub use columns::{audit_batches, verify_batches};
+pub use error::HistoryError;
 pub use feed::{HistoryAuditor, HistoryVerifier};
-pub use input::{Format, HistoryError, MAX_LINE_BYTES, Proceed, parse_delimiter};
 pub use json::{audit_counts_from_json, audit_json, failure_json, summary_json};
 pub use ledger::{NonceRanges, PairNonces};
+pub use options::{Format, Options, Proceed, Progress, parse_delimiter};
 pub use row::{CSV_HEADER, FIELDS, Play, REQUIRED_FIELDS, Row, RowError, parse_picks, parse_positions};
-pub use verify::{
-    Failure, FailureKind, Options, Progress, Report, Sink, Summary, verify_history, verify_history_to, verify_values,
-};
+pub use verify::{Failure, FailureKind, Report, Sink, Summary, verify_history, verify_history_to, verify_values};

@@ -8,7 +8,7 @@ use fairmines::input::Number;
 use fairmines::{Digest, MineCount, Outcome, Ratio, Rtp, Tiles};
 use serde_json::{Map, Value};
 
-use crate::input::HistoryError;
+use crate::error::HistoryError;
 
 /// The columns of the CSV format, in the order [`Row::to_csv_line`] writes them.
 pub const CSV_HEADER: &str = "round_id,server_seed,commitment,client_seed,nonce,mines,positions";

@@ -1,6 +1,6 @@
 //! `verify_history`: every row recomputed from its seeds, on every core, in constant memory.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::io::Read;
 use std::ops::ControlFlow;
 
@@ -8,58 +8,13 @@ use fairmines::{Digest, Placement, RoundHasher, Tiles};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::input::{Chunk, Format, HistoryError, Proceed, Reading, pipeline, read_chunks, thread_count, value_chunks};
+use crate::chunk::Chunk;
+use crate::error::{HistoryError, from_json};
 use crate::ledger::{Ledger, NonceRanges, PairKey, PairNonces, Slot};
+use crate::options::{Options, Proceed, Progress};
+use crate::pipeline::{pipeline, thread_count};
+use crate::reading::{Reading, read_chunks, value_chunks};
 use crate::row::{Partial, RowError, RowRef};
-
-/// How a run goes. `Options::default()` suits almost every history.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Options {
-    /// JSON Lines, CSV, or decided from the first byte.
-    pub format: Format,
-    /// Worker threads; 0 = one per core.
-    pub threads: usize,
-    /// Rows per chunk handed to a worker.
-    pub chunk_rows: usize,
-    /// Server seeds whose commitment each worker keeps (see the crate's README, "Memory").
-    pub commitment_cache: usize,
-    /// Seed pairs whose nonces are held at once; past it the least recently seen half is closed early.
-    pub max_open_pairs: usize,
-    /// Other names for the fields: the input's name → the field of the format it holds
-    /// (`{"serverSeed": "server_seed"}`), for CSV headers, JSON keys and columns alike. A field not mapped
-    /// keeps its own name; a name that maps to no field of the format ([`FIELDS`](crate::FIELDS)), or two
-    /// names for one field, fail the run ([`HistoryError::Argument`]).
-    pub columns: BTreeMap<String, String>,
-    /// The CSV field delimiter (`b','`; `b';'` and `b'\t'` are common); [`parse_delimiter`](crate::parse_delimiter)
-    /// reads one from text.
-    pub delimiter: u8,
-    /// The most failures a run hands on (to its [`Report`] or [`Sink`]); the others are counted in
-    /// [`Summary::failures_omitted`] (the other counts stay exact). `None`: every failure. The default,
-    /// 10 000, keeps a report of a history that is wrong everywhere small.
-    pub max_failures: Option<u64>,
-    /// The seed pairs the operator revealed, each with its round count (nonces `0..rounds`): the nonces of
-    /// such a pair missing before its first row or after its last are reported as gaps (all of them when
-    /// the history has no row of the pair), and a row with a nonce `>= rounds` fails
-    /// ([`FailureKind::NoncePastEnd`]). Pairs are matched by SHA3-256 of the server seed and the client seed.
-    pub revealed: Vec<fairmines::RevealedSeedPair>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            format: Format::Auto,
-            threads: 0,
-            chunk_rows: 2048,
-            commitment_cache: 4096,
-            max_open_pairs: 100_000,
-            columns: BTreeMap::new(),
-            delimiter: b',',
-            max_failures: Some(10_000),
-            revealed: Vec::new(),
-        }
-    }
-}
 
 /// What went wrong with a row (or, for a gap, between rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -251,15 +206,6 @@ impl Summary {
     }
 }
 
-/// How far a run has got.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Progress {
-    /// Rows checked so far.
-    pub rows: u64,
-    /// Input bytes read so far (the input may be a little ahead of the rows checked).
-    pub bytes: u64,
-}
-
 /// Where the findings of a run go, in input order (gaps come when their pair closes, mostly at the end).
 pub trait Sink {
     /// A failing row, or a gap.
@@ -398,11 +344,6 @@ impl Report {
         }
         Report { summary, failures, pairs: merged }
     }
-}
-
-/// A report's JSON, or the error that names it `json`.
-pub(crate) fn from_json<T: for<'de> Deserialize<'de>>(json: &str) -> Result<T, fairmines::Error> {
-    serde_json::from_str(json).map_err(|e| fairmines::Error::InvalidState { argument: "json", detail: e.to_string() })
 }
 
 /// A bounded map from server seed to its commitment: two generations of at most `capacity / 2` seeds each.
