@@ -61,6 +61,28 @@ function freePort() {
   });
 }
 
+// A postmaster killed (SIGKILL, OOM) whose parent is gone may stay a zombie when nothing reaps it (PID 1
+// of many containers does not). Its PID still answers kill(pid, 0), so pg_ctl and postgres take the lock
+// file for a live server and refuse to start. A zombie runs nothing: its lock file is removed.
+function clearDeadLock(dataDir) {
+  const lock = path.join(dataDir, 'postmaster.pid');
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(lock, 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  let state = null;
+  try {
+    // /proc/PID/stat: "pid (comm) S …"; comm may hold spaces, so read after the last ')'.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return; // no /proc (not Linux), or no such process: pg_ctl and postgres handle a stale file themselves
+  }
+  if (state === 'Z' || state === 'X') fs.rmSync(lock, { force: true });
+}
+
 function chown(p, ids) {
   if (ids) fs.chownSync(p, ids.uid, ids.gid);
 }
@@ -111,6 +133,7 @@ export async function ensurePostgres(home, log = () => {}) {
   }
   const info = JSON.parse(fs.readFileSync(infoFile, 'utf8'));
 
+  clearDeadLock(dataDir);
   let started = false;
   const status = await run(pgCtl, ['status', '-D', dataDir], ids);
   if (status.code !== 0) {

@@ -19,10 +19,15 @@ export const AUTH = { authorization: `Bearer ${API_KEY}` };
 /** A fresh, migrated database on the shared test cluster; `close()` drops it and stops the cluster. */
 export async function startDatabase() {
   const embedded = await ensurePostgres(TEST_HOME);
-  const admin = new pg.Client(embedded.url);
-  await admin.connect();
+  // Short-lived admin connections: a test may kill PostgreSQL under a long-lived one.
+  const admin = async (sql) => {
+    const c = new pg.Client(embedded.url);
+    c.on('error', () => {});
+    await c.connect();
+    try { await c.query(sql); } finally { await c.end(); }
+  };
   const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin(`CREATE DATABASE ${name}`);
   const url = embedded.url.replace(/\/postgres$/, `/${name}`);
   const pools = [];
   const db = {
@@ -37,8 +42,7 @@ export async function startDatabase() {
     },
     async close() {
       await Promise.all(pools.map((p) => (p.ended ? null : p.end())));
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       // Test files run one after another: the last one out stops the cluster, so none is left running.
       await embedded.stop({ always: true });
     },
