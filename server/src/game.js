@@ -49,6 +49,7 @@ export class Game {
 
   async newRound(player, mines, rtp) {
     return this.tx(async (c) => {
+      // Made on first use; the row lock then orders this player's requests (a second one waits here).
       await c.query('INSERT INTO players (id) VALUES ($1) ON CONFLICT DO NOTHING', [player]);
       await this.lockPlayer(c, player);
       let row = await this.activePair(c, player);
@@ -72,9 +73,9 @@ export class Game {
       }
       const id = randomUUID();
       await c.query(
-        'INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-        [id, row.id, player, row.commitment, round.nonce.toString(), round.mines, round.rtp.text]);
-      await c.query('UPDATE seed_pairs SET state = $1 WHERE id = $2', [this.sealState(pair), row.id]);
+        `WITH s AS (UPDATE seed_pairs SET state = $8 WHERE id = $2)
+         INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [id, row.id, player, row.commitment, round.nonce.toString(), round.mines, round.rtp.text, this.sealState(pair)]);
       return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
         commitment: row.commitment, clientSeed: row.client_seed };
     });
@@ -88,24 +89,27 @@ export class Game {
   async move(roundId, move, kind, tile) {
     const hash = createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
     return this.tx(async (c) => {
-      const found = await c.query('SELECT player_id FROM rounds WHERE id = $1', [roundId]);
-      if (found.rowCount === 0) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
-      await this.lockPlayer(c, found.rows[0].player_id);
-      // Read under the lock: another process may have moved this round while we waited.
-      const done = await c.query('SELECT body_hash, answer FROM moves WHERE round_id = $1 AND move = $2', [roundId, move]);
-      if (done.rowCount === 1) {
-        if (done.rows[0].body_hash === hash) return { answer: JSON.parse(done.rows[0].answer), replay: true };
+      // Lock the round's player (one round trip), then read everything the move needs in one more: the
+      // round, its pair's state, this move number if it was made, and the last move's number. Round trips
+      // under the lock are what a player's moves wait on.
+      const locked = await c.query(
+        'SELECT pl.id FROM players pl JOIN rounds r ON r.player_id = pl.id WHERE r.id = $1 FOR UPDATE OF pl', [roundId]);
+      if (locked.rowCount === 0) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
+      const { rows: [r] } = await c.query(
+        `SELECT r.nonce, r.status, p.id AS pair_id, p.commitment, p.state, m.body_hash, m.answer,
+                (SELECT coalesce(max(x.move), 0) FROM moves x WHERE x.round_id = r.id) AS last
+           FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id
+           LEFT JOIN moves m ON m.round_id = r.id AND m.move = $2
+          WHERE r.id = $1`, [roundId, move]);
+      if (r.body_hash !== null) {
+        if (r.body_hash === hash) return { answer: JSON.parse(r.answer), replay: true };
         throw new ApiError(409, 'FAIRMINES_MOVE_CONFLICT',
           `move: move ${move} of this round was made already with another request`, 'move');
       }
-      const { rows: [{ last }] } = await c.query('SELECT coalesce(max(move), 0) AS last FROM moves WHERE round_id = $1', [roundId]);
-      if (move !== last + 1) {
+      if (move !== r.last + 1) {
         throw new ApiError(409, 'FAIRMINES_MOVE_OUT_OF_ORDER',
-          `move: the next move of this round is number ${last + 1}, got ${move}`, 'move');
+          `move: the next move of this round is number ${r.last + 1}, got ${move}`, 'move');
       }
-      const { rows: [r] } = await c.query(
-        `SELECT r.nonce, r.status, p.id AS pair_id, p.commitment, p.state
-           FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1`, [roundId]);
       if (r.status === 'voided') throw coreError(409, 'FAIRMINES_ROUND_VOIDED');
       if (r.status !== 'in_play') throw coreError(409, 'FAIRMINES_ROUND_FINISHED');
       const pair = this.restore(r);
@@ -123,14 +127,21 @@ export class Game {
       } catch (err) {
         throw fromAddon(err) ?? err;
       }
+      let record = null;
       if (round.isFinished) {
+        record = recordToJson(round.record());
         answer.outcome = round.outcome;
         answer.minePositions = round.minePositions;
-        answer.record = await this.finish(c, roundId, round);
+        answer.record = JSON.parse(record);
       }
-      await c.query('UPDATE seed_pairs SET state = $1 WHERE id = $2', [this.sealState(pair), r.pair_id]);
-      await c.query('INSERT INTO moves (round_id, move, kind, body_hash, answer) VALUES ($1, $2, $3, $4, $5)',
-        [roundId, move, kind, hash, JSON.stringify(answer)]);
+      // The new state, the move and (once finished) the round's end, in one statement.
+      await c.query(
+        `WITH s AS (UPDATE seed_pairs SET state = $1 WHERE id = $2),
+              f AS (UPDATE rounds SET status = $8, record = $9, positions = $10, finished_at = now()
+                     WHERE id = $3 AND $8::text IS NOT NULL)
+         INSERT INTO moves (round_id, move, kind, body_hash, answer) VALUES ($3, $4, $5, $6, $7)`,
+        [this.sealState(pair), r.pair_id, roundId, move, kind, hash, JSON.stringify(answer),
+          round.isFinished ? round.outcome : null, record, round.isFinished ? round.minePositions : null]);
       return { answer, replay: false };
     });
   }
