@@ -29,14 +29,16 @@ pub struct Options {
     /// The CSV field delimiter (`b','`; `b';'` and `b'\t'` are common); [`parse_delimiter`]
     /// reads one from text.
     pub delimiter: u8,
-    /// The most failures a run hands on (to its [`Report`](crate::Report) or [`Sink`](crate::Sink)); the others are counted in
-    /// [`Summary::failures_omitted`](crate::Summary::failures_omitted) (the other counts stay exact). `None`: every failure. The default,
-    /// 10 000, keeps a report of a history that is wrong everywhere small.
+    /// The most failures a run hands on (to its [`Report`](crate::Report) or [`Sink`](crate::Sink)); the
+    /// others are counted in [`Summary::failures_omitted`](crate::Summary::failures_omitted) (the other
+    /// counts stay exact). `None`: every failure. The default, 10 000, keeps a report of a history that is
+    /// wrong everywhere small.
     pub max_failures: Option<u64>,
     /// The seed pairs the operator revealed, each with its round count (nonces `0..rounds`): the nonces of
     /// such a pair missing before its first row or after its last are reported as gaps (all of them when
     /// the history has no row of the pair), and a row with a nonce `>= rounds` fails
-    /// ([`FailureKind::NoncePastEnd`](crate::FailureKind::NoncePastEnd)). Pairs are matched by SHA3-256 of the server seed and the client seed.
+    /// ([`FailureKind::NoncePastEnd`](crate::FailureKind::NoncePastEnd)). Pairs are matched by SHA3-256 of
+    /// the server seed and the client seed.
     pub revealed: Vec<fairmines::RevealedSeedPair>,
 }
 
