@@ -1,24 +1,15 @@
 """Runs every code block of a README as a user would, and compares the output it shows.
 
 Usage: readme_examples.py README.md [--root DIR]
-       readme_examples.py README.md --extract TAG DIR --expect "NAME..."   (for the C and UniFFI READMEs)
+       readme_examples.py README.md --extract TAG DIR --expect "NAME..."   every block, each tagged <!-- TAG: NAME -->
+                                         on the line before its fence, into DIR/NAME (the C and UniFFI suites run them)
+       readme_examples.py README.md --blocks LANG DIR                     every LANG block, in order, into DIR/01, ...
 
---extract writes every block of a README whose blocks are all tagged `<!-- TAG: NAME -->` on the line before the
-fence into DIR/NAME, for the suite that runs or compares it; an untagged block, or names other than --expect, fail.
-
-A fenced block tagged `sh`, `python`, `js` or `c` is run as it is written; when the block right after it is a
-`text` block, that block is the output the README promises, and the program's standard output must be exactly
-it. A `text` block after anything else is prose (a layout, a table) and is not run. `rust` blocks are not run
-here: they are doctests of the core (`#[cfg(doctest)]` in crates/fairmines/src/lib.rs), which `cargo test`
-runs. Any other tag is refused, so that no block goes unchecked by accident.
-
-How each kind runs (`ROOT` is the repository):
-- sh: `bash -euo pipefail` in ROOT, with `cargo install` going to a scratch folder that is put first on PATH,
-  and the shared target folder. The one command the README's test command cannot run inside itself,
-  `make test`, is checked with `make -n test` (it is what .ci/run runs).
-- python: the package's venv (python/.venv), the block as a file.
-- js: an ES module in a scratch project whose `node_modules/fairmines` is the package folder `node/`.
-- c: compiled with `cc -std=c11 -Wall -Wextra -Werror` against include/ and the static library.
+`sh`, `python`, `js` and `c` blocks run as written; a `text` block right after one is the output it must print
+exactly (after anything else it is prose). `rust` blocks are the core's doctests (`cargo test`); any other tag is
+refused, so that no block goes unchecked. sh: `bash -euo pipefail` in the repository, `cargo install` into a scratch
+folder first on PATH, `make test` checked with `make -n test`; python: python/.venv; js: an ES module whose
+`node_modules/fairmines` is node/; c: `cc -std=c11 -Wall -Wextra -Werror` against include/ and the static library.
 """
 
 import argparse
@@ -103,7 +94,13 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--extract", nargs=2, metavar=("TAG", "DIR"))
     parser.add_argument("--expect", default="")
+    parser.add_argument("--blocks", nargs=2, metavar=("LANG", "DIR"))
     args = parser.parse_args()
+    if args.blocks:
+        Path(args.blocks[1]).mkdir(parents=True, exist_ok=True)
+        for n, body in enumerate((b for _, tag, b in blocks(args.readme.read_text(encoding="utf-8")) if tag == args.blocks[0]), 1):
+            (Path(args.blocks[1]) / f"{n:02}").write_text(body, encoding="utf-8")
+        return 0
     if args.extract:
         return extract(args.readme, args.readme.read_text(encoding="utf-8"), args.extract[0], Path(args.extract[1]), args.expect)
     root = args.root.resolve()
