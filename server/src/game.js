@@ -15,16 +15,18 @@ export class Game {
 
   async tx(fn) {
     const client = await this.pool.connect();
+    let broken = false;
     try {
       await client.query('BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
+      // A connection that cannot even roll back (PostgreSQL restarted) is dropped, not pooled again.
+      await client.query('ROLLBACK').catch(() => { broken = true; });
       throw err;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
 
