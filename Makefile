@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench bench-dist check-versions check-workflows dist test-dist check-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
+.PHONY: verify serve test-server test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench bench-dist check-versions check-workflows dist test-dist check-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-python test-node test-wasm test-c test-uniffi test-cross test-web dist test-dist check-reproducible test-readme test-miri check-versions check-workflows
+test: test-rust test-vectors test-python test-node test-server test-wasm test-c test-uniffi test-cross test-web dist test-dist check-reproducible test-readme test-miri check-versions check-workflows
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -32,6 +32,17 @@ test-c:
 
 test-node:
 	bash scripts/test-node.sh
+
+# fairmines-server (server/): the operator's game service on PostgreSQL, started with no setup (its own
+# embedded PostgreSQL in server/.fairmines-server/): every route, restarts, crashes (SIGKILL of the service and
+# of PostgreSQL), hostile input, the export through verify-history. Needs the Node addon (test-node builds it).
+test-server:
+	cd server && npm ci --no-audit --no-fund --loglevel=error && npm test
+
+# The service on a local port with its own PostgreSQL; DATABASE_URL, FAIRMINES_API_KEY etc.: server/README.md.
+serve:
+	@compgen -G 'node/fairmines.*.node' >/dev/null || (cd node && npm ci --no-audit --no-fund && npm run build --silent)
+	cd server && npm ci --no-audit --no-fund --loglevel=error && node bin/fairmines-server.js
 
 test-uniffi:
 	bash scripts/test-uniffi.sh
