@@ -28,20 +28,27 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-// The layers, each importing only those above it here (tests/layers.rs keeps it so).
-mod audit;
-mod chunk;
-#[cfg(feature = "arrow")]
-mod columns;
+// The layers, bottom up: a module imports only modules of the groups before its own (tests/layers.rs).
 mod error;
-mod feed;
-mod json;
-mod ledger;
+
 mod options;
+
+mod row;
+
+mod chunk;
+
 mod pipeline;
 mod reading;
-mod row;
+
+mod nonces;
+
+mod audit;
 mod verify;
+
+#[cfg(feature = "arrow")]
+mod columns;
+mod feed;
+mod report_json;
 
 /// The Arrow types of [`verify_batches`] (the version this crate reads, for callers).
 #[cfg(feature = "arrow")]
@@ -55,8 +62,8 @@ pub use chunk::MAX_LINE_BYTES;
 pub use columns::{audit_batches, verify_batches};
 pub use error::HistoryError;
 pub use feed::{HistoryAuditor, HistoryVerifier};
-pub use json::{audit_counts_from_json, audit_json, failure_json, summary_json};
-pub use ledger::{NonceRanges, PairNonces};
+pub use nonces::{NonceRanges, PairNonces};
 pub use options::{Format, Options, Proceed, Progress, parse_delimiter};
+pub use report_json::{audit_counts_from_json, audit_json, failure_json, summary_json};
 pub use row::{CSV_HEADER, FIELDS, Play, REQUIRED_FIELDS, Row, RowError, parse_picks, parse_positions};
 pub use verify::{Failure, FailureKind, Report, Sink, Summary, verify_history, verify_history_to, verify_values};

@@ -4,7 +4,8 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::{AuditCounts, AuditReport, ChiSquare, Failure, Summary};
+use crate::audit::{AuditCounts, AuditReport, ChiSquare};
+use crate::verify::{Failure, Summary};
 
 /// A failure as one line of `verify-history --json`: its fields and `"type": "failure"`.
 pub fn failure_json(failure: &Failure) -> Value {

@@ -126,11 +126,12 @@ struct PairState {
     last_seen: u64,
 }
 
-/// Where a pair's state lies in a [`Ledger`]; valid until a pair is closed ([`Ledger::closed_early`] changes).
+/// Where a pair's state lies in an [`OpenPairs`]; valid until a pair is closed ([`OpenPairs::closed_early`]
+/// changes).
 pub(crate) type Slot = usize;
 
 /// Every open seed pair's nonces, with at most `max_open` pairs held at once.
-pub(crate) struct Ledger {
+pub(crate) struct OpenPairs {
     slots: HashMap<PairKey, Slot>,
     states: Vec<Option<PairState>>,
     free: Vec<Slot>,
@@ -139,9 +140,9 @@ pub(crate) struct Ledger {
     pub(crate) closed_early: u64,
 }
 
-impl Ledger {
+impl OpenPairs {
     pub(crate) fn new(max_open: usize) -> Self {
-        Ledger {
+        OpenPairs {
             slots: HashMap::new(),
             states: Vec::new(),
             free: Vec::new(),
@@ -151,7 +152,7 @@ impl Ledger {
         }
     }
 
-    /// The pair's slot, opening the pair if it is new. When the ledger is full, the least recently seen half
+    /// The pair's slot, opening the pair if it is new. When every slot is taken, the least recently seen half
     /// of the pairs is closed first and handed to `closed` (which makes every slot given before invalid).
     pub(crate) fn slot(&mut self, key: &PairKey, closed: &mut dyn FnMut(PairNonces)) -> Slot {
         if let Some(&slot) = self.slots.get(key) {
@@ -263,16 +264,16 @@ mod tests {
     }
 
     #[test]
-    fn a_full_ledger_closes_the_oldest_pairs() {
-        let mut ledger = Ledger::new(4);
+    fn too_many_open_pairs_close_the_oldest() {
+        let mut open = OpenPairs::new(4);
         let mut closed = Vec::new();
         for pair in 0..8u8 {
             let key = (Digest::from_bytes([pair; 32]), String::new());
-            let slot = ledger.slot(&key, &mut |p| closed.push(p));
-            assert!(ledger.insert(slot, 0));
+            let slot = open.slot(&key, &mut |p| closed.push(p));
+            assert!(open.insert(slot, 0));
         }
-        assert_eq!(ledger.closed_early, 4);
-        assert_eq!(closed.len() as u64, ledger.closed_early);
-        assert_eq!(ledger.close_all().len(), 4);
+        assert_eq!(open.closed_early, 4);
+        assert_eq!(closed.len() as u64, open.closed_early);
+        assert_eq!(open.close_all().len(), 4);
     }
 }
