@@ -19,7 +19,7 @@ use crate::audit::{AuditCounts, audit_chunk};
 use crate::chunk::Chunk;
 use crate::error::HistoryError;
 use crate::options::{Format, Options, Progress};
-use crate::reading::{Reading, Rows, Tracking, check_text, decide_format};
+use crate::reading::{LastByteReader, Reading, Rows, check_text, decide_format};
 use crate::verify::{CheckedChunk, Collector, CommitmentCache, Report, check_chunk};
 
 /// Where CSV records end: a line break outside a quoted field, after a line that is not empty.
@@ -219,7 +219,7 @@ impl Feeder {
             }
             let csv = self.shared.with(|p| p.framer.as_ref().is_some_and(|f| f.csv));
             let format = if csv { Format::Csv } else { Format::JsonLines };
-            let reader = BufReader::with_capacity(1 << 16, Tracking { inner: self.shared.clone(), last: None });
+            let reader = BufReader::with_capacity(1 << 16, LastByteReader { inner: self.shared.clone(), last: None });
             self.stage = match Rows::new(reader, format, reading)? {
                 Some(rows) => {
                     let chunk = Chunk::new(rows.layout());

@@ -34,12 +34,12 @@ impl Reading {
 }
 
 /// Counts the bytes read from the input (before any decompression).
-struct Counting<R> {
+struct CountingReader<R> {
     inner: R,
     bytes: Arc<AtomicU64>,
 }
 
-impl<R: Read> Read for Counting<R> {
+impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.bytes.fetch_add(n as u64, Ordering::Relaxed);
@@ -48,12 +48,12 @@ impl<R: Read> Read for Counting<R> {
 }
 
 /// Remembers the last byte read (to tell whether the input ends in a newline).
-pub(crate) struct Tracking<R> {
+pub(crate) struct LastByteReader<R> {
     pub(crate) inner: R,
     pub(crate) last: Option<u8>,
 }
 
-impl<R: Read> Read for Tracking<R> {
+impl<R: Read> Read for LastByteReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         if n > 0 {
@@ -63,14 +63,14 @@ impl<R: Read> Read for Tracking<R> {
     }
 }
 
-/// The input's bytes read so far; `exact` when the reader's buffer holds input bytes (no decompression), so
-/// that what it holds can be left out.
-struct Counted {
+/// The input's bytes read so far, as a [`CountingReader`] counts them; `exact` when the reader's buffer holds
+/// input bytes (no decompression), so that what it holds can be left out.
+struct BytesRead {
     bytes: Arc<AtomicU64>,
     exact: bool,
 }
 
-impl Counted {
+impl BytesRead {
     fn read_up_to(&self, buffered: usize) -> u64 {
         let read = self.bytes.load(Ordering::Relaxed);
         if self.exact { read.saturating_sub(buffered as u64) } else { read }
@@ -121,11 +121,11 @@ pub(crate) fn read_chunks<R: Read>(
     send: &mut dyn FnMut(Chunk) -> bool,
 ) -> Result<(), HistoryError> {
     let bytes = Arc::new(AtomicU64::new(0));
-    let mut raw = BufReader::with_capacity(1 << 16, Counting { inner: input, bytes: bytes.clone() });
+    let mut raw = BufReader::with_capacity(1 << 16, CountingReader { inner: input, bytes: bytes.clone() });
     let gzip = raw.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     let inner: Box<dyn Read + '_> = if gzip { Box::new(MultiGzDecoder::new(raw)) } else { Box::new(raw) };
-    let mut reader = BufReader::with_capacity(1 << 16, Tracking { inner, last: None });
-    let counted = Counted { bytes, exact: !gzip };
+    let mut reader = BufReader::with_capacity(1 << 16, LastByteReader { inner, last: None });
+    let bytes_read = BytesRead { bytes, exact: !gzip };
     // The first read's bytes (64 KiB from a file).
     check_text(reader.fill_buf()?)?;
     let mut format = reading.format;
@@ -137,13 +137,13 @@ pub(crate) fn read_chunks<R: Read>(
     let mut chunk = spares.chunk(rows.layout());
     while rows.step(&mut chunk)? {
         if chunk.rows.len() >= reading.chunk_rows {
-            chunk.bytes = counted.read_up_to(rows.buffered());
+            chunk.bytes = bytes_read.read_up_to(rows.buffered());
             if !send(std::mem::replace(&mut chunk, spares.chunk(rows.layout()))) {
                 return Ok(());
             }
         }
     }
-    chunk.bytes = counted.read_up_to(0);
+    chunk.bytes = bytes_read.read_up_to(0);
     send(chunk);
     Ok(())
 }
@@ -179,12 +179,12 @@ fn first_byte<R: Read>(reader: &mut BufReader<R>) -> io::Result<Option<u8>> {
 /// The rows of an input in a known format, read one line (or CSV record) at a time.
 pub(crate) enum Rows<R: Read> {
     /// JSON Lines: the reader, the last line's number and the bytes read as lines so far.
-    Json { reader: BufReader<Tracking<R>>, layout: Layout, line_number: u64, consumed: u64, scratch: Vec<u8> },
+    Json { reader: BufReader<LastByteReader<R>>, layout: Layout, line_number: u64, consumed: u64, scratch: Vec<u8> },
     /// CSV, its header read; a row is held back by one, so that the last one can be marked when the input
     /// ends without a newline.
     /// The records are read into two buffers in turn (no allocation per row) and copied into the chunk.
     Csv {
-        csv: Box<csv::Reader<BufReader<Tracking<R>>>>,
+        csv: Box<csv::Reader<BufReader<LastByteReader<R>>>>,
         layout: Layout,
         pending: Option<csv::ByteRecord>,
         spare: csv::ByteRecord,
@@ -195,7 +195,7 @@ impl<R: Read> Rows<R> {
     /// The rows of `reader` in `format` (a CSV header is read now); `None` for a CSV input without a header
     /// (nothing to read).
     pub(crate) fn new(
-        reader: BufReader<Tracking<R>>,
+        reader: BufReader<LastByteReader<R>>,
         format: Format,
         reading: &Reading,
     ) -> Result<Option<Self>, HistoryError> {
