@@ -1,18 +1,9 @@
 #!/usr/bin/env bash
-# Per-call cost of the C API (libfairmines.a, called from C) against the same calls made straight to
-# the Rust core. One program, bindings/c/bench/c_api.c, links libfairmines.a and the core's loops
-# (bindings/c/bench/rust_core.rs, the cdylib example bench-core) and times both sides interleaved:
-# each sample times 2,000 calls through C, then 2,000 in Rust (the order swapped every sample; the
-# thread's CPU time, so other processes' time slices stay out), and the median of the per-sample
-# C / Rust ratios is kept. (This machine's speed drifts by 20-30% over seconds; separate programs in
-# turns gave ratios from 0.6 to 1.6.) Target: C per call within 5% of the Rust core. Also
-# counts instructions per call (callgrind, when valgrind is installed). Prints a table and
-# `BENCH {json}` lines (collected by scripts/bench.sh). Not part of the tests.
-# BENCH_SAMPLES (default 300) sets the samples per case.
+# The C API's per-call cost against the same calls straight to the Rust core, interleaved in one program (bindings/c/bench/c_api.c,
+# medians of BENCH_SAMPLES (300) per-sample ratios; target within 5%), and instructions per call (callgrind): BENCH lines for bench.sh.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
+source "$(dirname "$0")/lib.sh"
+scratch
 STATIC_LIBS="$(sed -n 's/^FAIRMINES_NATIVE_STATIC_LIBS="\(.*\)"$/\1/p' scripts/install-c.sh)"
 EXAMPLES="$PWD/target/release/examples"
 
@@ -27,7 +18,7 @@ cc -std=c11 -O2 -Iinclude -o "$TMP/bench" bindings/c/bench/c_api.c target/releas
 # One sample of 2,000 calls per side, counting only inside each side's loop function, by exact name.
 # LD_BIND_NOW: no lazy symbol binding inside the counted loops.
 : >"$TMP/instructions"
-if command -v valgrind >/dev/null; then
+if have valgrind; then
     for case in commitment mine_positions/1 mine_positions/3 mine_positions/24; do
         loop=positions_loop
         [ "$case" = commitment ] && loop=commitment_loop
