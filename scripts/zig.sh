@@ -1,18 +1,37 @@
 # shellcheck shell=bash
-# Sourced by the dist scripts that build against glibc 2.17: cargo-zigbuild and zig, from PyPI at the versions
-# pinned in scripts/zig-requirements.txt, in one venv under the target folder (installed once; the
-# cargo-zigbuild wheel is the crate's own binary: seconds to install, where `cargo install` takes minutes on
-# every fresh clone). Puts the venv first on
-# PATH: cargo-zigbuild runs `python3 -m ziglang` when there is no zig on PATH, and maturin --zig finds it too.
-zig_pins=$(dirname "${BASH_SOURCE[0]}")/zig-requirements.txt
-CARGO_ZIGBUILD_VERSION=$(sed -n 's/^cargo-zigbuild==//p' "$zig_pins")
-ZIGLANG_VERSION=$(sed -n 's/^ziglang==//p' "$zig_pins")
-zig_venv=${CARGO_TARGET_DIR:-$PWD/target}/zig-venv
-if [[ "$("$zig_venv/bin/cargo-zigbuild" --version 2>/dev/null)" != "cargo-zigbuild $CARGO_ZIGBUILD_VERSION" ||
-      "$("$zig_venv/bin/python" -m ziglang version 2>/dev/null)" != "$ZIGLANG_VERSION" ]]; then
-    echo "installing cargo-zigbuild $CARGO_ZIGBUILD_VERSION and zig $ZIGLANG_VERSION (PyPI ziglang) into $zig_venv"
-    rm -rf "$zig_venv"
-    python3 -m venv "$zig_venv"
-    "$zig_venv/bin/pip" install --quiet --disable-pip-version-check -r "$zig_pins"
-fi
-export PATH=$zig_venv/bin:$PATH
+# Sourced by the dist scripts after lib.sh: the version, SOURCE_DATE_EPOCH, the release flags, reproducible archives, and zig_tools (cargo-zigbuild and zig from PyPI at zig-requirements.txt's pins, in target/zig-venv, first on PATH).
+version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
+target_dir=$(realpath -m "${CARGO_TARGET_DIR:-$ROOT/target}")
+umask 022
+# RUSTFLAGS would override the per-target flags (the release workflow sets it); only --target crates get these.
+unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
+release_flags() { # [EXTRA] TARGET...: no build paths, symbols stripped
+    local extra= && [[ $1 != -* ]] || { extra="$1 " && shift; }
+    for t in "$@"; do
+        rustup target list --installed | grep -qx "$t" || rustup target add "$t"
+        export "CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$t")_RUSTFLAGS=$extra-C strip=symbols --remap-path-prefix=$ROOT=/fairmines --remap-path-prefix=${CARGO_HOME:-$HOME/.cargo}=/cargo"
+    done
+}
+targz() { # DIR NAME OUT: DIR/NAME as OUT, fixed order, owners and times, gzip -n
+    tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" --format=gnu -C "$1" -cf - "$2" |
+        gzip -9n >"$3.tmp"
+    mv "$3.tmp" "$3"
+}
+modes() { find "$@" -type d -exec chmod 0755 {} + && find "$@" -type f -exec chmod 0644 {} +; }
+zig_tools() {
+    local venv=$target_dir/zig-venv pins=$ROOT/scripts/zig-requirements.txt
+    if [[ "$("$venv/bin/cargo-zigbuild" --version 2>/dev/null)" != "cargo-zigbuild $(sed -n 's/^cargo-zigbuild==//p' "$pins")" ||
+        "$("$venv/bin/python" -m ziglang version 2>/dev/null)" != "$(sed -n 's/^ziglang==//p' "$pins")" ]]; then
+        step "cargo-zigbuild and zig into $venv"
+        rm -rf "$venv" && python3 -m venv "$venv"
+        "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$pins"
+    fi
+    export PATH=$venv/bin:$PATH
+}
+# GLIBC_2.17 at most in the ELF files given, else fail; prints the newest.
+glibc_floor() {
+    local newest && newest=$(objdump -T "$@" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tail -n 1)
+    [[ -n $newest && $(printf '%s\n' GLIBC_2.17 "$newest" | sort -V | tail -n 1) == GLIBC_2.17 ]] || fail "$* needs $newest"
+    echo "$newest"
+}
