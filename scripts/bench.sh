@@ -1,23 +1,13 @@
 #!/usr/bin/env bash
-# Every benchmark (`make bench`): the core's criterion bench (per round beside the Keccak bound, batch
-# on all cores beside one thread), then the C, Python and Node benchmarks; writes docs/benchmarks.md at the
-# repo root with the machine, the date, the commit, rounds/s and every ratio with its
-# target. Each benchmark prints `BENCH {json}` lines; this script collects them. Logs go to
-# target/bench-logs/. About 5-10 minutes on 2 cores (builds included). Not part of the tests.
-#
-#   scripts/bench.sh                 everything
-#   BENCH_ONLY="rust c" scripts/bench.sh    a subset (rust, c, python, node, wasm, web, history); docs/benchmarks.md lists what ran
-#
-# Ratios are measured inside one run of one program, so they hold on a busy machine better than the
-# absolute rounds/s do; still, run it on a quiet machine (the load average is recorded).
-# The release builds of dist/ against these native ones: scripts/bench-dist.sh (`make bench-dist`,
-# docs/benchmarks-dist.md).
+# `make bench`: every benchmark (the core's criterion bench, C, Python, Node, WASM, web, history), their `BENCH {json}` lines
+# collected into docs/benchmarks.md with the machine, commit and targets; logs in target/bench-logs/. BENCH_ONLY="rust c ..."
+# runs a subset. Ratios are measured within one program's run, so they hold on a busy machine better than rounds/s do.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ROOT=$PWD
+source "$(dirname "$0")/lib.sh"
 LOGS=$ROOT/target/bench-logs
 mkdir -p "$LOGS"
 ONLY=${BENCH_ONLY:-rust c python node wasm web history}
+unset BENCH_ONLY   # bindings/c/bench/c_api.c reads its own BENCH_ONLY (one case)
 started=$SECONDS
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -97,45 +87,22 @@ for r in results:
         shown = f"{value:.3g}{unit}" if "C " not in r["name"] else f"{value:.3f}"
     out.append(f"| {r['name']} | {shown} | {target} | {verdict} | {fmt_rate(r)} |")
 out.append("""
-How each is measured:
-- **core vs Keccak bound**: `cargo bench -p fairmines --bench rounds`. Each criterion sample times a run of
-  `mine_positions` calls, then as many rounds' worth of `keccak::f1600` (2 permutations per round, 3 when
-  `server:client:nonce` is 136 bytes or longer: "long" is a 100-byte client seed); value = bound time / round
-  time (100% = nothing but permutations), the median over the samples. Rounds/s is one thread's.
-- **batch speed-up**: `mine_positions_batch` over 100,000 nonces on all cores against the same rounds on one
-  thread (four in step, as each batch thread runs them), one of each per sample, the median over 100 samples;
-  rounds/s is the batch's.
-- **4 rounds in step** (a stretch, no target set): on one thread, rounds four at a time on
-  `fairmines_keccak::f1600_x4` (AVX2 when the CPU has it; the backend is named in the row) against the same rounds
-  one at a time, and against the one-lane bound (2 scalar permutations a round here): over 100% is past the
-  one-lane limit.
-- **C**: `scripts/bench-c.sh`, the C API from C against the same calls straight to the Rust core, in one
-  process (the core's loops are a cdylib linked beside `libfairmines.a`), interleaved: each of 300 samples times
-  2,000 calls of each side back to back (thread CPU time, order swapped every sample), so the machine's drift
-  (20-30% over seconds) cancels; value = the median of the per-sample C / Rust ratios (1.05 = 5% slower). Both
-  sides produce the same output (the commitment as 64 hex characters, as the C API writes it). The rows marked
-  "instructions" count the same loops with callgrind (2,000 calls each): deterministic.
-- **Python**: `scripts/bench-python.sh`, against a pure-Python implementation on hashlib in `python/bench/bench.py`;
-  each ratio is the median over 21 samples that time both sides back to back.
-- **Node**: `scripts/bench-node.sh`, against `vectors/reference.js` (js-sha3) and a `node:crypto` implementation
-  in `node/bench/bench.js`; each ratio is the median over 21 samples in which every line runs for about 40 ms,
-  back to back.
-- **WASM** (Node): `scripts/bench-wasm.sh`, fairmines-wasm `minePositions` against `vectors/reference.js` (js-sha3)
-  in the same Node process, in `wasm/bench/bench.mjs`; each ratio is the median over 21 paired samples of about
-  40 ms per side; the module's size is `wasm/fairmines_wasm_bg.wasm`, raw and gzipped (level 9), in KiB.
-- **web** (Chromium): `scripts/bench-web.sh`, fairmines-wasm in the verifier page against `vectors/reference.js`
-  (js-sha3) in the same page, medians of paired samples as for Node; and history rows/s of the page's worker
-  (a `File` stream fed to the core's `HistoryVerifier`, wall time in the page, median of 3) against
-  `fairmines verify-history --threads 1` on the same 200,000-row file (wall time of the process).
-- **history**: `scripts/bench-history.sh`, `fairmines verify-history` on 1,000,000-row histories made
-  by `simulate-history` (JSON Lines and CSV), wall time of the process, each command once per sample, 9 samples
-  interleaved, ratios the medians of the per-sample ratios. Against the audit: rows/s of the history over
-  rounds/s of `fairmines audit` (a seed pair) for the same rounds: a history of 3-mine rounds against
-  `--mines 3`, and the default history (mine counts 1..24 in turn) against `--mines M` for each M in 1..24 (as
-  many nonces each, one process per M); on every core for both. One thread against every core on the 3-mine
-  history. Against Python: `python/bench/history_loop.py` (`json` + `hashlib`, commitments memoised, the first
-  200,000 rows of the same file, one core) against the command on one thread, and as run by default. Peak RSS
-  from `wait4`; `make history-memory` shows it on 1,000,000 and 10,000,000 rows.
+How each is measured (each script's header says more); ratios are medians of paired samples in one process, so the
+machine's drift cancels:
+- **core vs Keccak bound**: `cargo bench -p fairmines --bench rounds`: `mine_positions` time against as many rounds'
+  worth of `keccak::f1600` (2 permutations a round, 3 from 136 bytes of `server:client:nonce`; "long" is a 100-byte
+  client seed): 100% = nothing but permutations. **batch speed-up**: `mine_positions_batch` over 100,000 nonces on
+  all cores against one thread. **4 rounds in step** (no target): `f1600_x4` (AVX2 when present) against one lane.
+- **C**: `scripts/bench-c.sh`, the C API from C against the same calls straight to the Rust core in one process, 300
+  samples of 2,000 calls per side (thread CPU time, order swapped); "instructions" rows count them with callgrind.
+- **Python** (`scripts/bench-python.sh`, against pure-Python hashlib), **Node** (`scripts/bench-node.sh`, against
+  js-sha3 and `node:crypto`), **WASM** (`scripts/bench-wasm.sh`, against js-sha3 in Node; the .wasm's size raw and
+  gzipped, KiB) and **web** (`scripts/bench-web.sh`, in Chromium; the page worker's history rows/s against
+  `fairmines verify-history --threads 1` on 200,000 rows): medians over 21 samples.
+- **history**: `scripts/bench-history.sh`, `fairmines verify-history` on 1,000,000-row histories (JSON Lines, CSV),
+  9 interleaved samples: against `fairmines audit` on the same rounds (3 mines; mine counts 1..24 as 24 audits), one
+  thread against every core, and against `python/bench/history_loop.py` (one core, 200,000 rows). Peak RSS from
+  `wait4`; `make history-memory` shows it on 10,000,000 rows.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("docs/benchmarks.md", "w").write("\n".join(out) + "\n")
