@@ -1,14 +1,8 @@
 #!/usr/bin/env bash
-# The history rows of `make bench`: `fairmines verify-history` rows/s on JSON Lines and CSV, on one
-# thread and on every core, against the audit's rounds/s for the same rounds in the same run, and against a
-# plain Python json + hashlib loop (python/bench/history_loop.py) on the same file. Prints a table and
-# `BENCH {json}` lines (collected by scripts/bench.sh). Not part of the tests.
-#   BENCH_ROWS     rows per history (default 1000000)
-#   BENCH_HISTORY_SAMPLES  samples; each runs every command once, interleaved, and the ratios are their
-#                  medians (9: single runs on this 2-core VM vary by ±20%)
-# Wall time of each process, peak RSS from wait4. The histories are made once under target/bench-history/.
+# verify-history rows/s (JSON Lines, CSV; one thread, every core) against the audit's rounds/s on the same rounds and a Python
+# json + hashlib loop, medians of BENCH_HISTORY_SAMPLES (9) interleaved runs on BENCH_ROWS (1000000): BENCH lines for bench.sh.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
 rows=${BENCH_ROWS:-1000000}
 samples=${BENCH_HISTORY_SAMPLES:-9}
 cargo build --quiet --locked --release -p fairmines-cli
