@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README.md's and docs/install.md's blocks run as written (readme_examples.py), docs/vocabulary.md's names looked up; builds what they use.
+# README.md's and docs/install.md's blocks run as written (readme_examples.py), docs/vocabulary.md's names looked up (tests/docs); builds what they use.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 python/.venv/bin/python -c 'import fairmines' 2>/dev/null || bash scripts/test-python.sh --setup-only
@@ -8,4 +8,4 @@ cargo build --quiet --locked --release -p fairmines-c
 bindings/uniffi/generate.sh   # the Kotlin, Swift and Ruby names of docs/vocabulary.md are looked up there
 python3 scripts/readme_examples.py README.md
 python3 scripts/readme_examples.py docs/install.md
-python/.venv/bin/python scripts/check_vocabulary.py
+python/.venv/bin/python -m pytest -q tests/docs

@@ -1,0 +1,110 @@
+"""Every name in docs/vocabulary.md exists in its language (run by scripts/test-readme.sh with python/.venv's pytest).
+
+Each cell of the table holds names in backticks, looked up where the language defines them: Rust in the core's public
+items, Python and Node in the loaded packages (module attributes, class members, an error's fields), C in
+include/fairmines.h, Kotlin/Swift and Ruby in what bindings/uniffi/generate.sh wrote into target/uniffi-generated.
+`…suffix` continues the name before it, `PREFIX_*` needs one name with that prefix; quoted values (`"ok"`),
+placeholders (`<Name>Error`) and notes in parentheses are not names.
+"""
+
+import importlib
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+COLUMNS = ["concept", "Rust (`fairmines`)", "Python", "Node", "C", "Kotlin / Swift", "Ruby"]
+TABLE = [line for line in (ROOT / "docs/vocabulary.md").read_text().splitlines() if line.startswith("|")]
+ROWS = [[c.strip() for c in row.strip("|").split("|")] for row in TABLE[2:]]
+NODE_NAMES = """
+const fm = require('fairmines');
+const names = new Set(Object.keys(fm));
+for (const value of Object.values(fm)) {
+  if (typeof value !== 'function') continue;
+  for (const n of Object.getOwnPropertyNames(value)) names.add(n);
+  if (value.prototype) for (const n of Object.getOwnPropertyNames(value.prototype)) names.add(n);
+}
+try { fm.minePositions('s', 'c', 0, 0); } catch (error) { for (const n of Object.keys(error)) names.add(n); names.add(error.code); }
+console.log(JSON.stringify([...names]));
+"""
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+
+
+def generated(*suffixes: str) -> set[str]:
+    folder = ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "uniffi-generated"
+    files = [p for s in suffixes for p in sorted(folder.rglob(f"*{s}")) if p.is_file()]
+    assert files, "no uniffi sources in the build folder: run bindings/uniffi/generate.sh"
+    return set().union(*(words(f.read_text(errors="replace")) for f in files))
+
+
+def known(language: str) -> set[str]:
+    if language == "Rust (`fairmines`)":
+        source = "\n".join(p.read_text() for p in (ROOT / "crates/fairmines/src").rglob("*.rs"))
+        return set(re.findall(r"\bpub(?:\(crate\))? (?:const )?(?:fn|struct|enum|trait|type|const|mod) (\w+)", source))
+    if language == "Python":
+        module = importlib.import_module("fairmines")
+        return set(dir(module)).union(*(dir(v) for v in vars(module).values() if isinstance(v, type)))
+    if language == "Node":
+        out = subprocess.run(["node", "-e", NODE_NAMES], cwd=ROOT / "node", check=True, capture_output=True, text=True)
+        # Result shapes (Verification, Reveal, RoundRecord) are TypeScript types of index.d.ts, not values.
+        types = re.findall(r"^export (?:declare )?(?:interface|type|class) (\w+)", (ROOT / "node/index.d.ts").read_text(), re.M)
+        return set(json.loads(out.stdout)) | set(types)
+    if language == "C":
+        return words((ROOT / "include/fairmines.h").read_text())
+    return generated(".kt", ".swift") if language == "Kotlin / Swift" else generated(".rb")
+
+
+def names_in(cell: str) -> list[str]:
+    """The names of one cell, `…` continuations kept as such."""
+    out: list[str] = []
+    for span in re.findall(r"`([^`]*)`", cell):
+        if span.startswith(("\"", "'", "(", "<", "&")):
+            continue
+        span = re.sub(r"(?:\.|::)<[A-Za-z]+>.*$", "", span)  # FairminesException.<Name> → FairminesException
+        span = re.sub(r"<[A-Z]+>$", "*", span)  # FAIRMINES_<NAME> → any name with that prefix
+        out += ["…" + span[1:]] if span.startswith("…") else re.findall(r"[A-Za-z_][A-Za-z0-9_.]*\*?", span)
+    return out
+
+
+def importable(dotted: str) -> bool:
+    module, _, attribute = dotted.rpartition(".")
+    try:
+        return hasattr(importlib.import_module(module), attribute)
+    except ImportError:
+        return False
+
+
+def exists(name: str, previous: str | None, names: set[str]) -> bool:
+    if "." in name.strip("."):  # a Python standard type (fractions.Fraction), or a member path
+        return importable(name) or all(part in names for part in name.split("."))
+    name = name.strip(".")
+    if name.startswith("…"):
+        return previous is not None and any(previous[:k] + name[1:] in names for k in range(len(previous) + 1))
+    if name.endswith("*"):
+        return any(k.startswith(name[:-1]) for k in names)
+    return name in names
+
+
+def test_columns():
+    assert [c.strip() for c in TABLE[0].strip("|").split("|")] == COLUMNS
+
+
+@pytest.mark.parametrize("column", range(1, len(COLUMNS)), ids=COLUMNS[1:])
+def test_names_exist(column):
+    names, missing, checked = known(COLUMNS[column]), [], 0
+    for row in ROWS:
+        previous = None
+        for name in names_in(row[column]):
+            checked += 1
+            if not exists(name, previous, names):
+                missing.append(f"`{name}` (row '{row[0]}')")
+            if not name.startswith("…"):
+                previous = name.rstrip("*")
+    assert checked and not missing, f"{COLUMNS[column]}: not found: {missing}"
