@@ -73,9 +73,9 @@ test-readme:
 	bash scripts/test-readme.sh
 
 # Every version number equals Cargo.toml's (CLI, Python, npm packages, C header, POM, CHANGELOG.md);
-# scripts/set-version.sh X.Y.Z sets them all.
+# scripts/versions.py set X.Y.Z sets them all.
 check-versions:
-	bash scripts/check-versions.sh
+	python3 scripts/versions.py check
 
 # The GitHub Actions workflows pass actionlint (installed from the Go module proxy into target/tools).
 check-workflows:
