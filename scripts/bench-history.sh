@@ -3,22 +3,16 @@
 # json + hashlib loop, medians of BENCH_HISTORY_SAMPLES (9) interleaved runs on BENCH_ROWS (1000000): BENCH lines for bench.sh.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-rows=${BENCH_ROWS:-1000000}
-samples=${BENCH_HISTORY_SAMPLES:-9}
+rows=${BENCH_ROWS:-1000000} samples=${BENCH_HISTORY_SAMPLES:-9} bin=$PWD/target/release/fairmines dir=$PWD/target/bench-history
 cargo build --quiet --locked --release -p fairmines-cli
-bin=$PWD/target/release/fairmines
-dir=$PWD/target/bench-history
 mkdir -p "$dir"
 # Two kinds of history: every round with 3 mines (the same rounds as `audit --mines 3`), and the mix of mine
 # counts 1..24 that simulate-history writes by default (a 334 MB file).
 for kind in m3 mixed; do
     for format in jsonl csv; do
         file=$dir/$kind-$rows.$format
-        [[ -s $file ]] && continue
-        extra=()
-        [[ $kind == m3 ]] && extra=(--mines 3)
-        "$bin" simulate-history --rows "$rows" "${extra[@]}" --format "$format" --output "$file.part"
-        mv "$file.part" "$file"
+        [[ -s $file ]] || { "$bin" simulate-history --rows "$rows" $([[ $kind == m3 ]] && echo --mines 3) --format "$format" \
+            --output "$file.part" && mv "$file.part" "$file"; }
     done
 done
 # The Python loop imports python/bench/bench.py (numpy, fairmines): the test venv has them.
@@ -49,33 +43,22 @@ def python_loop():
     assert int(out[0]) == python_rows and out[2] == "0", out
     return float(out[1]), None
 
+def audit(mines):
+    return run([bin, "audit", "--server-seed", SERVER, "--client-seed", CLIENT, "--count", str(rows), "--mines", str(mines), "--json"])
+
 def audit_mixed():
-    """The 24 audits' total time and the largest peak RSS."""
-    runs = [run(audit(m, rows)) for m in range(1, 25)]
+    """The audit's rate over the mixed history's mine counts: `--mines M` for each M in 1..24 over `rows` nonces each
+    (separate rounds, as a history's rows are; one process per mine count, whose start-up is under 1% of it):
+    the 24 audits' total time and the largest peak RSS."""
+    runs = [audit(m) for m in range(1, 25)]
     return sum(seconds for seconds, _ in runs), max(peak for _, peak in runs)
 
-def audit(mines, count):
-    return [bin, "audit", "--server-seed", SERVER, "--client-seed", CLIENT, "--count", str(count),
-            "--mines", str(mines), "--json"]
-
-def verify(kind, fmt, threads):
-    return [bin, "verify-history", f"{folder}/{kind}-{rows}.{fmt}", "--threads", str(threads), "--json"]
-
-# The audit's rate over the mixed history's mine counts: `--mines M` for each M in 1..24 over `rows` nonces each
-# (separate rounds, as a history's rows are; one process per mine count, whose start-up is under 1% of it).
+measured = {"audit m3": lambda: audit(3), "audit mixed": audit_mixed, "python": python_loop}
+for kind, fmt, threads in ((k, f, t) for k in ("m3", "mixed") for f in ("jsonl", "csv") for t in (1, cores) if (k, t) != ("mixed", 1)):
+    measured[f"{kind} {fmt} {threads}"] = lambda k=kind, f=fmt, t=threads: run(
+        [bin, "verify-history", f"{folder}/{k}-{rows}.{f}", "--threads", str(t), "--json"])
 times, rss = {}, {}
 for sample in range(samples):
-    measured = {
-        "audit m3": lambda: run(audit(3, rows)),
-        "audit mixed": lambda: audit_mixed(),
-        "python": python_loop,
-    }
-    for kind in ("m3", "mixed"):
-        for fmt in ("jsonl", "csv"):
-            for threads in (1, cores):
-                if kind == "mixed" and threads == 1:
-                    continue
-                measured[f"{kind} {fmt} {threads}"] = lambda k=kind, f=fmt, t=threads: run(verify(k, f, t))
     for name, measure in measured.items():
         seconds, peak = measure()
         times.setdefault(name, []).append(seconds)
@@ -91,10 +74,8 @@ def rate(name, count=rows):
 
 results = []
 def bench(name, value, target, rounds_per_s):
-    result = {"suite": "history", "name": name, "value": value, "rounds_per_s": rounds_per_s}
-    if target is not None:
-        result.update(target=target, met=value >= target)
-    results.append(result)
+    results.append({"suite": "history", "name": name, "value": value, "rounds_per_s": rounds_per_s}
+                   | ({} if target is None else {"target": target, "met": value >= target}))
 
 for fmt, label in (("jsonl", "JSON Lines"), ("csv", "CSV")):
     bench(f"history {label} rows/s / audit rounds/s, 3-mine rounds, {cores} threads", ratio("audit m3", f"m3 {fmt} {cores}"),

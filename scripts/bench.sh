@@ -37,55 +37,33 @@ run history bash scripts/bench-history.sh
 sleep 1 # let the tee processes finish writing
 
 python3 - "$LOGS" "$load_before" "$((SECONDS - started))" <<'PY'
-import json, os, sys
+import json, sys
 
 sys.path.insert(0, "scripts")
 from bench_env import header, sh
 
 logs, load_before, elapsed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-status = {}
-for line in open(os.path.join(logs, "status")):
-    suite, state, seconds = line.split()
-    status[suite] = (state, int(seconds))
-results = []
-for suite in status:
-    for line in open(os.path.join(logs, f"{suite}.log")):
-        if line.startswith("BENCH "):
-            results.append(json.loads(line[len("BENCH "):]))
-
-def fmt_rate(r):
-    value = r.get("rounds_per_s")
-    return f"{value:,.0f}" if value else ""
-
-out = []
-out.append("# Benchmarks\n")
-out.append("Written by `make bench` (`scripts/bench.sh`); do not edit by hand.\n")
-cc = sh("cc", "--version")
-out += header(load_before, f"; {cc.splitlines()[0] if cc != '?' else 'cc ?'}")
-out.append(f"- suites: " + ", ".join(f"{s} {st} ({sec} s)" for s, (st, sec) in status.items()) + f"; total {elapsed} s\n")
-met = sum(1 for r in results if "target" in r and r["met"])
+status = {suite: (state, int(seconds)) for suite, state, seconds in map(str.split, open(f"{logs}/status"))}
+results = [json.loads(line[len("BENCH "):]) for suite in status for line in open(f"{logs}/{suite}.log") if line.startswith("BENCH ")]
 with_target = sum(1 for r in results if "target" in r)
-out.append(f"**{met} of {with_target} targets met.**\n")
-out.append("| measure | value | target | met | rounds/s |")
-out.append("|---|---:|---:|:---:|---:|")
+met = sum(1 for r in results if "target" in r and r["met"])
+cc = sh("cc", "--version")
+out = ["# Benchmarks\n", "Written by `make bench` (`scripts/bench.sh`); do not edit by hand.\n",
+       *header(load_before, f"; {cc.splitlines()[0] if cc != '?' else 'cc ?'}"),
+       "- suites: " + ", ".join(f"{s} {st} ({sec} s)" for s, (st, sec) in status.items()) + f"; total {elapsed} s\n",
+       f"**{met} of {with_target} targets met.**\n", "| measure | value | target | met | rounds/s |", "|---|---:|---:|:---:|---:|"]
 for r in results:
     if r.get("cmp") == "info":
         out.append(f"| {r['name']} | {r['value']:.1f} |  |  |  |")
         continue
-    if "target" in r:
-        target = f"{r.get('cmp', '>=')} {r['target']}"
-        verdict = "yes" if r["met"] else "**no**"
-    else:
-        target, verdict = "", ""
-    value = r["value"]
-    unit = "x" if r.get("cmp", ">=") == ">=" and r["suite"] != "rust" else ""
+    target, verdict = (f"{r.get('cmp', '>=')} {r['target']}", "yes" if r["met"] else "**no**") if "target" in r else ("", "")
+    value, rate = r["value"], f"{r['rounds_per_s']:,.0f}" if r.get("rounds_per_s") else ""
     if r["suite"] == "rust" and "Keccak" in r["name"]:
-        shown = f"{value:.1%}"
-        if "target" in r:
-            target = f">= {r['target']:.0%}"
+        shown, target = f"{value:.1%}", f">= {r['target']:.0%}" if "target" in r else target
     else:
-        shown = f"{value:.3g}{unit}" if "C " not in r["name"] else f"{value:.3f}"
-    out.append(f"| {r['name']} | {shown} | {target} | {verdict} | {fmt_rate(r)} |")
+        unit = "x" if r.get("cmp", ">=") == ">=" and r["suite"] != "rust" else ""
+        shown = f"{value:.3f}" if "C " in r["name"] else f"{value:.3g}{unit}"
+    out.append(f"| {r['name']} | {shown} | {target} | {verdict} | {rate} |")
 out.append("""
 How each is measured (each script's header says more); ratios are medians of paired samples in one process, so the
 machine's drift cancels:
@@ -108,6 +86,5 @@ Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criteri
 open("docs/benchmarks.md", "w").write("\n".join(out) + "\n")
 print("\n".join(out[:12]))
 print(f"\ndocs/benchmarks.md written: {met} of {with_target} targets met")
-failed = [s for s, (st, _) in status.items() if st != "ok"]
-sys.exit(1 if failed else 0)
+sys.exit(any(state != "ok" for state, _ in status.values()))
 PY
