@@ -20,8 +20,7 @@ cc -std=c11 -O2 -Iinclude -o "$TMP/bench" bindings/c/bench/c_api.c target/releas
 : >"$TMP/instructions"
 if have valgrind; then
     for case in commitment mine_positions/1 mine_positions/3 mine_positions/24; do
-        loop=positions_loop
-        [ "$case" = commitment ] && loop=commitment_loop
+        loop=${case%%/*} && loop=${loop#mine_}_loop   # commitment_loop, positions_loop
         for side in rust_core c_api; do
             LD_BIND_NOW=1 BENCH_ONLY=$case BENCH_CALLS=2000 BENCH_SAMPLES=1 BENCH_WARMUP=0 valgrind --tool=callgrind \
                 --callgrind-out-file="$TMP/callgrind.out" --toggle-collect="${side}_$loop" "$TMP/bench" >/dev/null 2>&1
@@ -32,9 +31,8 @@ fi
 
 python3 - "$TMP/samples" "$(nproc)" "$TMP/instructions" <<'PY'
 import json, statistics, sys
-samples = {}
-for line in open(sys.argv[1]):
-    case, c, rust = line.split()
+samples, counts = {}, {}
+for case, c, rust in map(str.split, open(sys.argv[1])):
     samples.setdefault(case, []).append((float(c), float(rust)))
 print(f"{'':24} {'Rust ns':>9} {'C ns':>9} {'C / Rust':>9} {'(quartiles)':>13}  medians over {len(samples['commitment'])} samples")
 for case, pairs in samples.items():
@@ -51,9 +49,7 @@ for case, pairs in samples.items():
     else:
         result["name"] = f"C {case} per round / Rust core ({sys.argv[2]} cores)"
     print("BENCH " + json.dumps(result))
-counts = {}
-for line in open(sys.argv[3]):
-    side, case, total = line.split()
+for side, case, total in map(str.split, open(sys.argv[3])):
     counts[(side, case)] = int(total) / 2000
 for case in [case for side, case in counts if side == "rust"]:
     rust, c = counts[("rust", case)], counts[("c", case)]
