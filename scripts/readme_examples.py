@@ -1,6 +1,6 @@
 """Runs every code block of a README as a user would, and compares the output it shows.
 
-Usage: readme_examples.py README.md [--root DIR]
+Usage: readme_examples.py README.md
        readme_examples.py README.md --extract TAG DIR --expect "NAME..."   every block, each tagged <!-- TAG: NAME -->
                                          on the line before its fence, into DIR/NAME (the C and UniFFI suites run them)
        readme_examples.py README.md --blocks LANG DIR                     every LANG block, in order, into DIR/01, ...
@@ -12,25 +12,15 @@ folder first on PATH, `make test` checked with `make -n test`; python: python/.v
 `node_modules/fairmines` is node/; c: `cc -std=c11 -Wall -Wextra -Werror` against include/ and the static library.
 """
 
-import argparse
-import os
-import re
-import shutil
-import subprocess
-import sys
-import tempfile
+import argparse, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
-RUN = {"sh", "python", "js", "c"}
-NOT_RUN = {"rust", "text"}
+RUN, NOT_RUN = {"sh", "python", "js", "c"}, {"rust", "text"}
 
 
 def blocks(markdown: str) -> list[tuple[int, str, str]]:
     """(line, tag, body) of every fenced block."""
-    out = []
-    for match in re.finditer(r"^```([a-z]*)\n(.*?)^```$", markdown, re.S | re.M):
-        out.append((markdown.count("\n", 0, match.start()) + 1, match.group(1), match.group(2)))
-    return out
+    return [(markdown.count("\n", 0, m.start()) + 1, m[1], m[2]) for m in re.finditer(r"^```([a-z]*)\n(.*?)^```$", markdown, re.S | re.M)]
 
 
 def extract(path: Path, markdown: str, tag: str, into: Path, expect: str) -> int:
@@ -91,7 +81,6 @@ def run_block(tag: str, body: str, root: Path, scratch: Path) -> subprocess.Comp
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("readme", type=Path)
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--extract", nargs=2, metavar=("TAG", "DIR"))
     parser.add_argument("--expect", default="")
     parser.add_argument("--blocks", nargs=2, metavar=("LANG", "DIR"))
@@ -103,7 +92,7 @@ def main() -> int:
         return 0
     if args.extract:
         return extract(args.readme, args.readme.read_text(encoding="utf-8"), args.extract[0], Path(args.extract[1]), args.expect)
-    root = args.root.resolve()
+    root = Path(__file__).resolve().parents[1]
     found = blocks(args.readme.read_text(encoding="utf-8"))
     failures, ran, compared = [], 0, 0
     with tempfile.TemporaryDirectory(prefix="fairmines-readme-") as tmp:
