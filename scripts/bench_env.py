@@ -1,9 +1,6 @@
 """The lines that describe a benchmark run (date, machine and load, commit, toolchain), shared by the
 reports of scripts/bench.sh (docs/benchmarks.md) and scripts/bench-dist.sh (docs/benchmarks-dist.md)."""
-import datetime
-import os
-import platform
-import subprocess
+import datetime, os, platform, subprocess
 
 
 def sh(*cmd: str) -> str:
@@ -15,18 +12,13 @@ def sh(*cmd: str) -> str:
 
 
 def cpu_model() -> str:
-    for line in open("/proc/cpuinfo"):
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return "?"
+    return next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
 
 
 def commit() -> str:
     """HEAD's short hash, marked when tracked files have uncommitted changes."""
-    head = sh("git", "rev-parse", "--short", "HEAD")
-    if sh("git", "status", "--porcelain", "--untracked-files=no") not in ("", "?"):
-        head += " (with uncommitted changes)"
-    return head
+    changed = sh("git", "status", "--porcelain", "--untracked-files=no") not in ("", "?")
+    return sh("git", "rev-parse", "--short", "HEAD") + (" (with uncommitted changes)" if changed else "")
 
 
 def header(load_before: str, toolchain_extra: str = "") -> list[str]:
