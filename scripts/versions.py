@@ -17,10 +17,6 @@ def abi(v):  # the SONAME's version, by Cargo's compatibility rule (bindings/c/b
     return f"0.0.{patch}" if (major, minor) == ("0", "0") else f"0.{minor}" if major == "0" else major
 
 
-def part(i):
-    return lambda v: [v.split(".")[i]]
-
-
 # (file, pattern whose group is a version, matches: a number, "+" one or more, "*" any; the group's values for a version)
 PLACES = [
     ("Cargo.toml", r'\[workspace\.package\]\n(?:[^\[\n].*\n)*?version = "' + V + '"', 1),
@@ -32,9 +28,8 @@ PLACES = [
     *((f"{d}/package-lock.json", r'^    "": \{\n(?:      .*\n)*?      "version": "' + V + '"', 1) for d in ("node", "wasm")),
     ("node/index.js", r"bindingPackageVersion !== '" + V + "'", "+"),  # as `napi build` writes it
     ("node/index.js", r"expected " + V + " but got", "+"),
-    ("include/fairmines.h", r"^#define FAIRMINES_VERSION_MAJOR (\d+)$", 1, part(0)),  # as bindings/c/build.rs writes it
-    ("include/fairmines.h", r"^#define FAIRMINES_VERSION_MINOR (\d+)$", 1, part(1)),
-    ("include/fairmines.h", r"^#define FAIRMINES_VERSION_PATCH (\d+)$", 1, part(2)),
+    *(("include/fairmines.h", rf"^#define FAIRMINES_VERSION_{part} (\d+)$", 1, lambda v, i=i: [v.split(".")[i]])  # as bindings/c/build.rs writes it
+      for i, part in enumerate(("MAJOR", "MINOR", "PATCH"))),
     ("include/fairmines.h", r'^#define FAIRMINES_VERSION_STRING "' + V + '"$', 1),
     ("bindings/c/README.md", r"libfairmines\.so\.(\d+(?:\.\d+)*)(?![\w.])", "+", lambda v: [v, abi(v)]),  # file, SONAME
     *((pom, r"\A(?:.*\n)*?  <version>" + V + "</version>", 1) for pom in ("bindings/uniffi/tests/kotlin/pom.xml", "bindings/uniffi/jvm/pom.xml")),
@@ -48,13 +43,12 @@ def places():
 
 
 def workspace_version():
-    return tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"]
+    version = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"]
+    return version if re.fullmatch(r"\d+\.\d+\.\d+", version) else sys.exit(f"versions: Cargo.toml version '{version}' is not X.Y.Z")
 
 
 def check(no_build):
     version, bad = workspace_version(), []
-    if not re.fullmatch(r"\d+\.\d+\.\d+", version):
-        sys.exit(f"versions: Cargo.toml version '{version}' is not X.Y.Z")
     for file, pattern, count, values in places():
         found = [m[1] for m in pattern.finditer(Path(file).read_text(encoding="utf-8"))]
         if count not in ("+", "*", len(found)) or (count == "+" and not found):
