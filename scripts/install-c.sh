@@ -6,10 +6,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 PREFIX="${1:-${PREFIX:-/usr/local}}"
-mkdir -p "$PREFIX"
-PREFIX="$(cd "$PREFIX" && pwd)"
-TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
-LIB_DIR="${FAIRMINES_LIB_DIR:-$TARGET_DIR/release}"
+PREFIX="$(mkdir -p "$PREFIX" && cd "$PREFIX" && pwd)"
+LIB_DIR="${FAIRMINES_LIB_DIR:-${CARGO_TARGET_DIR:-$PWD/target}/release}"
 have readelf || fail "readelf (binutils) is required"
 
 # What a program linking libfairmines.a needs, as rustc --print native-static-libs says on Linux (scripts/test-c.sh checks it).
@@ -21,11 +19,9 @@ FAIRMINES_NATIVE_STATIC_LIBS="-lc -lm -lrt -lpthread -lgcc_s -lutil -lrt -lpthre
 define() { sed -n "s/^#define FAIRMINES_VERSION_$1 \"\{0,1\}\([0-9.]*\)\"\{0,1\}\$/\1/p" include/fairmines.h; }
 version=$(define STRING) major=$(define MAJOR) minor=$(define MINOR)
 [ -n "$version" ] && [ -n "$major" ] && [ -n "$minor" ] || fail "no version in include/fairmines.h"
-shared="$LIB_DIR/libfairmines.so"
-soname=
-if [ -n "${FAIRMINES_LIB_DIR:-}" ] && [ ! -e "$shared" ]; then
-    shared=   # a static-only target (musl)
-else
+shared="$LIB_DIR/libfairmines.so" soname=
+[ -z "${FAIRMINES_LIB_DIR:-}" ] || [ -e "$shared" ] || shared=   # a static-only target (musl)
+if [ -n "$shared" ]; then
     soname="$(readelf -d "$shared" | sed -n 's/.*Library soname: \[\(.*\)\]$/\1/p')"
     [[ $soname == libfairmines.so.?* ]] || fail "$shared has no versioned SONAME (got '$soname'); rebuild it"
 fi
@@ -77,8 +73,7 @@ EOF
 } >"$PREFIX/lib/pkgconfig/fairmines-static.pc"
 
 # CMake wants a list: one item per flag.
-cmake_libs="$(printf '%s;' $FAIRMINES_NATIVE_STATIC_LIBS)"
-cmake_libs="${cmake_libs%;}"
+cmake_libs="$(printf '%s;' $FAIRMINES_NATIVE_STATIC_LIBS)" && cmake_libs="${cmake_libs%;}"
 cat > "$PREFIX/lib/cmake/fairmines/fairmines-config.cmake" <<EOF
 # CMake package of the fairmines C library $version (written by scripts/install-c.sh).
 #   find_package(fairmines REQUIRED)
