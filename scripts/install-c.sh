@@ -41,24 +41,14 @@ fi
 install -m 644 bindings/c/valgrind.supp "$PREFIX/share/fairmines/valgrind.supp"
 install -m 644 LICENSE-MIT LICENSE-APACHE "$PREFIX/share/doc/fairmines/"
 
-# pkg-config: prefix from the .pc file's own directory (pkgconf and pkg-config both define pcfiledir).
-pc_head() { # module description
-    cat <<EOF
-# pkg-config module $1 of the fairmines C library $version (written by scripts/install-c.sh).
-# Relocatable: the prefix is found from this file's directory.
-prefix=\${pcfiledir}/../..
-libdir=\${prefix}/lib
-includedir=\${prefix}/include
-# rustc --print native-static-libs: what a program linking libfairmines.a needs besides it.
-native_static_libs=$FAIRMINES_NATIVE_STATIC_LIBS
-
-Name: $1
-Description: $2
-URL: https://github.com/fairmines/fairmines
-Version: $version
-Cflags: -I\${includedir}
-EOF
+# The package files from their templates (bindings/c/package/*.in): @name@ replaced by the value.
+fill() { # template [name=value ...]
+    local template=$1 args=() pair; shift
+    for pair in version="$version" "$@"; do args+=(-e "s|@${pair%%=*}@|${pair#*=}|g"); done
+    sed "${args[@]}" "bindings/c/package/$template.in"
 }
+# pkg-config: relocatable (the prefix from the .pc file's own directory, pcfiledir).
+pc_head() { fill fairmines.pc name="$1" description="$2" native_static_libs="$FAIRMINES_NATIVE_STATIC_LIBS"; }
 {
     pc_head fairmines "Provably fair Mines (Cloudbet): commitments, round signatures and mine placement (shared library)"
     # --static adds Libs.private, for toolchains that pick libfairmines.a for -lfairmines themselves.
@@ -74,67 +64,13 @@ EOF
 
 # CMake wants a list: one item per flag.
 cmake_libs="$(printf '%s;' $FAIRMINES_NATIVE_STATIC_LIBS)" && cmake_libs="${cmake_libs%;}"
-cat > "$PREFIX/lib/cmake/fairmines/fairmines-config.cmake" <<EOF
-# CMake package of the fairmines C library $version (written by scripts/install-c.sh).
-#   find_package(fairmines REQUIRED)
-#   target_link_libraries(app PRIVATE fairmines::fairmines)   # static; fairmines::shared for the .so
-# Relocatable: paths are relative to this file.
-get_filename_component(_fairmines_prefix "\${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
-
-if(NOT TARGET fairmines::static)
-  add_library(fairmines::static STATIC IMPORTED)
-  set_target_properties(fairmines::static PROPERTIES
-    IMPORTED_LOCATION "\${_fairmines_prefix}/lib/libfairmines.a"
-    IMPORTED_LINK_INTERFACE_LANGUAGES "C"
-    INTERFACE_INCLUDE_DIRECTORIES "\${_fairmines_prefix}/include"
-    # The native libraries of the static library (rustc --print native-static-libs).
-    INTERFACE_LINK_LIBRARIES "$cmake_libs")
-endif()
-
-if(NOT TARGET fairmines::shared)
-  add_library(fairmines::shared SHARED IMPORTED)
-  # CMake puts this directory in the build tree's RPATH; installed programs need CMAKE_INSTALL_RPATH
-  # (or ldconfig): see bindings/c/README.md.
-  set_target_properties(fairmines::shared PROPERTIES
-    IMPORTED_LOCATION "\${_fairmines_prefix}/lib/$realname"
-    IMPORTED_SONAME "$soname"
-    INTERFACE_INCLUDE_DIRECTORIES "\${_fairmines_prefix}/include")
-endif()
-
-if(NOT TARGET fairmines::fairmines)
-  add_library(fairmines::fairmines INTERFACE IMPORTED)
-  set_target_properties(fairmines::fairmines PROPERTIES INTERFACE_LINK_LIBRARIES fairmines::static)
-endif()
-
-set(fairmines_VERSION "$version")
-set(fairmines_INCLUDE_DIRS "\${_fairmines_prefix}/include")
-set(fairmines_LIBRARIES fairmines::fairmines)
-# valgrind --suppressions=\${fairmines_VALGRIND_SUPPRESSIONS}
-set(fairmines_VALGRIND_SUPPRESSIONS "\${_fairmines_prefix}/share/fairmines/valgrind.supp")
-unset(_fairmines_prefix)
-EOF
+fill fairmines-config.cmake cmake_libs="$cmake_libs" realname="$realname" soname="$soname" >"$PREFIX/lib/cmake/fairmines/fairmines-config.cmake"
 if [ -z "$shared" ]; then   # static-only: no fairmines::shared
     sed -i -e '/^if(NOT TARGET fairmines::shared)$/,/^$/d' \
         -e 's|# static; fairmines::shared for the \.so$|# static (this package has no shared library)|' \
         "$PREFIX/lib/cmake/fairmines/fairmines-config.cmake"
 fi
 
-cat > "$PREFIX/lib/cmake/fairmines/fairmines-config-version.cmake" <<EOF
-# fairmines $version: a request is compatible when it has the same major version (and, while the
-# major version is 0, the same minor version: the SONAME's rule) and is not newer than this one.
-set(PACKAGE_VERSION "$version")
-set(PACKAGE_VERSION_COMPATIBLE FALSE)
-if(NOT PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION
-   AND "\${PACKAGE_FIND_VERSION_MAJOR}" STREQUAL "$major"
-   AND ("$major" STRGREATER "0" OR "\${PACKAGE_FIND_VERSION_MINOR}" STREQUAL "$minor" OR "\${PACKAGE_FIND_VERSION_MINOR}" STREQUAL ""))
-  set(PACKAGE_VERSION_COMPATIBLE TRUE)
-endif()
-if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
-  set(PACKAGE_VERSION_EXACT TRUE)
-endif()
-if(NOT CMAKE_SIZEOF_VOID_P STREQUAL "8")
-  set(PACKAGE_VERSION_UNSUITABLE TRUE)
-endif()
-EOF
+fill fairmines-config-version.cmake major="$major" minor="$minor" >"$PREFIX/lib/cmake/fairmines/fairmines-config-version.cmake"
 
 echo "installed fairmines $version (${soname:-static only}) into $PREFIX"
