@@ -10,8 +10,8 @@ declare -A gem_platform=([linux-x86-64]=x86_64-linux [linux-aarch64]=aarch64-lin
     [darwin-aarch64]=arm64-darwin [win32-x86-64]=x64-mingw-ucrt)
 pom=bindings/uniffi/jvm/pom.xml
 gemspec=bindings/uniffi/ruby/fairmines.gemspec
-grep -q "<version>$version</version>" "$pom" || fail "$pom is not at $version (scripts/set-version.sh)"
-grep -qx "  s.version = '$version'" "$gemspec" || fail "$gemspec is not at $version (scripts/set-version.sh)"
+grep -q "<version>$version</version>" "$pom" || fail "$pom is not at $version (scripts/versions.py set)"
+grep -qx "  s.version = '$version'" "$gemspec" || fail "$gemspec is not at $version (scripts/versions.py set)"
 need mvn:maven java:default-jdk-headless gem:ruby readelf:binutils unzip:unzip
 
 stage=$target_dir/dist-uniffi

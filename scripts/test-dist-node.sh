@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the npm packages of dist/ as a user uses them: their files and package.json, the addons' libc (the musl one loaded by musl's loader), then installed offline without Rust into a new folder and node/test/vectors.test.js run on it; `--into DIR`: installs in DIR and keeps it (sh DIR/run.sh NODE, for Debian 11).
+# Checks the npm packages of dist/ as a user uses them: their files and package.json, the addons' libc (the musl one loaded by musl's loader), then installed offline without Rust into a new folder and the vectors and conformance suite run on it; `--into DIR`: installs in DIR and keeps it (sh DIR/run.sh NODE, for Debian 11).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
@@ -69,8 +69,10 @@ user_npm ci || fail "npm ci after the documented npm install failed"
 [[ -f $app/node_modules/fairmines-linux-x64-gnu/fairmines.linux-x64-gnu.node && ! -e $app/node_modules/fairmines-linux-x64-musl ]] ||
     fail "npm did not install the gnu package alone"
 [[ -z "$(find "$app/node_modules/fairmines" -name '*.node')" ]] || fail "an addon inside node_modules/fairmines"
-mkdir -p "$app/suite/node/test" "$app/suite/vectors"
-cp node/test/vectors.test.js node/test/helpers.js "$app/suite/node/test/"
+# The batch vectors and the shared JavaScript conformance suite, laid out as in the repository.
+mkdir -p "$app/suite/node/test" "$app/suite/vectors" "$app/suite/tests"
+cp node/test/vectors.test.js node/test/conformance.test.js node/test/helpers.js "$app/suite/node/test/"
+cp -r tests/js-conformance "$app/suite/tests/"
 cp vectors/vectors.json "$app/suite/vectors/"
 cat >"$app/origin.mjs" <<'JS'
 // `require` and `import` load the installed package with the gnu platform package's addon.
@@ -97,8 +99,8 @@ set -e
 cd "$(dirname "$0")/app"
 export NAPI_RS_ENFORCE_VERSION_CHECK=1
 "${1:-node}" origin.mjs
-"${1:-node}" --test --test-reporter=tap suite/node/test/vectors.test.js >vectors.tap || { cat vectors.tap; exit 1; }
+"${1:-node}" --test --test-reporter=tap suite/node/test/vectors.test.js suite/node/test/conformance.test.js >vectors.tap || { cat vectors.tap; exit 1; }
 grep -q '^# fail 0$' vectors.tap && grep -q '^# pass [1-9]' vectors.tap || { cat vectors.tap; exit 1; }
-echo "  node/test/vectors.test.js on the installed package: $(grep '^# pass' vectors.tap | cut -c3-), $(grep '^# fail' vectors.tap | cut -c3-)"
+echo "  the vectors and the conformance suite on the installed package: $(grep '^# pass' vectors.tap | cut -c3-), $(grep '^# fail' vectors.tap | cut -c3-)"
 SH
 (cd / && env -i PATH="$bare" HOME="$TMP/home" sh "$TMP/run.sh" "$node_bin")
