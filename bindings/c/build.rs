@@ -1,7 +1,7 @@
 //! Generates the C header into `$OUT_DIR/fairmines.h` with cbindgen (pinned `=0.29.4`).
 //!
-//! Nothing is written into the source tree: the test `header_is_up_to_date` compares this output with
-//! the checked-in `include/fairmines.h` (and replaces it when `FAIRMINES_BLESS_HEADER=1`).
+//! Nothing is written into the source tree: `scripts/check-generated.sh header` compares this output with
+//! the checked-in `include/fairmines.h` (and `--update header` replaces it).
 
 use std::env;
 use std::path::PathBuf;
