@@ -45,8 +45,8 @@ function csvField(v) {
 }
 
 export function buildApp({ pool, stateKey, apiKey, logger = false }) {
-  const game = new Game(pool, stateKey);
   const metrics = new Metrics();
+  const game = new Game(pool, stateKey, metrics);
   const app = Fastify({
     logger,
     // The largest valid body is a rotation with a 256-character client seed.

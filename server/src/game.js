@@ -7,10 +7,32 @@ import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { open, seal } from './secrets.js';
 
+// The statements a move runs, prepared once per connection (named): PostgreSQL then neither parses nor
+// plans them again.
+const SQL = {
+  // The pair's row is what orders a player's moves: every change of a pair's state locks it first.
+  lockActivePair: 'SELECT * FROM seed_pairs WHERE player_id = $1 AND revealed_at IS NULL FOR NO KEY UPDATE',
+  lockPairOfRound: `SELECT r.nonce, p.id AS pair_id, p.commitment, p.state
+      FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1 FOR NO KEY UPDATE OF p`,
+  startRound: `WITH s AS (UPDATE seed_pairs SET state = $8 WHERE id = $2)
+      INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+  // The new state, the move and (once finished) the round's end, in one statement.
+  writeMove: `WITH s AS (UPDATE seed_pairs SET state = $1 WHERE id = $2),
+        f AS (UPDATE rounds SET status = $8, record = $9, positions = $10, finished_at = now()
+               WHERE id = $3 AND $8::text IS NOT NULL)
+      INSERT INTO moves (round_id, move, kind, body_hash, answer) VALUES ($3, $4, $5, $6, $7)`,
+  // A move that is not the next one of a round in play: the round's status, this number's stored move, the last.
+  pastMove: `SELECT r.status, m.body_hash, m.answer,
+          (SELECT coalesce(max(x.move), 0) FROM moves x WHERE x.round_id = r.id) AS last
+      FROM rounds r LEFT JOIN moves m ON m.round_id = r.id AND m.move = $2 WHERE r.id = $1`,
+};
+const prepared = (name, values) => ({ name, text: SQL[name], values });
+
 export class Game {
-  constructor(pool, stateKey) {
+  constructor(pool, stateKey, metrics = null) {
     this.pool = pool;
     this.key = stateKey;
+    this.metrics = metrics;
   }
 
   async tx(fn) {
@@ -30,54 +52,65 @@ export class Game {
     }
   }
 
+  /** A call into the addon: its time is counted (the core's share of the CPU), its refusals become ApiErrors. */
+  core(fn) {
+    const t = process.hrtime.bigint();
+    try {
+      return fn();
+    } catch (err) {
+      throw fromAddon(err) ?? err;
+    } finally {
+      this.metrics?.core(Number(process.hrtime.bigint() - t) / 1e9);
+    }
+  }
+
   restore(pairRow) {
-    return SeedPair.fromStateJson(open(this.key, pairRow.state, pairRow.commitment));
+    const json = open(this.key, pairRow.state, pairRow.commitment);
+    return this.core(() => SeedPair.fromStateJson(json));
   }
 
   sealState(pair) {
-    return seal(this.key, pair.toStateJson(), pair.public.commitment);
+    return seal(this.key, this.core(() => pair.toStateJson()), pair.public.commitment);
   }
 
   /** Locks the player's row for the transaction; false when there is no such player. */
   async lockPlayer(c, player) {
-    const { rowCount } = await c.query('SELECT 1 FROM players WHERE id = $1 FOR UPDATE', [player]);
+    const { rowCount } = await c.query('SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE', [player]);
     return rowCount === 1;
   }
 
-  async activePair(c, player) {
-    const { rows } = await c.query('SELECT * FROM seed_pairs WHERE player_id = $1 AND revealed_at IS NULL', [player]);
+  async lockActivePair(c, player) {
+    const { rows } = await c.query(prepared('lockActivePair', [player]));
     return rows[0] ?? null;
   }
 
   async newRound(player, mines, rtp) {
     return this.tx(async (c) => {
-      // Made on first use; the row lock then orders this player's requests (a second one waits here).
-      await c.query('INSERT INTO players (id) VALUES ($1) ON CONFLICT DO NOTHING', [player]);
-      await this.lockPlayer(c, player);
-      let row = await this.activePair(c, player);
+      let row = await this.lockActivePair(c, player);
       let pair;
       if (row) {
         pair = this.restore(row);
       } else {
-        // First use: a fresh server seed from the OS CSPRNG and a random client seed the player may change
-        // by rotating.
-        pair = new SeedPair(randomBytes(16).toString('hex'));
-        const { rows } = await c.query(
-          'INSERT INTO seed_pairs (player_id, commitment, client_seed, state) VALUES ($1, $2, $3, $4) RETURNING *',
-          [player, pair.public.commitment, pair.public.clientSeed, this.sealState(pair)]);
-        row = rows[0];
+        // First use (or a rotation just replaced the pair): made under the player's row lock, so that a
+        // second request for a new player waits here and then finds the pair.
+        await c.query('INSERT INTO players (id) VALUES ($1) ON CONFLICT DO NOTHING', [player]);
+        await this.lockPlayer(c, player);
+        row = await this.lockActivePair(c, player);
+        if (row) {
+          pair = this.restore(row);
+        } else {
+          // A fresh server seed from the OS CSPRNG and a random client seed the player may change by rotating.
+          pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
+          const { rows } = await c.query(
+            'INSERT INTO seed_pairs (player_id, commitment, client_seed, state) VALUES ($1, $2, $3, $4) RETURNING *',
+            [player, pair.public.commitment, pair.public.clientSeed, this.sealState(pair)]);
+          row = rows[0];
+        }
       }
-      let round;
-      try {
-        round = pair.startRound(mines, rtp);
-      } catch (err) {
-        throw fromAddon(err) ?? err;
-      }
+      const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
-      await c.query(
-        `WITH s AS (UPDATE seed_pairs SET state = $8 WHERE id = $2)
-         INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [id, row.id, player, row.commitment, round.nonce.toString(), round.mines, round.rtp.text, this.sealState(pair)]);
+      await c.query(prepared('startRound',
+        [id, row.id, player, row.commitment, round.nonce.toString(), round.mines, round.rtp.text, this.sealState(pair)]));
       return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
         commitment: row.commitment, clientSeed: row.client_seed };
     });
@@ -91,66 +124,52 @@ export class Game {
   async move(roundId, move, kind, tile) {
     const hash = createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
     return this.tx(async (c) => {
-      // Lock the round's player (one round trip), then read everything the move needs in one more: the
-      // round, its pair's state, this move number if it was made, and the last move's number. Round trips
-      // under the lock are what a player's moves wait on.
-      const locked = await c.query(
-        'SELECT pl.id FROM players pl JOIN rounds r ON r.player_id = pl.id WHERE r.id = $1 FOR UPDATE OF pl', [roundId]);
-      if (locked.rowCount === 0) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
-      const { rows: [r] } = await c.query(
-        `SELECT r.nonce, r.status, p.id AS pair_id, p.commitment, p.state, m.body_hash, m.answer,
-                (SELECT coalesce(max(x.move), 0) FROM moves x WHERE x.round_id = r.id) AS last
-           FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id
-           LEFT JOIN moves m ON m.round_id = r.id AND m.move = $2
-          WHERE r.id = $1`, [roundId, move]);
-      if (r.body_hash !== null) {
-        if (r.body_hash === hash) return { answer: JSON.parse(r.answer), replay: true };
-        throw new ApiError(409, 'FAIRMINES_MOVE_CONFLICT',
-          `move: move ${move} of this round was made already with another request`, 'move');
-      }
-      if (move !== r.last + 1) {
-        throw new ApiError(409, 'FAIRMINES_MOVE_OUT_OF_ORDER',
-          `move: the next move of this round is number ${r.last + 1}, got ${move}`, 'move');
-      }
-      if (r.status === 'voided') throw coreError(409, 'FAIRMINES_ROUND_VOIDED');
-      if (r.status !== 'in_play') throw coreError(409, 'FAIRMINES_ROUND_FINISHED');
-      const pair = this.restore(r);
-      const round = pair.round(BigInt(r.nonce));
-      let answer;
-      try {
-        if (kind === 'reveal') {
-          const rv = round.reveal(tile);
-          answer = { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks,
-            multiplier: rv.multiplier?.text ?? null, finished: rv.finished };
-        } else {
-          const paid = round.cashOut();
-          answer = { multiplier: paid.text, safePicks: round.safePicks, finished: true };
+      // One round trip locks the pair and reads its state (read after the lock: a locked row is read as
+      // its latest version). A round in play has made one move per pick, so the next move's number is in
+      // the state; only other numbers (retries, conflicts, finished rounds) need the stored moves.
+      const { rows: [r] } = await c.query(prepared('lockPairOfRound', [roundId]));
+      if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
+      const nonce = BigInt(r.nonce);
+      const pair = r.state === null ? null : this.restore(r);
+      const round = pair && this.core(() => pair.openRounds().includes(nonce) && pair.round(nonce));
+      if (!round || move !== round.picks.length + 1) {
+        // A statement after the lock reads what the transactions before it committed.
+        const { rows: [past] } = await c.query(prepared('pastMove', [roundId, move]));
+        if (past.body_hash !== null) {
+          if (past.body_hash === hash) return { answer: JSON.parse(past.answer), replay: true };
+          throw new ApiError(409, 'FAIRMINES_MOVE_CONFLICT',
+            `move: move ${move} of this round was made already with another request`, 'move');
         }
-      } catch (err) {
-        throw fromAddon(err) ?? err;
+        if (move !== past.last + 1) {
+          throw new ApiError(409, 'FAIRMINES_MOVE_OUT_OF_ORDER',
+            `move: the next move of this round is number ${past.last + 1}, got ${move}`, 'move');
+        }
+        if (past.status === 'voided') throw coreError(409, 'FAIRMINES_ROUND_VOIDED');
+        throw coreError(409, 'FAIRMINES_ROUND_FINISHED');
       }
+      const answer = this.core(() => {
+        if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
+        const rv = round.reveal(tile);
+        return { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks, multiplier: rv.multiplier?.text ?? null,
+          finished: rv.finished };
+      });
       let record = null;
       if (round.isFinished) {
-        record = recordToJson(round.record());
+        record = this.core(() => recordToJson(round.record()));
         answer.outcome = round.outcome;
         answer.minePositions = round.minePositions;
         answer.record = JSON.parse(record);
       }
-      // The new state, the move and (once finished) the round's end, in one statement.
-      await c.query(
-        `WITH s AS (UPDATE seed_pairs SET state = $1 WHERE id = $2),
-              f AS (UPDATE rounds SET status = $8, record = $9, positions = $10, finished_at = now()
-                     WHERE id = $3 AND $8::text IS NOT NULL)
-         INSERT INTO moves (round_id, move, kind, body_hash, answer) VALUES ($3, $4, $5, $6, $7)`,
+      await c.query(prepared('writeMove',
         [this.sealState(pair), r.pair_id, roundId, move, kind, hash, JSON.stringify(answer),
-          round.isFinished ? round.outcome : null, record, round.isFinished ? round.minePositions : null]);
+          round.isFinished ? round.outcome : null, record, round.isFinished ? round.minePositions : null]));
       return { answer, replay: false };
     });
   }
 
   /** Writes a finished round's outcome, record and mines; returns the record (the core's JSON, parsed). */
   async finish(c, roundId, round) {
-    const record = recordToJson(round.record());
+    const record = this.core(() => recordToJson(round.record()));
     await c.query(
       `UPDATE rounds SET status = $2, record = $3, positions = $4, finished_at = now() WHERE id = $1`,
       [roundId, round.outcome, record, round.minePositions]);
@@ -166,7 +185,8 @@ export class Game {
       nonce: Number(r.nonce), mines: r.mines, rtp: r.rtp, moves: r.moves };
     if (r.status === 'in_play') {
       // The picks so far live in the pair's state; a restored copy is only read here, never stored.
-      const round = this.restore({ state: r.state, commitment: r.commitment }).round(BigInt(r.nonce));
+      const pair = this.restore({ state: r.state, commitment: r.commitment });
+      const round = this.core(() => pair.round(BigInt(r.nonce)));
       return { ...out, status: 'in_play', finished: false, picks: round.picks, safePicks: round.safePicks,
         multiplier: round.multiplier?.text ?? null, minePositions: null, record: null };
     }
@@ -196,13 +216,16 @@ export class Game {
       if (!(await this.lockPlayer(c, player))) {
         throw new ApiError(404, 'FAIRMINES_PLAYER_NOT_FOUND', `player: no player ${player}`, 'player');
       }
-      const row = await this.activePair(c, player);
+      const row = await this.lockActivePair(c, player);
       const pair = this.restore(row);
       const voided = [];
       if (voidRounds) {
         // Take each round out before voiding, to write its record (outcome voided) afterwards.
-        const rounds = pair.openRounds().map((n) => pair.round(n));
-        pair.voidOpenRounds();
+        const rounds = this.core(() => {
+          const open = pair.openRounds().map((n) => pair.round(n));
+          pair.voidOpenRounds();
+          return open;
+        });
         for (const round of rounds) {
           const { rows: [{ id }] } = await c.query('SELECT id FROM rounds WHERE commitment = $1 AND nonce = $2',
             [row.commitment, round.nonce.toString()]);
@@ -210,12 +233,7 @@ export class Game {
           voided.push(id);
         }
       }
-      let revealed;
-      try {
-        revealed = pair.rotate(clientSeed ?? null);
-      } catch (err) {
-        throw fromAddon(err) ?? err;
-      }
+      const revealed = this.core(() => pair.rotate(clientSeed ?? null));
       await c.query(
         'UPDATE seed_pairs SET state = NULL, server_seed = $2, rounds = $3, revealed_at = now() WHERE id = $1',
         [row.id, revealed.serverSeed, revealed.rounds.toString()]);

@@ -1,4 +1,5 @@
-// Prometheus text exposition of this process's counters: moves, request latency, errors by code.
+// Prometheus text exposition of this process's counters: moves, request latency, errors by code, the time
+// spent in the fairmines addon beside the process's CPU time (the core's share of the service's CPU).
 // Each service process counts its own; Prometheus sums over the processes it scrapes.
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -7,6 +8,11 @@ export class Metrics {
     this.moves = new Map();
     this.errors = new Map();
     this.latency = new Map();
+    this.coreSeconds = 0;
+  }
+
+  core(seconds) {
+    this.coreSeconds += seconds;
   }
 
   move(kind) {
@@ -41,6 +47,13 @@ export class Metrics {
       out.push(`fairmines_request_duration_seconds_sum{route="${route}"} ${h.sum}`);
       out.push(`fairmines_request_duration_seconds_count{route="${route}"} ${h.count}`);
     }
+    out.push('# HELP fairmines_core_seconds_total Time spent in calls into the fairmines addon (the game\'s rules).');
+    out.push('# TYPE fairmines_core_seconds_total counter');
+    out.push(`fairmines_core_seconds_total ${this.coreSeconds}`);
+    const cpu = process.cpuUsage();
+    out.push('# HELP process_cpu_seconds_total User and system CPU time of this process.');
+    out.push('# TYPE process_cpu_seconds_total counter');
+    out.push(`process_cpu_seconds_total ${(cpu.user + cpu.system) / 1e6}`);
     return `${out.join('\n')}\n`;
   }
 }

@@ -305,7 +305,7 @@ describe('malformed bodies', () => {
 });
 
 describe('/metrics', () => {
-  test('Prometheus text: moves, errors by code, the latency histogram', async () => {
+  test('Prometheus text: moves, errors by code, the latency histogram, the core\'s time beside the CPU time', async () => {
     const res = await call(app, 'GET', '/metrics');
     assert.equal(res.status, 200);
     assert.match(res.headers['content-type'], /^text\/plain/);
@@ -316,5 +316,8 @@ describe('/metrics', () => {
     assert.match(res.body, /^fairmines_errors_total\{code="FAIRMINES_MOVE_CONFLICT"\} \d+$/m);
     assert.match(res.body, /^# TYPE fairmines_request_duration_seconds histogram$/m);
     assert.match(res.body, /^fairmines_request_duration_seconds_bucket\{route="\/v1\/rounds\/:round\/reveal",le="\+Inf"\} \d+$/m);
+    const core = Number(/^fairmines_core_seconds_total (\S+)$/m.exec(res.body)[1]);
+    const cpu = Number(/^process_cpu_seconds_total (\S+)$/m.exec(res.body)[1]);
+    assert.ok(core > 0 && core < cpu, `core ${core} s, CPU ${cpu} s`);
   });
 });

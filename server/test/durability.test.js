@@ -88,6 +88,38 @@ test('the same move sent in parallel is made once and every copy gets the same a
   await svc.close();
 });
 
+test("parallel moves in several rounds of one pair all land in the pair's state", async () => {
+  const svc = await startApp(db, 8);
+  const rounds = [];
+  for (let i = 0; i < 6; i += 1) rounds.push((await call(svc.app, 'POST', '/v1/players/juggler/rounds', { mines: 1 })).json);
+  const safe = await Promise.all(rounds.map(async (r) => tiles(await minesOf(svc.pool, r.round)).safe));
+  for (let move = 1; move <= 3; move += 1) {
+    const answers = await Promise.all(rounds.map((r, i) =>
+      call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[i][move - 1], move })));
+    assert.deepEqual(answers.map((a) => [a.status, a.json.safePicks]), Array(6).fill([200, move]));
+  }
+  // Each round, read back from the stored state, holds its own three picks.
+  for (const [i, r] of rounds.entries()) {
+    const { json } = await call(svc.app, 'GET', `/v1/rounds/${r.round}`);
+    assert.deepEqual(json.picks, safe[i].slice(0, 3));
+  }
+  // A rotation racing new rounds: every round started lands on one pair or the next, with distinct nonces,
+  // and the pair that was revealed had no round in play.
+  const started = call(svc.app, 'POST', '/v1/players/juggler/rotate', { void: true });
+  const more = await Promise.all(Array.from({ length: 8 }, () =>
+    call(svc.app, 'POST', '/v1/players/juggler/rounds', { mines: 2 })));
+  const rotated = await started;
+  assert.equal(rotated.status, 200, rotated.body);
+  assert.deepEqual(more.map((m) => m.status), Array(8).fill(201), more.map((m) => m.body).join());
+  const keys = more.map((m) => `${m.json.commitment}:${m.json.nonce}`);
+  assert.equal(new Set(keys).size, 8);
+  const { rows } = await svc.pool.query(
+    `SELECT count(*)::int AS n FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id
+      WHERE p.player_id = 'juggler' AND p.revealed_at IS NOT NULL AND r.status = 'in_play'`);
+  assert.equal(rows[0].n, 0);
+  await svc.close();
+});
+
 test('the database enforces one round per (commitment, nonce) whatever the code does', async () => {
   const pool = db.pool();
   const { rows: [r] } = await pool.query('SELECT * FROM rounds LIMIT 1');
