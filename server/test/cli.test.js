@@ -122,3 +122,33 @@ test('with DATABASE_URL it needs FAIRMINES_STATE_KEY, and refuses a key that is 
   await assert.rejects(serve({ DATABASE_URL: 'postgres://127.0.0.1:1/x' }), /set FAIRMINES_STATE_KEY/);
   await assert.rejects(serve({ DATABASE_URL: 'postgres://127.0.0.1:1/x', FAIRMINES_STATE_KEY: 'abcd' }), /must be 32 bytes/);
 });
+
+test('at the most verbose log level the log shows no server seed and no key', async () => {
+  const svc = await serve({ FAIRMINES_LOG_LEVEL: 'trace' });
+  const home = path.join(work, '.fairmines-server');
+  const key = fs.readFileSync(path.join(home, 'api.key'), 'utf8').trim();
+  const stateKey = fs.readFileSync(path.join(home, 'state.key'), 'utf8').trim();
+  const seeds = [];
+  for (let i = 0; i < 3; i += 1) {
+    const { json: r } = await api(svc.url, 'POST', '/v1/players/quiet/rounds', key, { mines: 3 });
+    await api(svc.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 4, move: 1 });
+    await api(svc.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 4, move: 1 });
+    await api(svc.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 26, move: 2 });
+    await api(svc.url, 'GET', `/v1/rounds/${r.round}`, key);
+    await api(svc.url, 'POST', '/v1/players/quiet/rounds', key, { mines: 1 });
+    const rotated = await api(svc.url, 'POST', '/v1/players/quiet/rotate', key, { void: true });
+    assert.equal(rotated.status, 200);
+    seeds.push(rotated.json.revealed.serverSeed);
+  }
+  // Refused requests are logged too: a wrong key, a body that is not JSON.
+  assert.equal((await api(svc.url, 'GET', '/v1/players/quiet/seeds', 'wrong')).status, 401);
+  assert.equal((await fetch(`${svc.url}/v1/players/quiet/rounds`, { method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"mines": 3,' })).status, 400);
+  const history = await (await fetch(`${svc.url}/v1/history`, { headers: { authorization: `Bearer ${key}` } })).text();
+  assert.ok(seeds.every((seed) => history.includes(seed)), 'the export shows the revealed seeds');
+  svc.child.kill('SIGTERM');
+  assert.equal(await svc.exited, 0);
+  assert.match(svc.log, /"reqId"/, 'requests are logged at this level');
+  for (const seed of seeds) assert.ok(!svc.log.includes(seed), 'a server seed is in the log');
+  assert.ok(!svc.log.includes(key) && !svc.log.includes(stateKey), 'a key is in the log');
+});
