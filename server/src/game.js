@@ -1,55 +1,29 @@
-// The game's moves over PostgreSQL. Each move is one transaction: the player's row locked (so one
-// player's moves run one at a time, whichever service process takes them), the seed pair restored from
-// its sealed state, the move made by the addon, the new state and the move written, commit; only then
-// the reply. A crash before the commit leaves the state of the last acknowledged move.
+// The game's moves over PostgreSQL. Each move is one transaction: the row of the player's seed pair locked
+// (so one player's moves run one at a time, whichever service process takes them) and read, the pair
+// restored from its sealed state, the move made by the addon, the new state and the move written, commit;
+// only then the reply. A crash before the commit leaves the state of the last acknowledged move.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { open, seal } from './secrets.js';
+import { sql, transaction } from './sql.js';
 
-// The statements a move runs, prepared once per connection (named): PostgreSQL then neither parses nor
-// plans them again.
-const SQL = {
-  // The pair's row is what orders a player's moves: every change of a pair's state locks it first.
-  lockActivePair: 'SELECT * FROM seed_pairs WHERE player_id = $1 AND revealed_at IS NULL FOR NO KEY UPDATE',
-  lockPairOfRound: `SELECT r.nonce, p.id AS pair_id, p.commitment, p.state
-      FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1 FOR NO KEY UPDATE OF p`,
-  startRound: `WITH s AS (UPDATE seed_pairs SET state = $8 WHERE id = $2)
-      INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-  // The new state, the move and (once finished) the round's end, in one statement.
-  writeMove: `WITH s AS (UPDATE seed_pairs SET state = $1 WHERE id = $2),
-        f AS (UPDATE rounds SET status = $8, record = $9, positions = $10, finished_at = now()
-               WHERE id = $3 AND $8::text IS NOT NULL)
-      INSERT INTO moves (round_id, move, kind, body_hash, answer) VALUES ($3, $4, $5, $6, $7)`,
-  // A move that is not the next one of a round in play: the round's status, this number's stored move, the last.
-  pastMove: `SELECT r.status, m.body_hash, m.answer,
-          (SELECT coalesce(max(x.move), 0) FROM moves x WHERE x.round_id = r.id) AS last
-      FROM rounds r LEFT JOIN moves m ON m.round_id = r.id AND m.move = $2 WHERE r.id = $1`,
-};
-const prepared = (name, values) => ({ name, text: SQL[name], values });
+/**
+ * The verifier page's URL fragment for a round whose server seed is revealed: the page (web/) checks the
+ * round as soon as it opens with it, e.g. `fairmines-verifier.html#server_seed=…&client_seed=…&nonce=…`.
+ */
+function verifierFragment(r) {
+  const values = { server_seed: r.server_seed, client_seed: r.client_seed, nonce: r.nonce, mines: r.mines,
+    commitment: r.commitment, positions: r.positions.join(',') };
+  // Commas may stand in a fragment as they are (the page decodes either way): `positions=3,9,14` reads better.
+  return `#${Object.entries(values).map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&')}`;
+}
 
 export class Game {
   constructor(pool, stateKey, metrics = null) {
     this.pool = pool;
     this.key = stateKey;
     this.metrics = metrics;
-  }
-
-  async tx(fn) {
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      // A connection that cannot even roll back (PostgreSQL restarted) is dropped, not pooled again.
-      await client.query('ROLLBACK').catch(() => { broken = true; });
-      throw err;
-    } finally {
-      client.release(broken);
-    }
   }
 
   /** A call into the addon: its time is counted (the core's share of the CPU), its refusals become ApiErrors. */
@@ -73,44 +47,48 @@ export class Game {
     return seal(this.key, this.core(() => pair.toStateJson()), pair.public.commitment);
   }
 
-  /** Locks the player's row for the transaction; false when there is no such player. */
-  async lockPlayer(c, player) {
-    const { rowCount } = await c.query('SELECT 1 FROM players WHERE id = $1 FOR NO KEY UPDATE', [player]);
-    return rowCount === 1;
-  }
-
-  async lockActivePair(c, player) {
-    const { rows } = await c.query(prepared('lockActivePair', [player]));
+  // The pair's row is what orders a player's moves: every change of a pair's state locks it first (FOR NO
+  // KEY UPDATE: the foreign-key checks of rounds inserted meanwhile do not wait on it).
+  async lockActivePair(t, player) {
+    const { rows } = await t.query(
+      sql`SELECT * FROM seed_pairs WHERE player_id = ${player} AND revealed_at IS NULL FOR NO KEY UPDATE`);
     return rows[0] ?? null;
   }
 
+  /** Locks the player's row for the transaction; false when there is no such player. */
+  async lockPlayer(t, player) {
+    const { rowCount } = await t.query(sql`SELECT 1 FROM players WHERE id = ${player} FOR NO KEY UPDATE`);
+    return rowCount === 1;
+  }
+
+  /** A new round of the player's pair (made on first use); two round trips when the pair exists. */
   async newRound(player, mines, rtp) {
-    return this.tx(async (c) => {
-      let row = await this.lockActivePair(c, player);
+    return transaction(this.pool, async (t) => {
+      let row = await this.lockActivePair(t, player);
       let pair;
       if (row) {
         pair = this.restore(row);
       } else {
         // First use (or a rotation just replaced the pair): made under the player's row lock, so that a
         // second request for a new player waits here and then finds the pair.
-        await c.query('INSERT INTO players (id) VALUES ($1) ON CONFLICT DO NOTHING', [player]);
-        await this.lockPlayer(c, player);
-        row = await this.lockActivePair(c, player);
+        await t.query(sql`INSERT INTO players (id) VALUES (${player}) ON CONFLICT DO NOTHING`);
+        await this.lockPlayer(t, player);
+        row = await this.lockActivePair(t, player);
         if (row) {
           pair = this.restore(row);
         } else {
           // A fresh server seed from the OS CSPRNG and a random client seed the player may change by rotating.
           pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
-          const { rows } = await c.query(
-            'INSERT INTO seed_pairs (player_id, commitment, client_seed, state) VALUES ($1, $2, $3, $4) RETURNING *',
-            [player, pair.public.commitment, pair.public.clientSeed, this.sealState(pair)]);
+          const { rows } = await t.query(sql`INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
+            VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed}, ${this.sealState(pair)}) RETURNING *`);
           row = rows[0];
         }
       }
       const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
-      await c.query(prepared('startRound',
-        [id, row.id, player, row.commitment, round.nonce.toString(), round.mines, round.rtp.text, this.sealState(pair)]));
+      await t.commitWith(sql`UPDATE seed_pairs SET state = ${this.sealState(pair)} WHERE id = ${row.id};
+        INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp)
+        VALUES (${id}, ${row.id}, ${player}, ${row.commitment}, ${round.nonce}, ${round.mines}, ${round.rtp.text})`);
       return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
         commitment: row.commitment, clientSeed: row.client_seed };
     });
@@ -119,70 +97,72 @@ export class Game {
   /**
    * A reveal (`tile` given) or a cash-out, as move number `move` of the round. The same move again with
    * the same body gives the stored answer (`replay: true`); another body under a used number, or a number
-   * that skips, is 409.
+   * that skips, is 409. Two round trips: BEGIN with the lock and the read, then the writes with COMMIT.
    */
   async move(roundId, move, kind, tile) {
     const hash = createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
-    return this.tx(async (c) => {
-      // One round trip locks the pair and reads its state (read after the lock: a locked row is read as
-      // its latest version). A round in play has made one move per pick, so the next move's number is in
-      // the state; only other numbers (retries, conflicts, finished rounds) need the stored moves.
-      const { rows: [r] } = await c.query(prepared('lockPairOfRound', [roundId]));
+    return transaction(this.pool, async (t) => {
+      // The lock and the read in one statement: a row locked after a wait is read as its latest version.
+      // A round in play has made one move per pick, so the next move's number is in the state; only other
+      // numbers (retries, conflicts, finished rounds) need the stored moves.
+      const { rows: [r] } = await t.query(sql`SELECT r.nonce, p.id AS pair_id, p.commitment, p.state
+        FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = ${roundId} FOR NO KEY UPDATE OF p`);
       if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
       const nonce = BigInt(r.nonce);
       const pair = r.state === null ? null : this.restore(r);
       const round = pair && this.core(() => pair.openRounds().includes(nonce) && pair.round(nonce));
-      if (!round || move !== round.picks.length + 1) {
-        // A statement after the lock reads what the transactions before it committed.
-        const { rows: [past] } = await c.query(prepared('pastMove', [roundId, move]));
-        if (past.body_hash !== null) {
-          if (past.body_hash === hash) return { answer: JSON.parse(past.answer), replay: true };
-          throw new ApiError(409, 'FAIRMINES_MOVE_CONFLICT',
-            `move: move ${move} of this round was made already with another request`, 'move');
-        }
-        if (move !== past.last + 1) {
-          throw new ApiError(409, 'FAIRMINES_MOVE_OUT_OF_ORDER',
-            `move: the next move of this round is number ${past.last + 1}, got ${move}`, 'move');
-        }
-        if (past.status === 'voided') throw coreError(409, 'FAIRMINES_ROUND_VOIDED');
-        throw coreError(409, 'FAIRMINES_ROUND_FINISHED');
-      }
+      if (!round || move !== round.picks.length + 1) return this.pastMove(t, roundId, move, hash);
       const answer = this.core(() => {
         if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
         const rv = round.reveal(tile);
         return { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks, multiplier: rv.multiplier?.text ?? null,
           finished: rv.finished };
       });
-      let record = null;
+      let end = '';
       if (round.isFinished) {
-        record = this.core(() => recordToJson(round.record()));
+        const record = this.core(() => recordToJson(round.record()));
         answer.outcome = round.outcome;
         answer.minePositions = round.minePositions;
         answer.record = JSON.parse(record);
+        end = sql`UPDATE rounds SET status = ${round.outcome}, record = ${record}, positions = ${round.minePositions},
+          finished_at = now() WHERE id = ${roundId};`;
       }
-      await c.query(prepared('writeMove',
-        [this.sealState(pair), r.pair_id, roundId, move, kind, hash, JSON.stringify(answer),
-          round.isFinished ? round.outcome : null, record, round.isFinished ? round.minePositions : null]));
+      await t.commitWith(`${sql`UPDATE seed_pairs SET state = ${this.sealState(pair)} WHERE id = ${r.pair_id};`} ${end}
+        ${sql`INSERT INTO moves (round_id, move, kind, body_hash, answer)
+          VALUES (${roundId}, ${move}, ${kind}, ${hash}, ${JSON.stringify(answer)})`}`);
       return { answer, replay: false };
     });
   }
 
-  /** Writes a finished round's outcome, record and mines; returns the record (the core's JSON, parsed). */
-  async finish(c, roundId, round) {
-    const record = this.core(() => recordToJson(round.record()));
-    await c.query(
-      `UPDATE rounds SET status = $2, record = $3, positions = $4, finished_at = now() WHERE id = $1`,
-      [roundId, round.outcome, record, round.minePositions]);
-    return JSON.parse(record);
+  /**
+   * A move that is not the next one of a round in play, judged by the stored moves (read after the lock:
+   * what every transaction before it committed): a retry gets the stored answer; anything else is refused.
+   */
+  async pastMove(t, roundId, move, hash) {
+    const { rows: [past] } = await t.query(sql`SELECT r.status, m.body_hash, m.answer,
+        (SELECT coalesce(max(x.move), 0) FROM moves x WHERE x.round_id = r.id) AS last
+      FROM rounds r LEFT JOIN moves m ON m.round_id = r.id AND m.move = ${move} WHERE r.id = ${roundId}`);
+    if (past.body_hash !== null) {
+      if (past.body_hash === hash) return { answer: JSON.parse(past.answer), replay: true };
+      throw new ApiError(409, 'FAIRMINES_MOVE_CONFLICT',
+        `move: move ${move} of this round was made already with another request`, 'move');
+    }
+    if (move !== past.last + 1) {
+      throw new ApiError(409, 'FAIRMINES_MOVE_OUT_OF_ORDER',
+        `move: the next move of this round is number ${past.last + 1}, got ${move}`, 'move');
+    }
+    throw coreError(409, past.status === 'voided' ? 'FAIRMINES_ROUND_VOIDED' : 'FAIRMINES_ROUND_FINISHED');
   }
 
   async getRound(roundId) {
     const { rows: [r] } = await this.pool.query(
-      `SELECT r.*, p.client_seed, p.state, (SELECT count(*)::int FROM moves m WHERE m.round_id = r.id) AS moves
+      `SELECT r.*, p.client_seed, p.state, p.server_seed,
+              (SELECT count(*)::int FROM moves m WHERE m.round_id = r.id) AS moves
          FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1`, [roundId]);
     if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
     const out = { round: r.id, player: r.player_id, commitment: r.commitment, clientSeed: r.client_seed,
-      nonce: Number(r.nonce), mines: r.mines, rtp: r.rtp, moves: r.moves };
+      nonce: Number(r.nonce), mines: r.mines, rtp: r.rtp, moves: r.moves, serverSeed: r.server_seed,
+      verifier: r.server_seed === null ? null : verifierFragment(r) };
     if (r.status === 'in_play') {
       // The picks so far live in the pair's state; a restored copy is only read here, never stored.
       const pair = this.restore({ state: r.state, commitment: r.commitment });
@@ -212,11 +192,11 @@ export class Game {
    * round is in play (the addon's FAIRMINES_ROUNDS_IN_PLAY) unless `voidRounds`: then they are voided first.
    */
   async rotate(player, clientSeed, voidRounds) {
-    return this.tx(async (c) => {
-      if (!(await this.lockPlayer(c, player))) {
+    return transaction(this.pool, async (t) => {
+      if (!(await this.lockPlayer(t, player))) {
         throw new ApiError(404, 'FAIRMINES_PLAYER_NOT_FOUND', `player: no player ${player}`, 'player');
       }
-      const row = await this.lockActivePair(c, player);
+      const row = await this.lockActivePair(t, player);
       const pair = this.restore(row);
       const voided = [];
       if (voidRounds) {
@@ -227,18 +207,18 @@ export class Game {
           return open;
         });
         for (const round of rounds) {
-          const { rows: [{ id }] } = await c.query('SELECT id FROM rounds WHERE commitment = $1 AND nonce = $2',
-            [row.commitment, round.nonce.toString()]);
-          await this.finish(c, id, round);
+          const record = this.core(() => recordToJson(round.record()));
+          const { rows: [{ id }] } = await t.query(sql`UPDATE rounds SET status = ${round.outcome}, record = ${record},
+            positions = ${round.minePositions}, finished_at = now()
+            WHERE commitment = ${row.commitment} AND nonce = ${round.nonce} RETURNING id`);
           voided.push(id);
         }
       }
       const revealed = this.core(() => pair.rotate(clientSeed ?? null));
-      await c.query(
-        'UPDATE seed_pairs SET state = NULL, server_seed = $2, rounds = $3, revealed_at = now() WHERE id = $1',
-        [row.id, revealed.serverSeed, revealed.rounds.toString()]);
-      await c.query('INSERT INTO seed_pairs (player_id, commitment, client_seed, state) VALUES ($1, $2, $3, $4)',
-        [player, pair.public.commitment, pair.public.clientSeed, this.sealState(pair)]);
+      await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
+          rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
+        INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
+          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed}, ${this.sealState(pair)})`);
       return {
         revealed: { serverSeed: revealed.serverSeed, commitment: revealed.commitment, clientSeed: revealed.clientSeed,
           rounds: Number(revealed.rounds) },

@@ -1,7 +1,7 @@
 // Every route, each status and error code of the API, on a real PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { commitment, recordFromJson, verifyRound } from 'fairmines';
+import { commitment, minePositions, recordFromJson, verifyRound } from 'fairmines';
 import { AUTH, call, startApp, startDatabase } from './helpers.js';
 import { minesOf, tiles } from './game-helpers.js';
 
@@ -198,6 +198,8 @@ describe('GET /v1/rounds/:round and /v1/players/:player/seeds', () => {
     assert.equal(inPlay.json.minePositions, null);
     assert.equal(inPlay.json.record, null);
     assert.equal(inPlay.json.player, 'gina');
+    assert.equal(inPlay.json.serverSeed, null, 'no seed before the rotation');
+    assert.equal(inPlay.json.verifier, null);
 
     const seeds = await call(app, 'GET', '/v1/players/gina/seeds');
     assert.equal(seeds.status, 200);
@@ -241,6 +243,14 @@ describe('POST /v1/players/:player/rotate', () => {
     assert.equal(voided.json.status, 'voided');
     assert.equal(voided.json.record.outcome, 'voided');
     assert.equal(verifyRound(recordFromJson(JSON.stringify(voided.json.record)), res.json.revealed.serverSeed).ok, true);
+    // Once revealed, the round carries its server seed and the verifier page's fragment, whose values are
+    // the round's own and give its mines.
+    assert.equal(voided.json.serverSeed, res.json.revealed.serverSeed);
+    const fragment = new URLSearchParams(voided.json.verifier.replace(/^#/, '').replace(/\+/g, '%2B'));
+    assert.deepEqual(Object.fromEntries(fragment), { server_seed: res.json.revealed.serverSeed, client_seed: r.clientSeed,
+      nonce: '0', mines: '3', commitment: r.commitment, positions: voided.json.minePositions.join(',') });
+    assert.deepEqual(minePositions(fragment.get('server_seed'), fragment.get('client_seed'), 0, 3),
+      voided.json.minePositions);
 
     const next = await newRound('hank');
     assert.equal(next.json.commitment, res.json.current.commitment);
