@@ -35,6 +35,7 @@ test("README.md's shell blocks run and the export they check verifies", async ()
     assert.match(r.stdout, /"record":\{"commitment":"[0-9a-f]{64}"/);
     assert.match(r.stdout, /"roundsInPlay":\[\{"round":"[0-9a-f-]{36}","nonce":1\}\]/);
     assert.match(r.stdout, /"revealed":\{"serverSeed":"[0-9a-f]{64}"/);
+    assert.match(r.stdout, /^#server_seed=[0-9a-f]{64}&client_seed=[^&]+&nonce=0&mines=24&commitment=[0-9a-f]{64}&positions=[\d,]+$/m);
     assert.match(r.stdout, /verdict: OK/);
     assert.match(r.stderr, /draining[\s\S]*stopped/);
   } finally {
