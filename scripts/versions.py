@@ -22,10 +22,11 @@ PLACES = [
     ("Cargo.toml", r'\[workspace\.package\]\n(?:[^\[\n].*\n)*?version = "' + V + '"', 1),
     ("Cargo.toml", r'path = "[^"]*", version = "=' + V + '"', "+"),
     ("Cargo.lock", r'^\[\[package\]\]\nname = "[^"]+"\nversion = "' + V + r'"\n(?!source = )', "+"),  # the workspace's own
-    *((f"{d}/package.json", r'^  "version": "' + V + '"', 1) for d in ("node", "wasm")),
+    *((f"{d}/package.json", r'^  "version": "' + V + '"', 1) for d in ("node", "wasm", "server")),
     *((f"{d}/package.json", r'^    "@fairmines/[^"]+": "' + V + '"', "*") for d in ("node", "wasm")),
-    *((f"{d}/package-lock.json", r'^  "version": "' + V + '"', 1) for d in ("node", "wasm")),
-    *((f"{d}/package-lock.json", r'^    "": \{\n(?:      .*\n)*?      "version": "' + V + '"', 1) for d in ("node", "wasm")),
+    *((f"{d}/package-lock.json", r'^  "version": "' + V + '"', 1) for d in ("node", "wasm", "server")),
+    *((f"{d}/package-lock.json", r'^    "": \{\n(?:      .*\n)*?      "version": "' + V + '"', 1) for d in ("node", "wasm", "server")),
+    ("server/package-lock.json", r'^    "\.\./node": \{\n      "name": "fairmines",\n      "version": "' + V + '"', 1),  # the addon it runs on
     ("node/index.js", r"bindingPackageVersion !== '" + V + "'", "+"),  # as `napi build` writes it
     ("node/index.js", r"expected " + V + " but got", "+"),
     *(("include/fairmines.h", rf"^#define FAIRMINES_VERSION_{part} (\d+)$", 1, lambda v, i=i: [v.split(".")[i]])  # as bindings/c/build.rs writes it
