@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# `make bench`: every benchmark (the core's criterion bench, C, Python, Node, WASM, web, history), their `BENCH {json}` lines
+# `make bench`: every benchmark (the core's criterion bench, C, Python, Node, WASM, web, history, server), their `BENCH {json}` lines
 # collected into docs/benchmarks.md with the machine, commit and targets; logs in target/bench-logs/. BENCH_ONLY="rust c ..."
 # runs a subset. Ratios are measured within one program's run, so they hold on a busy machine better than rounds/s do.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 LOGS=$ROOT/target/bench-logs
 mkdir -p "$LOGS"
-ONLY=${BENCH_ONLY:-rust c python node wasm web history}
+ONLY=${BENCH_ONLY:-rust c python node wasm web history server}
 unset BENCH_ONLY   # bindings/c/bench/c_api.c reads its own BENCH_ONLY (one case)
 started=$SECONDS
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -34,6 +34,7 @@ run node bash scripts/bench-node.sh
 run wasm bash scripts/bench-wasm.sh
 run web bash scripts/bench-web.sh
 run history bash scripts/bench-history.sh
+run server bash scripts/bench-server.sh
 sleep 1 # let the tee processes finish writing
 
 python3 - "$LOGS" "$load_before" "$((SECONDS - started))" <<'PY'
@@ -54,14 +55,14 @@ out = ["# Benchmarks\n", "Written by `make bench` (`scripts/bench.sh`); do not e
        f"**{met} of {with_target} targets met.**\n", "| measure | value | target | met | rounds/s |", "|---|---:|---:|:---:|---:|"]
 for r in results:
     if r.get("cmp") == "info":
-        out.append(f"| {r['name']} | {r['value']:.1f} |  |  |  |")
+        out.append(f"| {r['name']} | {r['value']:.1f}{r.get('unit', '')} |  |  |  |")
         continue
     target, verdict = (f"{r.get('cmp', '>=')} {r['target']}", "yes" if r["met"] else "**no**") if "target" in r else ("", "")
     value, rate = r["value"], f"{r['rounds_per_s']:,.0f}" if r.get("rounds_per_s") else ""
     if r["suite"] == "rust" and "Keccak" in r["name"]:
         shown, target = f"{value:.1%}", f">= {r['target']:.0%}" if "target" in r else target
     else:
-        unit = "x" if r.get("cmp", ">=") == ">=" and r["suite"] != "rust" else ""
+        unit = r.get("unit", "x" if r.get("cmp", ">=") == ">=" and r["suite"] != "rust" else "")
         shown = f"{value:.3f}" if "C " in r["name"] else f"{value:.3g}{unit}"
     out.append(f"| {r['name']} | {shown} | {target} | {verdict} | {rate} |")
 out.append("""
@@ -81,6 +82,12 @@ machine's drift cancels:
   9 interleaved samples: against `fairmines audit` on the same rounds (3 mines; mine counts 1..24 as 24 audits), one
   thread against every core, and against `python/bench/history_loop.py` (one core, 200,000 rows). Peak RSS from
   `wait4`; `make history-memory` shows it on 10,000,000 rows.
+- **server**: `scripts/bench-server.sh` (`server/bench/bench.js`), fairmines-server on its embedded PostgreSQL, one
+  service process, players at 16 and 128 connections from the benchmark's process (a round of 3 mines, reveals until
+  a mine or three safe picks, a cash-out; each request is a move and a transaction), against `pgbench` running
+  one-row UPDATE transactions on the same PostgreSQL right after (the machine's rate of durable commits); the
+  addon's share is its calls' time against the service's CPU time (both from `/metrics`). All of it shares the
+  machine's cores: the table in the log splits the CPU time per move between service, PostgreSQL and load generator.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("docs/benchmarks.md", "w").write("\n".join(out) + "\n")
