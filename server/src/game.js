@@ -47,11 +47,10 @@ export class Game {
     return seal(this.key, this.core(() => pair.toStateJson()), pair.public.commitment);
   }
 
-  // The pair's row is what orders a player's moves: every change of a pair's state locks it first (FOR NO
-  // KEY UPDATE: the foreign-key checks of rounds inserted meanwhile do not wait on it).
+  // The pair's row is what orders a player's moves: every change of a pair's state locks it first. The
+  // hot statements are functions (migrations/002_move_functions.sql): planned once per connection.
   async lockActivePair(t, player) {
-    const { rows } = await t.query(
-      sql`SELECT * FROM seed_pairs WHERE player_id = ${player} AND revealed_at IS NULL FOR NO KEY UPDATE`);
+    const { rows } = await t.query(sql`SELECT * FROM fairmines_lock_active_pair(${player})`);
     return rows[0] ?? null;
   }
 
@@ -86,9 +85,8 @@ export class Game {
       }
       const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
-      await t.commitWith(sql`UPDATE seed_pairs SET state = ${this.sealState(pair)} WHERE id = ${row.id};
-        INSERT INTO rounds (id, pair_id, player_id, commitment, nonce, mines, rtp)
-        VALUES (${id}, ${row.id}, ${player}, ${row.commitment}, ${round.nonce}, ${round.mines}, ${round.rtp.text})`);
+      await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${this.sealState(pair)}, ${id}, ${player},
+        ${row.commitment}, ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})`);
       return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
         commitment: row.commitment, clientSeed: row.client_seed };
     });
@@ -105,8 +103,7 @@ export class Game {
       // The lock and the read in one statement: a row locked after a wait is read as its latest version.
       // A round in play has made one move per pick, so the next move's number is in the state; only other
       // numbers (retries, conflicts, finished rounds) need the stored moves.
-      const { rows: [r] } = await t.query(sql`SELECT r.nonce, p.id AS pair_id, p.commitment, p.state
-        FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = ${roundId} FOR NO KEY UPDATE OF p`);
+      const { rows: [r] } = await t.query(sql`SELECT * FROM fairmines_lock_round(${roundId})`);
       if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
       const nonce = BigInt(r.nonce);
       const pair = r.state === null ? null : this.restore(r);
@@ -118,18 +115,16 @@ export class Game {
         return { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks, multiplier: rv.multiplier?.text ?? null,
           finished: rv.finished };
       });
-      let end = '';
+      let record = null;
       if (round.isFinished) {
-        const record = this.core(() => recordToJson(round.record()));
+        record = this.core(() => recordToJson(round.record()));
         answer.outcome = round.outcome;
         answer.minePositions = round.minePositions;
         answer.record = JSON.parse(record);
-        end = sql`UPDATE rounds SET status = ${round.outcome}, record = ${record}, positions = ${round.minePositions},
-          finished_at = now() WHERE id = ${roundId};`;
       }
-      await t.commitWith(`${sql`UPDATE seed_pairs SET state = ${this.sealState(pair)} WHERE id = ${r.pair_id};`} ${end}
-        ${sql`INSERT INTO moves (round_id, move, kind, body_hash, answer)
-          VALUES (${roundId}, ${move}, ${kind}, ${hash}, ${JSON.stringify(answer)})`}`);
+      await t.commitWith(sql`SELECT fairmines_write_move(${r.pair_id}, ${this.sealState(pair)}, ${roundId}, ${move},
+        ${kind}, ${hash}, ${JSON.stringify(answer)}, ${round.isFinished ? round.outcome : null}, ${record},
+        ${round.isFinished ? round.minePositions : null}::smallint[])`);
       return { answer, replay: false };
     });
   }

@@ -141,7 +141,7 @@ test('migrations started by several processes at once are applied once', async (
   try {
     await Promise.all(pools.map((p) => migrate(p)));
     const { rows } = await pools[0].query('SELECT version, name FROM schema_migrations ORDER BY version');
-    assert.deepEqual(rows, [{ version: 1, name: '001_initial.sql' }]);
+    assert.deepEqual(rows, [{ version: 1, name: '001_initial.sql' }, { version: 2, name: '002_move_functions.sql' }]);
     await migrate(pools[0]);
   } finally {
     await Promise.all(pools.map((p) => p.end()));
