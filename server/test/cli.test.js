@@ -1,7 +1,7 @@
 // The command as an operator runs it: no setup at all (its own PostgreSQL and keys under the working
 // directory), two processes on one database, a restart that resumes a round, SIGTERM that drains.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -151,4 +151,51 @@ test('at the most verbose log level the log shows no server seed and no key', as
   assert.match(svc.log, /"reqId"/, 'requests are logged at this level');
   for (const seed of seeds) assert.ok(!svc.log.includes(seed), 'a server seed is in the log');
   assert.ok(!svc.log.includes(key) && !svc.log.includes(stateKey), 'a key is in the log');
+});
+
+// The suite runs as whoever runs it; as root (CI) the service above always hands PostgreSQL to `nobody`.
+// Here the service itself runs as that normal user, from a copy it can read, in a folder of its own.
+test('as a normal user: the no-setup start, a round, SIGTERM', {
+  skip: process.getuid?.() !== 0 && 'the whole suite runs as a normal user here',
+}, async () => {
+  const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' })));
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-server-user-'));
+  try {
+    fs.chmodSync(base, 0o755);
+    // The service with its node_modules, and the addon its `fairmines` link points to (../../node).
+    fs.cpSync(SERVER_DIR, path.join(base, 'server'), { recursive: true, verbatimSymlinks: true,
+      filter: (src) => !/\/\.fairmines-[a-z]+$/.test(src) });
+    fs.cpSync(path.join(SERVER_DIR, '..', 'node'), path.join(base, 'node'), { recursive: true,
+      filter: (src) => !src.endsWith('/node_modules') });
+    const work = path.join(base, 'work');
+    fs.mkdirSync(work, { mode: 0o700 });
+    fs.chownSync(work, uid, gid);
+    const child = spawn(process.execPath, [path.join(base, 'server', 'bin', 'fairmines-server.js')], {
+      cwd: work, uid, gid, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { PATH: process.env.PATH, HOME: work, TMPDIR: work, PORT: '0' } });
+    children.add(child);
+    let log = '';
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.stdout.on('data', (d) => { log += d; });
+    const url = await new Promise((resolve, reject) => {
+      child.stderr.on('data', (d) => {
+        log += d;
+        const m = /listening on (http:\/\/\S+)/.exec(log);
+        if (m) resolve(m[1]);
+      });
+      exited.then((code) => reject(new Error(`exited ${code}: ${log}`)));
+    });
+    const home = path.join(work, '.fairmines-server');
+    assert.equal(fs.statSync(path.join(home, 'pg')).uid, uid, 'the data folder is the user\'s own, in its home');
+    assert.equal(fs.statSync(path.join(home, 'state.key')).mode & 0o777, 0o600);
+    const key = fs.readFileSync(path.join(home, 'api.key'), 'utf8').trim();
+    const { status, json } = await api(url, 'POST', '/v1/players/p1/rounds', key, { mines: 3 });
+    assert.equal(status, 201, JSON.stringify(json));
+    assert.equal((await api(url, 'POST', `/v1/rounds/${json.round}/cash-out`, key, { move: 1 })).status, 409);
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, log);
+    assert.ok(!fs.existsSync(path.join(home, 'pg', 'postmaster.pid')), 'PostgreSQL stopped');
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
 });
