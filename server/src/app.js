@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { ApiError, body as errorBody } from './errors.js';
 import { Game } from './game.js';
 import { Metrics } from './metrics.js';
-import { tokenMatches } from './secrets.js';
+import { tokenChecker } from './secrets.js';
 
 const PLAYER = { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,64}$' };
 const ROUND = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
@@ -46,6 +46,7 @@ function csvField(v) {
 
 export function buildApp({ pool, stateKey, apiKey, logger = false }) {
   const metrics = new Metrics();
+  const tokenMatches = tokenChecker(apiKey);
   const game = new Game(pool, stateKey, metrics);
   const app = Fastify({
     logger,
@@ -73,7 +74,7 @@ export function buildApp({ pool, stateKey, apiKey, logger = false }) {
   app.addHook('onRequest', async (req, reply) => {
     if (req.url === '/healthz') return;
     const auth = req.headers.authorization ?? '';
-    if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7), apiKey)) {
+    if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7))) {
       return fail(reply, new ApiError(401, 'FAIRMINES_UNAUTHORIZED', 'authorization: a valid Bearer API key is required',
         'authorization'));
     }
