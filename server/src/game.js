@@ -43,6 +43,16 @@ export class Game {
     return this.core(() => SeedPair.fromStateJson(json));
   }
 
+  /** The pair's round at `nonce` when it is in play, else null (finished, voided, or never started). */
+  roundInPlay(pair, nonce) {
+    try {
+      return this.core(() => pair.round(nonce));
+    } catch (err) {
+      if (err.code === 'FAIRMINES_ROUND_NOT_IN_PLAY') return null;
+      throw err;
+    }
+  }
+
   sealState(pair) {
     return seal(this.key, this.core(() => pair.toStateJson()), pair.public.commitment);
   }
@@ -107,8 +117,8 @@ export class Game {
       if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
       const nonce = BigInt(r.nonce);
       const pair = r.state === null ? null : this.restore(r);
-      const round = pair && this.core(() => pair.openRounds().includes(nonce) && pair.round(nonce));
-      if (!round || move !== round.picks.length + 1) return this.pastMove(t, roundId, move, hash);
+      const round = pair && this.roundInPlay(pair, nonce);
+      if (!round || move !== round.safePicks + 1) return this.pastMove(t, roundId, move, hash);
       const answer = this.core(() => {
         if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
         const rv = round.reveal(tile);
