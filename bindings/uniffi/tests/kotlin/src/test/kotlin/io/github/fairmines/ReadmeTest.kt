@@ -44,7 +44,9 @@ class ReadmeTest {
         assertEquals(listOf("cargo build -p fairmines-uniffi -p fairmines-uniffi-bindgen", "bindings/uniffi/generate.sh"), commands)
         val text = File(tests, "../README.md").readText()
         for (license in listOf("LICENSE-MIT", "LICENSE-APACHE")) {
-            assertTrue(File(tests, "../../../$license").length() > 0 && text.contains("(../../$license)"), "the README does not link $license")
+            // Absolute links: the README is also the page of the JAR and the gem, away from the repository.
+            val link = "(https://github.com/fairmines/fairmines/blob/main/$license)"
+            assertTrue(File(tests, "../../../$license").length() > 0 && text.contains(link), "the README does not link $license")
         }
     }
 }
