@@ -106,7 +106,7 @@ async function serviceCounters() {
  * `conns` players at once, each in a loop for SECONDS: a round of 3 mines, reveals until a mine or 3 safe
  * picks, then a cash-out. A move is any of the three requests (each is one transaction).
  */
-async function load(conns, seconds = SECONDS) {
+async function load(conns, duration = SECONDS) {
   const latencies = [];
   const post = async (route, body) => {
     const t = process.hrtime.bigint();
@@ -117,9 +117,9 @@ async function load(conns, seconds = SECONDS) {
   };
   const before = { service: await serviceCounters(), postgres: postgresCpu(), load: process.cpuUsage() };
   const started = process.hrtime.bigint();
-  const stopAt = Date.now() + seconds * 1000;
+  const stopAt = Date.now() + duration * 1000;
   await Promise.all(Array.from({ length: conns }, async (_, i) => {
-    const player = `bench-${conns}-${i}-${seconds}`;
+    const player = `bench-${conns}-${i}-${duration}`;
     while (Date.now() < stopAt) {
       const { round } = await post(`/v1/players/${player}/rounds`, { mines: 3 });
       let move = 0;

@@ -53,8 +53,9 @@ export class Game {
     }
   }
 
-  sealState(pair) {
-    return seal(this.key, this.core(() => pair.toStateJson()), pair.public.commitment);
+  /** The pair's state sealed, bound to its commitment (the row's: asking the pair would make an object). */
+  sealState(pair, commitment) {
+    return seal(this.key, this.core(() => pair.toStateJson()), commitment);
   }
 
   // The pair's row is what orders a player's moves: every change of a pair's state locks it first. The
@@ -89,13 +90,14 @@ export class Game {
           // A fresh server seed from the OS CSPRNG and a random client seed the player may change by rotating.
           pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
           const { rows } = await t.query(sql`INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-            VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed}, ${this.sealState(pair)}) RETURNING *`);
+            VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
+              ${this.sealState(pair, pair.public.commitment)}) RETURNING *`);
           row = rows[0];
         }
       }
       const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
-      await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${this.sealState(pair)}, ${id}, ${player},
+      await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${this.sealState(pair, row.commitment)}, ${id}, ${player},
         ${row.commitment}, ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})`);
       return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
         commitment: row.commitment, clientSeed: row.client_seed };
@@ -132,7 +134,7 @@ export class Game {
         answer.minePositions = round.minePositions;
         answer.record = JSON.parse(record);
       }
-      await t.commitWith(sql`SELECT fairmines_write_move(${r.pair_id}, ${this.sealState(pair)}, ${roundId}, ${move},
+      await t.commitWith(sql`SELECT fairmines_write_move(${r.pair_id}, ${this.sealState(pair, r.commitment)}, ${roundId}, ${move},
         ${kind}, ${hash}, ${JSON.stringify(answer)}, ${round.isFinished ? round.outcome : null}, ${record},
         ${round.isFinished ? round.minePositions : null}::smallint[])`);
       return { answer, replay: false };
@@ -223,7 +225,8 @@ export class Game {
       await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
           rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
         INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed}, ${this.sealState(pair)})`);
+          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
+            ${this.sealState(pair, pair.public.commitment)})`);
       return {
         revealed: { serverSeed: revealed.serverSeed, commitment: revealed.commitment, clientSeed: revealed.clientSeed,
           rounds: Number(revealed.rounds) },
