@@ -319,20 +319,68 @@ pub fn payout_table(rtp: Rtp) -> Vec<TableEntry> {
 /// Every multiplier a round can reach must be exact in 128 bits, so that no reveal or cash-out can fail on
 /// arithmetic once a pick is made (only RTPs with enormous denominators come near).
 pub(crate) fn check_exact_multipliers(mines: MineCount, rtp: Rtp) -> Result<(), Error> {
-    for safe_picks in 1..=max_safe_picks(mines) {
-        multiplier(mines, safe_picks, rtp).map_err(|_| Error::InvalidRtp {
+    // Every C(25, k) and C(25 − m, k) is below 2^23 and the RTP's numerator is at most its denominator, so
+    // with a denominator below 2^105 no product reaches 2^128: every multiplier is exact, none need be made
+    // (a restored state checks its rounds this way on every move of a service).
+    if rtp.0.den < EXACT_DENOMINATORS {
+        return Ok(());
+    }
+    first_inexact_multiplier(mines, rtp).map_or(Ok(()), |safe_picks| {
+        Err(Error::InvalidRtp {
             detail: format!(
                 "{rtp} makes the multiplier after {safe_picks} safe picks with {} mines too large to be exact",
                 mines.get()
             ),
-        })?;
-    }
-    Ok(())
+        })
+    })
+}
+
+/// RTP denominators below this make every multiplier exact (see `check_exact_multipliers`).
+const EXACT_DENOMINATORS: u128 = 1 << 105;
+
+/// The fewest safe picks whose multiplier does not fit in 128 bits, each multiplier made.
+fn first_inexact_multiplier(mines: MineCount, rtp: Rtp) -> Option<u8> {
+    (1..=max_safe_picks(mines)).find(|&safe_picks| multiplier(mines, safe_picks, rtp).is_err())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn binomials_stay_below_the_bound_the_exactness_shortcut_assumes() {
+        assert!((0..=25).all(|k| binomial(25, k) < 1 << 23));
+    }
+
+    #[test]
+    fn the_exactness_shortcut_agrees_with_making_every_multiplier() {
+        let below = EXACT_DENOMINATORS - 1;
+        let above = EXACT_DENOMINATORS + 1;
+        // Denominators just below and above the bound (Ratio::new reduces each to lowest terms).
+        let rtps = [
+            (below - 1, below),
+            (1, below),
+            (below / 3, below),
+            (above - 1, above),
+            (1, above),
+            (u128::MAX - 1, u128::MAX),
+            (99, 100),
+        ];
+        let mut refused = 0;
+        for (num, den) in rtps {
+            let rtp = Rtp::new(Ratio::new(num, den).unwrap()).unwrap();
+            for m in 1..=24 {
+                let mines = MineCount::new(m).unwrap();
+                let full = first_inexact_multiplier(mines, rtp);
+                assert_eq!(check_exact_multipliers(mines, rtp).is_ok(), full.is_none(), "{rtp} with {m} mines");
+                if den < EXACT_DENOMINATORS {
+                    assert_eq!(full, None, "{rtp} with {m} mines: the shortcut says exact");
+                }
+                refused += usize::from(full.is_some());
+            }
+        }
+        assert!(refused > 0, "some RTP above the bound is refused, so the comparison means something");
+    }
 
     #[test]
     fn binomials() {
