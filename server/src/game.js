@@ -5,6 +5,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
+import { LivePairs } from './live-pairs.js';
 import { open, seal } from './secrets.js';
 import { sql, transaction } from './sql.js';
 
@@ -24,6 +25,7 @@ export class Game {
     this.pool = pool;
     this.key = stateKey;
     this.metrics = metrics;
+    this.live = new LivePairs();
   }
 
   /** A call into the addon: its time is counted (the core's share of the CPU), its refusals become ApiErrors. */
@@ -41,6 +43,14 @@ export class Game {
   restore(pairRow) {
     const json = open(this.key, pairRow.state, pairRow.commitment);
     return this.core(() => SeedPair.fromStateJson(json));
+  }
+
+  /**
+   * The pair of a locked row (its id, and its sealed `state` and `commitment`): `{ pair, rounds }`, the live
+   * pair this process wrote last when the row still holds that write, else restored from the row's state.
+   */
+  pairOf(pairId, row) {
+    return this.live.take(pairId, row.state) ?? { pair: this.restore(row), rounds: new Map() };
   }
 
   /** The pair's round at `nonce` when it is in play, else null (finished, voided, or never started). */
@@ -75,9 +85,9 @@ export class Game {
   async newRound(player, mines, rtp) {
     return transaction(this.pool, async (t) => {
       let row = await this.lockActivePair(t, player);
-      let pair;
+      let live;
       if (row) {
-        pair = this.restore(row);
+        live = this.pairOf(row.id, row);
       } else {
         // First use (or a rotation just replaced the pair): made under the player's row lock, so that a
         // second request for a new player waits here and then finds the pair.
@@ -85,20 +95,25 @@ export class Game {
         await this.lockPlayer(t, player);
         row = await this.lockActivePair(t, player);
         if (row) {
-          pair = this.restore(row);
+          live = this.pairOf(row.id, row);
         } else {
           // A fresh server seed from the OS CSPRNG and a random client seed the player may change by rotating.
-          pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
+          const pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
           const { rows } = await t.query(sql`INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
             VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
               ${this.sealState(pair, pair.public.commitment)}) RETURNING *`);
           row = rows[0];
+          live = { pair, rounds: new Map() };
         }
       }
+      const { pair, rounds } = live;
       const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
-      await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${this.sealState(pair, row.commitment)}, ${id}, ${player},
-        ${row.commitment}, ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})`);
+      const sealed = this.sealState(pair, row.commitment);
+      await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${sealed}, ${id}, ${player}, ${row.commitment},
+        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})`);
+      rounds.set(round.nonce.toString(), round);
+      this.live.put(row.id, sealed, pair, rounds);
       return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
         commitment: row.commitment, clientSeed: row.client_seed };
     });
@@ -117,9 +132,8 @@ export class Game {
       // numbers (retries, conflicts, finished rounds) need the stored moves.
       const { rows: [r] } = await t.query(sql`SELECT * FROM fairmines_lock_round(${roundId})`);
       if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
-      const nonce = BigInt(r.nonce);
-      const pair = r.state === null ? null : this.restore(r);
-      const round = pair && this.roundInPlay(pair, nonce);
+      const live = r.state === null ? null : this.pairOf(r.pair_id, r);
+      const round = live && (live.rounds.get(r.nonce) ?? this.roundInPlay(live.pair, BigInt(r.nonce)));
       if (!round || move !== round.safePicks + 1) return this.pastMove(t, roundId, move, hash);
       const answer = this.core(() => {
         if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
@@ -134,9 +148,13 @@ export class Game {
         answer.minePositions = round.minePositions;
         answer.record = JSON.parse(record);
       }
-      await t.commitWith(sql`SELECT fairmines_write_move(${r.pair_id}, ${this.sealState(pair, r.commitment)}, ${roundId}, ${move},
-        ${kind}, ${hash}, ${JSON.stringify(answer)}, ${round.isFinished ? round.outcome : null}, ${record},
+      const sealed = this.sealState(live.pair, r.commitment);
+      await t.commitWith(sql`SELECT fairmines_write_move(${r.pair_id}, ${sealed}, ${roundId}, ${move}, ${kind}, ${hash},
+        ${JSON.stringify(answer)}, ${round.isFinished ? round.outcome : null}, ${record},
         ${round.isFinished ? round.minePositions : null}::smallint[])`);
+      if (round.isFinished) live.rounds.delete(r.nonce);
+      else live.rounds.set(r.nonce, round);
+      this.live.put(r.pair_id, sealed, live.pair, live.rounds);
       return { answer, replay: false };
     });
   }
@@ -204,6 +222,8 @@ export class Game {
         throw new ApiError(404, 'FAIRMINES_PLAYER_NOT_FOUND', `player: no player ${player}`, 'player');
       }
       const row = await this.lockActivePair(t, player);
+      // Restored afresh: the rotation ends this pair, and its live copy with it.
+      this.live.drop(row.id);
       const pair = this.restore(row);
       const voided = [];
       if (voidRounds) {

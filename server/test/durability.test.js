@@ -120,6 +120,31 @@ test("parallel moves in several rounds of one pair all land in the pair's state"
   await svc.close();
 });
 
+test('two processes taking turns on one round: each goes on from what the other wrote', async () => {
+  // Each process keeps the pairs it wrote last live; the other's writes must be seen, never a stale copy.
+  const [a, b] = [await startApp(db, 4), await startApp(db, 4)];
+  const { json: r } = await call(a.app, 'POST', '/v1/players/ping-pong/rounds', { mines: 1 });
+  const { safe } = tiles(await minesOf(a.pool, r.round));
+  for (let move = 1; move <= 6; move += 1) {
+    const svc = move % 2 ? b : a;
+    const res = await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[move - 1], move });
+    assert.deepEqual([res.status, res.json.safePicks], [200, move]);
+    // The same process again on the same round right away (its live copy is the latest): the next number.
+    if (move === 6) {
+      const again = await call(svc.app, 'POST', `/v1/rounds/${r.round}/cash-out`, { move: 7 });
+      assert.deepEqual([again.status, again.json.safePicks], [200, 6]);
+    }
+  }
+  const { json: stored } = await call(a.app, 'GET', `/v1/rounds/${r.round}`);
+  assert.deepEqual(stored.picks, safe.slice(0, 6));
+  assert.equal(stored.status, 'cashed_out');
+  // A new round from each process in turn: nonces 1, 2, 3, 4 of the same pair, none twice.
+  const nonces = [];
+  for (const svc of [a, b, a, b]) nonces.push((await call(svc.app, 'POST', '/v1/players/ping-pong/rounds', { mines: 2 })).json.nonce);
+  assert.deepEqual(nonces, [1, 2, 3, 4]);
+  await Promise.all([a.close(), b.close()]);
+});
+
 test('the database enforces one round per (commitment, nonce) whatever the code does', async () => {
   const pool = db.pool();
   const { rows: [r] } = await pool.query('SELECT * FROM rounds LIMIT 1');
