@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { migrate } from '../src/migrate.js';
 import { ensurePostgres } from '../src/embedded-pg.js';
-import { API_KEY, SERVER_DIR, STATE_KEY, TEST_HOME, fairminesCli, startDatabase } from './helpers.js';
+import { API_KEY, SERVER_DIR, STATE_KEY, TEST_HOME, fairminesCli, rng, startDatabase } from './helpers.js';
 
 const PLAYERS = Number(process.env.FAIRMINES_CRASH_PLAYERS ?? 100);
 const CHAOS_MS = Number(process.env.FAIRMINES_CRASH_MS ?? 15_000);
@@ -53,11 +53,6 @@ function startService(i) {
     child.on('exit', () => { if (!ended && !slot.up && slot.child === child) setTimeout(() => startService(i).then(resolve), 200); });
   });
 }
-
-const rng = (seed) => {
-  let s = seed >>> 0;
-  return (n) => { s = (s * 1664525 + 1013904223) >>> 0; return s % n; };
-};
 
 test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service and one of PostgreSQL`, { timeout: 180_000 }, async () => {
   await migrate(db.pool(1));

@@ -79,3 +79,12 @@ export function fairminesCli() {
   }
   return cli;
 }
+
+/** A small deterministic generator (`rand(n)` is in 0..n-1), so that a failing run can be replayed. */
+export function rng(seed) {
+  let s = seed >>> 0;
+  return (n) => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s % n;
+  };
+}

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { call, fairminesCli, startApp, startDatabase } from './helpers.js';
+import { call, fairminesCli, rng, startApp, startDatabase } from './helpers.js';
 import { minesOf } from './game-helpers.js';
 
 let db;
@@ -19,15 +19,6 @@ after(async () => {
   await svc.close();
   await db.close();
 });
-
-// A small deterministic generator, so that a failing run can be replayed.
-function rng(seed) {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s % n;
-  };
-}
 
 /** Plays one round: random reveals (some mines, some safe), then maybe a cash-out, maybe left in play. */
 async function play(app, player, rand) {

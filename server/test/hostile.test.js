@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
-import { API_KEY, startApp, startDatabase } from './helpers.js';
+import { API_KEY, rng, startApp, startDatabase } from './helpers.js';
 
 let db;
 let svc;
@@ -17,14 +17,6 @@ after(async () => {
   await svc.close();
   await db.close();
 });
-
-function rng(seed) {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s % n;
-  };
-}
 
 const VALUES = ['0', '26', '1e309', '-1e309', '-0', '1.5', '"7"', 'null', 'true', '[]', '{}', '[1,2]', '"\\u0000"',
   '9007199254740993', '-1', '1e-400', '"💣"', '{"__proto__":1}', '"' + 'x'.repeat(300) + '"'];
