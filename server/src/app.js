@@ -1,11 +1,15 @@
-// The HTTP API (Fastify). Every route but /healthz needs the operator's API key as a Bearer token.
+// The HTTP API (Fastify). Every route but /healthz and /readyz needs the operator's API key as a Bearer token.
 // Request shapes are JSON schemas that refuse unknown fields and wrong JSON types; the values' ranges
 // (mines, tile, RTP) are judged by the addon, whose error code and message go back unchanged.
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
-import { ApiError, body as errorBody } from './errors.js';
+import { ApiError } from './errors.js';
+import { Database } from './database.js';
 import { Game } from './game.js';
+import { installHealth } from './health.js';
+import { clientErrorHandler, frameworkErrors, installErrorHandling, sendError } from './http-errors.js';
 import { Metrics } from './metrics.js';
+import { Offer } from './offer.js';
 import { tokenChecker } from './secrets.js';
 
 const PLAYER = { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,64}$' };
@@ -27,16 +31,6 @@ const SCHEMAS = {
   history: { querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] } }) },
 };
 
-// The argument a schema error is about: the field named by its path or by the keyword.
-function schemaError(err) {
-  const v = err.validation[0];
-  const argument = v.params?.additionalProperty ?? v.params?.missingProperty
-    ?? (v.instancePath ? v.instancePath.slice(1).split('/')[0] : err.validationContext);
-  const what = v.keyword === 'additionalProperties' ? 'unknown field'
-    : v.keyword === 'required' ? 'missing' : v.message;
-  return new ApiError(400, 'FAIRMINES_INVALID_REQUEST', `${argument}: ${what}`, argument);
-}
-
 const CSV_COLUMNS = ['round_id', 'server_seed', 'commitment', 'client_seed', 'nonce', 'mines', 'positions', 'rtp', 'picks',
   'outcome', 'multiplier'];
 function csvField(v) {
@@ -44,10 +38,16 @@ function csvField(v) {
   return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function buildApp({ pool, stateKey, apiKey, logger = false }) {
-  const metrics = new Metrics();
+/**
+ * The app over `pool`. `database` (database.js) says whether the schema is migrated (default: it is);
+ * `rtps` and `maxRoundsInPlay` are what the operator offers (offer.js).
+ */
+export function buildApp({ pool, stateKey, apiKey, logger = false, database = new Database(pool, { ready: true }),
+  rtps, maxRoundsInPlay }) {
+  const metrics = new Metrics(database);
   const tokenMatches = tokenChecker(apiKey);
-  const game = new Game(pool, stateKey, metrics);
+  const offer = new Offer({ rtps, maxRoundsInPlay });
+  const game = new Game(pool, stateKey, metrics, offer);
   const app = Fastify({
     logger,
     // The largest valid body is a rotation with a 256-character client seed.
@@ -55,62 +55,34 @@ export function buildApp({ pool, stateKey, apiKey, logger = false }) {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     // On close, keep-alive connections that are idle are closed; requests in flight are answered first.
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
-    // A URL that does not decode (`%ff`) is refused before routing, so before the error handler.
-    frameworkErrors: (err, req, reply) => {
-      metrics.error('FAIRMINES_INVALID_REQUEST');
-      return reply.code(400).type('application/json')
-        .send(errorBody(new ApiError(400, 'FAIRMINES_INVALID_REQUEST', `url: ${err.message}`, 'url')));
-    },
+    // The drain's 503 is answered in the error shape (http-errors.js), not Fastify's.
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrors(metrics),
+    clientErrorHandler: clientErrorHandler(metrics),
   });
   app.decorate('game', game);
   app.decorate('metrics', metrics);
+  app.addHook('onClose', async () => metrics.close());
 
-  const fail = (reply, err) => {
-    metrics.error(err.code);
-    return reply.code(err.status).type('application/json').send(errorBody(err));
-  };
-
+  installErrorHandling(app, { metrics, database });
   app.addHook('onRequest', async (req, reply) => {
-    if (req.url === '/healthz') return;
+    if (req.routeOptions.config?.public) return;
     const auth = req.headers.authorization ?? '';
     if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7))) {
-      return fail(reply, new ApiError(401, 'FAIRMINES_UNAUTHORIZED', 'authorization: a valid Bearer API key is required',
-        'authorization'));
+      return sendError(reply, new ApiError(401, 'FAIRMINES_UNAUTHORIZED', 'authorization: a valid Bearer API key is required',
+        'authorization'), metrics);
     }
   });
   app.addHook('onResponse', async (req, reply) => {
+    metrics.response(reply.statusCode);
     metrics.observe(req.routeOptions?.url ?? 'unknown', reply.elapsedTime / 1000);
   });
+  installHealth(app, { database, metrics });
 
-  app.setNotFoundHandler((req, reply) =>
-    fail(reply, new ApiError(404, 'FAIRMINES_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`)));
-
-  app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ApiError) return fail(reply, err);
-    if (err.validation) return fail(reply, schemaError(err));
-    // Fastify's own refusals of the request (bad JSON, too large, wrong content type): the caller's fault.
-    if (err.statusCode >= 400 && err.statusCode < 500) {
-      const code = err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? 'FAIRMINES_BODY_TOO_LARGE'
-        : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'FAIRMINES_UNSUPPORTED_MEDIA_TYPE' : 'FAIRMINES_INVALID_JSON';
-      return fail(reply, new ApiError(400, code, `body: ${err.message}`, 'body'));
-    }
-    // Not the request's fault (the database went away, a bug): logged by name only, never with the body.
-    req.log.error({ err: { name: err.name, code: err.code, message: err.message } }, 'internal error');
-    const unavailable = err.code === 'ECONNREFUSED' || err.code === '57P01' || /terminat|Connection/i.test(err.message);
-    return fail(reply, new ApiError(unavailable ? 503 : 500, unavailable ? 'FAIRMINES_UNAVAILABLE' : 'FAIRMINES_INTERNAL',
-      unavailable ? 'the database is unavailable: retry' : 'internal error'));
-  });
-
-  app.get('/healthz', async () => {
-    await pool.query('SELECT 1');
-    return { ok: true };
-  });
-
-  app.get('/metrics', async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
+  app.get('/metrics', { config: { beforeReady: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
 
   app.post('/v1/players/:player/rounds', { schema: SCHEMAS.newRound }, async (req, reply) => {
-    const answer = await game.newRound(req.params.player, req.body.mines, req.body.rtp ?? '0.99');
+    const answer = await game.newRound(req.params.player, req.body.mines, offer.rtp(req.body.rtp));
     metrics.move('start');
     return reply.code(201).send(answer);
   });

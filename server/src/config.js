@@ -1,6 +1,15 @@
 // Settings from the environment; with none, a working service on this machine (the no-setup start).
 import path from 'node:path';
+import { DEFAULT_MAX_ROUNDS_IN_PLAY, DEFAULT_RTPS, parseRtps } from './offer.js';
 import { parseKey, secretFromFileOrNew } from './secrets.js';
+
+/** The setting `name` of `env`, a whole number from 1 up, or `fallback` when it is not set. */
+function count(env, name, fallback) {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!/^[1-9][0-9]{0,8}$/.test(text.trim())) throw new Error(`${name}: must be a whole number from 1 up, got ${JSON.stringify(text)}`);
+  return Number(text.trim());
+}
 
 export function loadConfig(env = process.env, log = () => {}) {
   const home = path.resolve(env.FAIRMINES_HOME || '.fairmines-server');
@@ -9,6 +18,9 @@ export function loadConfig(env = process.env, log = () => {}) {
     host: env.HOST || '127.0.0.1',
     port: env.PORT === undefined ? 3000 : Number(env.PORT),
     databaseUrl: env.DATABASE_URL || null,
+    poolSize: count(env, 'FAIRMINES_POOL_SIZE', 10),
+    rtps: parseRtps(env.FAIRMINES_RTPS || DEFAULT_RTPS),
+    maxRoundsInPlay: count(env, 'FAIRMINES_MAX_ROUNDS_IN_PLAY', DEFAULT_MAX_ROUNDS_IN_PLAY),
   };
   if (env.FAIRMINES_STATE_KEY) {
     cfg.stateKey = parseKey(env.FAIRMINES_STATE_KEY);

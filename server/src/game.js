@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { LivePairs } from './live-pairs.js';
+import { Offer } from './offer.js';
 import { open, seal } from './secrets.js';
 import { sql, transaction } from './sql.js';
 
@@ -21,8 +22,9 @@ function verifierFragment(r) {
 }
 
 export class Game {
-  constructor(pool, stateKey, metrics = null) {
+  constructor(pool, stateKey, metrics = null, offer = new Offer()) {
     this.pool = pool;
+    this.offer = offer;
     this.key = stateKey;
     this.metrics = metrics;
     this.live = new LivePairs();
@@ -107,6 +109,8 @@ export class Game {
         }
       }
       const { pair, rounds } = live;
+      // Counted under the pair's lock: parallel starts of one player cannot pass the cap together.
+      this.offer.checkRoundsInPlay(this.core(() => pair.openRounds().length));
       const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
       const sealed = this.sealState(pair, row.commitment);

@@ -1,10 +1,11 @@
 // Starts the whole service: settings, the database (DATABASE_URL, or the embedded one), migrations,
 // then the HTTP server; SIGTERM or SIGINT drain it (requests in flight are answered) before exit.
-import pg from 'pg';
+// A database that is down does not stop the start: the process listens (503 but for /healthz) and
+// migrates as soon as the database answers.
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
+import { Database, createPool } from './database.js';
 import { ensurePostgres } from './embedded-pg.js';
-import { migrate } from './migrate.js';
 
 export async function start(env = process.env) {
   const say = (msg) => process.stderr.write(`fairmines-server: ${msg}\n`);
@@ -15,21 +16,24 @@ export async function start(env = process.env) {
     embedded = await ensurePostgres(cfg.home, say);
     url = embedded.url;
   }
-  const pool = new pg.Pool({ connectionString: url, max: Number(env.FAIRMINES_POOL_SIZE || 10) });
-  // An idle client's connection dropped (PostgreSQL restarted): the pool replaces it; nothing to crash for.
-  pool.on('error', (err) => say(`database connection lost: ${err.message}`));
-  await migrate(pool, say);
+  const pool = createPool(url, cfg.poolSize);
+  const database = new Database(pool, { log: say });
+  // The first attempt is awaited (a database that is up is ready before the process listens); the
+  // attempts after it go on while the process serves 503.
+  await new Promise((resolve) => { database.migrate(resolve); });
   // Fastify's logger (JSON lines on stdout). At the default level, warn, only failures are logged; at info,
   // each request's method, URL and status too. No body is ever logged, so no seed can be.
   const logger = { level: env.FAIRMINES_LOG_LEVEL || 'warn' };
-  const app = buildApp({ pool, stateKey: cfg.stateKey, apiKey: cfg.apiKey, logger });
+  const app = buildApp({ pool, stateKey: cfg.stateKey, apiKey: cfg.apiKey, logger, database, rtps: cfg.rtps,
+    maxRoundsInPlay: cfg.maxRoundsInPlay });
   const address = await app.listen({ host: cfg.host, port: cfg.port });
-  say(`listening on ${address}`);
+  say(`listening on ${address}${database.ready ? '' : ' (not ready: the database does not answer yet)'}`);
 
   let stopping = null;
   const stop = () => {
     stopping ??= (async () => {
       say('draining');
+      database.stop();
       await app.close();
       await pool.end();
       if (embedded) await embedded.stop();
@@ -37,5 +41,5 @@ export async function start(env = process.env) {
     })();
     return stopping;
   };
-  return { app, address, stop, pool };
+  return { app, address, stop, pool, database };
 }

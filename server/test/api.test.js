@@ -299,7 +299,7 @@ describe('GET /v1/history', () => {
 });
 
 describe('malformed bodies', () => {
-  test('bad JSON, a huge body, a wrong content type: 400 with a code', async () => {
+  test('bad JSON (400), a huge body (413), a content type that is not JSON (415): each with a code', async () => {
     const url = '/v1/players/kim/rounds';
     const send = (payload, type = 'application/json') => app.inject({ method: 'POST', url, payload,
       headers: { ...AUTH, 'content-type': type } });
@@ -308,9 +308,9 @@ describe('malformed bodies', () => {
     assert.deepEqual(await codes(await send('')), [400, 'FAIRMINES_INVALID_JSON']);
     assert.deepEqual(await codes(await send('{"__proto__": {"x": 1}, "mines": 3}')), [400, 'FAIRMINES_INVALID_JSON']);
     assert.deepEqual(await codes(await send(JSON.stringify({ mines: 3, rtp: 'x'.repeat(5000) }))),
-      [400, 'FAIRMINES_BODY_TOO_LARGE']);
-    assert.deepEqual(await codes(await send('<mines>3</mines>', 'application/xml')), [400, 'FAIRMINES_UNSUPPORTED_MEDIA_TYPE']);
-    assert.deepEqual(await codes(await send('mines=3', 'text/plain')), [400, 'FAIRMINES_INVALID_REQUEST']);
+      [413, 'FAIRMINES_BODY_TOO_LARGE']);
+    assert.deepEqual(await codes(await send('<mines>3</mines>', 'application/xml')), [415, 'FAIRMINES_UNSUPPORTED_MEDIA_TYPE']);
+    assert.deepEqual(await codes(await send('{"mines": 3}', 'text/plain')), [415, 'FAIRMINES_UNSUPPORTED_MEDIA_TYPE']);
   });
 });
 

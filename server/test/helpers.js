@@ -52,11 +52,14 @@ export async function startDatabase() {
   return db;
 }
 
-/** The app on a new pool of `db`, migrated. */
-export async function startApp(db, max = 10) {
+// The RTPs the tests' apps offer (the service's default offers 0.99 only).
+export const TEST_RTPS = ['0.99', '0.97', '1'];
+
+/** The app on a new pool of `db`, migrated; `options` go to buildApp. */
+export async function startApp(db, max = 10, options = {}) {
   const pool = db.pool(max);
   await migrate(pool);
-  const app = buildApp({ pool, stateKey: STATE_KEY, apiKey: API_KEY });
+  const app = buildApp({ pool, stateKey: STATE_KEY, apiKey: API_KEY, rtps: TEST_RTPS, ...options });
   await app.ready();
   return { app, pool, async close() { await app.close(); await pool.end(); } };
 }
