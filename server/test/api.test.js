@@ -326,6 +326,13 @@ describe('/metrics', () => {
     assert.match(res.body, /^fairmines_errors_total\{code="FAIRMINES_MOVE_CONFLICT"\} \d+$/m);
     assert.match(res.body, /^# TYPE fairmines_request_duration_seconds histogram$/m);
     assert.match(res.body, /^fairmines_request_duration_seconds_bucket\{route="\/v1\/rounds\/:round\/reveal",le="\+Inf"\} \d+$/m);
+    assert.match(res.body, /^fairmines_responses_total\{code="201"\} [1-9]\d*$/m);
+    assert.match(res.body, /^fairmines_db_connections\{state="in_use"\} \d+$/m);
+    assert.match(res.body, /^fairmines_db_connections\{state="idle"\} [1-9]\d*$/m);
+    assert.match(res.body, /^fairmines_db_waiting 0$/m);
+    assert.match(res.body, /^fairmines_ready 1$/m);
+    assert.match(res.body, /^fairmines_event_loop_lag_seconds\{quantile="0.99"\} [\d.e-]+$/m);
+    assert.match(res.body, /^fairmines_build_info\{version="\d+\.\d+\.\d+",addon="\d+\.\d+\.\d+",node="v\d+[^"]*"\} 1$/m);
     const core = Number(/^fairmines_core_seconds_total (\S+)$/m.exec(res.body)[1]);
     const cpu = Number(/^process_cpu_seconds_total (\S+)$/m.exec(res.body)[1]);
     assert.ok(core > 0 && core < cpu, `core ${core} s, CPU ${cpu} s`);
