@@ -176,7 +176,7 @@ async function clusterHome(home, ids, log) {
  * Makes sure a PostgreSQL server runs on the data folder `home/pg` and returns how to reach it.
  * The first call creates the cluster (initdb, a random password kept in `home/pg.json`, mode 0600,
  * listening on 127.0.0.1 only); later calls, from this or another process, find it running or start
- * it. `stop()` stops it only when this call started it (`stop({ always: true })`: in any case).
+ * it. `stop()` stops it only when this call started it (`stop({ always: true })`: in any case; `mode`: pg_ctl's, fast).
  * As root, when the unprivileged user cannot reach home, the data folder is elsewhere (clusterHome).
  */
 export async function ensurePostgres(home, log = () => {}) {
@@ -250,10 +250,10 @@ export async function ensurePostgres(home, log = () => {}) {
     url,
     dataDir,
     started,
-    async stop({ always = false } = {}) {
+    async stop({ always = false, mode = 'fast' } = {}) {
       if (!started && !always) return;
       started = false;
-      await run(pgCtl, ['stop', '-m', 'fast', '-w', '-D', dataDir], ids);
+      await run(pgCtl, ['stop', '-m', mode, '-w', '-D', dataDir], ids);
     },
   };
 }

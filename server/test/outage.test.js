@@ -75,3 +75,96 @@ test('a process started while PostgreSQL is down serves 503, then becomes ready 
   assert.equal(exited, null);
   child.kill('SIGTERM');
 });
+
+test('two processes under load through a SIGKILL, a fast and an immediate stop of PostgreSQL (10 s down)', { timeout: 90_000 }, async () => {
+  const fs = await import('node:fs');
+  const procs = [];
+  for (let i = 0; i < 2; i += 1) {
+    const c = spawn(process.execPath, [path.join(SERVER_DIR, 'bin', 'fairmines-server.js')], {
+      env: { ...process.env, DATABASE_URL: db.url, FAIRMINES_STATE_KEY: STATE_KEY.toString('hex'), FAIRMINES_API_KEY: API_KEY,
+        PORT: '0', FAIRMINES_POOL_SIZE: '4' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const p = { c, log: '', exited: null, pid: c.pid };
+    c.stderr.on('data', (d) => { p.log += d; });
+    c.on('exit', (code) => { p.exited = code; });
+    procs.push(p);
+  }
+  for (let i = 0; i < 100 && !procs.every((p) => /listening on/.test(p.log)); i += 1) await sleep(100);
+  const bases = procs.map((p) => /listening on (http:\/\/\S+)/.exec(p.log)[1]);
+  const bad = [];
+  const acks = [];
+  let stop = false;
+  let k = 0;
+  async function req(method, route, body) {
+    for (;;) {
+      const base = bases[(k += 1) % 2];
+      let res;
+      try {
+        res = await fetch(base + route, { method, body: body && JSON.stringify(body), signal: AbortSignal.timeout(10_000),
+          headers: { authorization: `Bearer ${API_KEY}`, ...(body ? { 'content-type': 'application/json' } : {}) } });
+      } catch (err) { bad.push(`${route}: ${err.message}`); await sleep(100); continue; }
+      const json = await res.json();
+      if (res.status === 503 && res.headers.get('retry-after') === '1' && json.error.code === 'FAIRMINES_UNAVAILABLE') {
+        if (stop) return null;
+        await sleep(50);
+        continue;
+      }
+      if (res.status >= 300) bad.push(`${res.status} ${route}: ${JSON.stringify(json)}`);
+      return json;
+    }
+  }
+  const players = Array.from({ length: 8 }, (_, i) => (async () => {
+    while (!stop) {
+      const r = await req('POST', `/v1/players/load-${i}/rounds`, { mines: 1 });
+      if (!r?.round) continue;
+      for (let move = 1, tile = 1, finished = false; !finished && !stop; move += 1, tile += 1) {
+        const a = await req('POST', `/v1/rounds/${r.round}/reveal`, { tile, move });
+        if (!a) break;
+        acks.push({ round: r.round, move, answer: a });
+        finished = a.finished;
+      }
+    }
+  })());
+  const pg = await ensurePostgres(TEST_HOME);
+  /** Restarts PostgreSQL; how long until both processes serve a read that needs it. */
+  async function restartAndMeasure() {
+    for (let tries = 0; ; tries += 1) {
+      try { await ensurePostgres(TEST_HOME); break; } catch (err) { if (tries > 50) throw err; await sleep(200); }
+    }
+    const t0 = Date.now();
+    for (const base of bases) {
+      while ((await fetch(`${base}/v1/players/load-0/seeds`, { headers: { authorization: `Bearer ${API_KEY}` } })).status !== 200) {
+        assert.ok(Date.now() - t0 < 5000);
+        await sleep(20);
+      }
+    }
+    return Date.now() - t0;
+  }
+  const resumed = [];
+  await sleep(1500);
+  process.kill(Number(fs.readFileSync(path.join(db.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
+  await sleep(1000);
+  resumed.push(await restartAndMeasure());
+  await sleep(1500);
+  await pg.stop({ always: true, mode: 'fast' });
+  await sleep(1000);
+  resumed.push(await restartAndMeasure());
+  await sleep(1500);
+  await pg.stop({ always: true, mode: 'immediate' });
+  await sleep(10_000);
+  resumed.push(await restartAndMeasure());
+  await sleep(1500);
+  stop = true;
+  await Promise.all(players);
+
+  assert.deepEqual(bad, []);
+  assert.deepEqual(procs.map((p) => [p.exited, p.c.pid]), procs.map((p) => [null, p.pid]), 'both processes alive, same PIDs');
+  for (const ms of resumed) assert.ok(ms < 1000, `served again ${resumed} ms after PostgreSQL`);
+  const pool = db.pool(1);
+  const { rows } = await pool.query('SELECT round_id, move, answer FROM moves');
+  const stored = new Map(rows.map((m) => [`${m.round_id}/${m.move}`, m.answer]));
+  assert.ok(acks.length > 20, `${acks.length} moves`);
+  for (const a of acks) assert.deepEqual(JSON.parse(stored.get(`${a.round}/${a.move}`)), a.answer);
+  await pool.end();
+  process.stderr.write(`# outage: ${acks.length} acknowledged moves, served again ${resumed.join(' / ')} ms after PostgreSQL\n`);
+  for (const p of procs) p.c.kill('SIGTERM');
+});
