@@ -44,10 +44,12 @@ function csvField(v) {
   return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function buildApp({ pool, stateKey, apiKey, logger = false }) {
+export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger = false }) {
   const metrics = new Metrics();
-  const tokenMatches = tokenChecker(apiKey);
-  const game = new Game(pool, stateKey, metrics);
+  const tokenMatches = tokenChecker(apiKeys);
+  // /metrics takes a metrics token (it cannot play) or an API key.
+  const metricsTokenMatches = tokenChecker(metricsTokens);
+  const game = new Game(pool, stateKeys, metrics);
   const app = Fastify({
     logger,
     // The largest valid body is a rotation with a 256-character client seed.
@@ -74,7 +76,9 @@ export function buildApp({ pool, stateKey, apiKey, logger = false }) {
   app.addHook('onRequest', async (req, reply) => {
     if (req.url === '/healthz') return;
     const auth = req.headers.authorization ?? '';
-    if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7))) {
+    const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
+    const ok = token !== null && (tokenMatches(token) || (req.routeOptions.url === '/metrics' && metricsTokenMatches(token)));
+    if (!ok) {
       return fail(reply, new ApiError(401, 'FAIRMINES_UNAUTHORIZED', 'authorization: a valid Bearer API key is required',
         'authorization'));
     }

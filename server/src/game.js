@@ -6,7 +6,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { LivePairs } from './live-pairs.js';
-import { open, seal } from './secrets.js';
+import { StateKeys } from './keys.js';
 import { sql, transaction } from './sql.js';
 
 /**
@@ -21,9 +21,9 @@ function verifierFragment(r) {
 }
 
 export class Game {
-  constructor(pool, stateKey, metrics = null) {
+  constructor(pool, stateKeys, metrics = null) {
     this.pool = pool;
-    this.key = stateKey;
+    this.keys = StateKeys.from(stateKeys);
     this.metrics = metrics;
     this.live = new LivePairs();
   }
@@ -41,7 +41,7 @@ export class Game {
   }
 
   restore(pairRow) {
-    const json = open(this.key, pairRow.state, pairRow.commitment);
+    const json = this.keys.open(pairRow.state, pairRow.commitment);
     return this.core(() => SeedPair.fromStateJson(json));
   }
 
@@ -63,9 +63,12 @@ export class Game {
     }
   }
 
-  /** The pair's state sealed, bound to its commitment (the row's: asking the pair would make an object). */
+  /**
+   * The pair's state sealed under the current key, bound to its commitment (the row's: asking the pair would
+   * make an object). Every write seals afresh, so a state sealed under an older key moves to the current one.
+   */
   sealState(pair, commitment) {
-    return seal(this.key, this.core(() => pair.toStateJson()), commitment);
+    return this.keys.seal(this.core(() => pair.toStateJson()), commitment);
   }
 
   // The pair's row is what orders a player's moves: every change of a pair's state locks it first. The
@@ -110,12 +113,13 @@ export class Game {
       const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
       const sealed = this.sealState(pair, row.commitment);
+      const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
+        commitment: row.commitment, clientSeed: row.client_seed };
       await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${sealed}, ${id}, ${player}, ${row.commitment},
         ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})`);
       rounds.set(round.nonce.toString(), round);
       this.live.put(row.id, sealed, pair, rounds);
-      return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
-        commitment: row.commitment, clientSeed: row.client_seed };
+      return answer;
     });
   }
 
@@ -242,17 +246,18 @@ export class Game {
         }
       }
       const revealed = this.core(() => pair.rotate(clientSeed ?? null));
-      await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
-          rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
-        INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
-            ${this.sealState(pair, pair.public.commitment)})`);
-      return {
+      const answer = {
         revealed: { serverSeed: revealed.serverSeed, commitment: revealed.commitment, clientSeed: revealed.clientSeed,
           rounds: Number(revealed.rounds) },
         current: { commitment: pair.public.commitment, clientSeed: pair.public.clientSeed, nonce: Number(pair.public.nonce) },
         voided,
       };
+      await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
+          rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
+        INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
+          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
+            ${this.sealState(pair, pair.public.commitment)})`);
+      return answer;
     });
   }
 

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { ensurePostgres } from './embedded-pg.js';
+import { StateKeys, checkStateKeys } from './keys.js';
 import { migrate } from './migrate.js';
 
 export async function start(env = process.env) {
@@ -19,10 +20,13 @@ export async function start(env = process.env) {
   // An idle client's connection dropped (PostgreSQL restarted): the pool replaces it; nothing to crash for.
   pool.on('error', (err) => say(`database connection lost: ${err.message}`));
   await migrate(pool, say);
+  const stateKeys = new StateKeys(cfg.stateKeys);
+  await checkStateKeys(pool, stateKeys);
+  say(`state keys: ${stateKeys.ids.join(', ')} (the first seals)`);
   // Fastify's logger (JSON lines on stdout). At the default level, warn, only failures are logged; at info,
   // each request's method, URL and status too. No body is ever logged, so no seed can be.
   const logger = { level: env.FAIRMINES_LOG_LEVEL || 'warn' };
-  const app = buildApp({ pool, stateKey: cfg.stateKey, apiKey: cfg.apiKey, logger });
+  const app = buildApp({ pool, stateKeys, apiKeys: cfg.apiKeys, metricsTokens: cfg.metricsTokens, logger });
   const address = await app.listen({ host: cfg.host, port: cfg.port });
   say(`listening on ${address}`);
 

@@ -1,14 +1,14 @@
 // Test-only knowledge of a round's mines: the test holds the state key, so it can open the pair's sealed
 // state and compute the grid, to pick safe tiles and mines on purpose.
 import { minePositions } from 'fairmines';
-import { open } from '../src/secrets.js';
+import { StateKeys } from '../src/keys.js';
 import { STATE_KEY } from './helpers.js';
 
 export async function minesOf(pool, roundId) {
   const { rows: [r] } = await pool.query(
     `SELECT r.nonce, r.mines, p.state, p.commitment, p.client_seed
        FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1`, [roundId]);
-  const state = JSON.parse(open(STATE_KEY, r.state, r.commitment));
+  const state = JSON.parse(new StateKeys([STATE_KEY]).open(r.state, r.commitment));
   return minePositions(state.server_seed, r.client_seed, BigInt(r.nonce), r.mines);
 }
 

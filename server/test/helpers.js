@@ -56,7 +56,7 @@ export async function startDatabase() {
 export async function startApp(db, max = 10) {
   const pool = db.pool(max);
   await migrate(pool);
-  const app = buildApp({ pool, stateKey: STATE_KEY, apiKey: API_KEY });
+  const app = buildApp({ pool, stateKeys: [STATE_KEY], apiKeys: [API_KEY] });
   await app.ready();
   return { app, pool, async close() { await app.close(); await pool.end(); } };
 }
