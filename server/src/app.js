@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { ApiError, body as errorBody } from './errors.js';
 import { Game } from './game.js';
+import { KEY_SCHEMA, idempotencyOf } from './idempotency.js';
 import { Metrics } from './metrics.js';
 import { tokenChecker } from './secrets.js';
 
@@ -13,16 +14,18 @@ const ROUND = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[
 // Any JSON number: the addon says whether it is an integer in range (so 3.5 or 26 get the core's words).
 const MOVE = { type: 'integer', minimum: 1, maximum: 1000 };
 const obj = (properties, required = []) => ({ type: 'object', additionalProperties: false, properties, required });
+// The writes without a move number take an Idempotency-Key (idempotency.js); other headers pass.
+const IDEMPOTENT = { type: 'object', properties: { 'idempotency-key': KEY_SCHEMA } };
 
 const SCHEMAS = {
-  newRound: { params: obj({ player: PLAYER }, ['player']),
+  newRound: { params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
     body: obj({ mines: { type: 'number' }, rtp: { type: 'string', maxLength: 64 } }, ['mines']) },
   reveal: { params: obj({ round: ROUND }, ['round']),
     body: obj({ tile: { type: 'number' }, move: MOVE }, ['tile', 'move']) },
   cashOut: { params: obj({ round: ROUND }, ['round']), body: obj({ move: MOVE }, ['move']) },
   round: { params: obj({ round: ROUND }, ['round']) },
   seeds: { params: obj({ player: PLAYER }, ['player']) },
-  rotate: { params: obj({ player: PLAYER }, ['player']),
+  rotate: { params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
     body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256 }, void: { type: 'boolean' } }) },
   history: { querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] } }) },
 };
@@ -114,8 +117,10 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
   app.get('/metrics', async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
 
   app.post('/v1/players/:player/rounds', { schema: SCHEMAS.newRound }, async (req, reply) => {
-    const answer = await game.newRound(req.params.player, req.body.mines, req.body.rtp ?? '0.99');
-    metrics.move('start');
+    const { answer, replay } = await game.newRound(req.params.player, req.body.mines, req.body.rtp ?? '0.99',
+      idempotencyOf(req));
+    if (replay) reply.header('idempotent-replayed', 'true');
+    else metrics.move('start');
     return reply.code(201).send(answer);
   });
 
@@ -139,9 +144,11 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
   app.post('/v1/players/:player/rotate', {
     schema: SCHEMAS.rotate,
     preValidation: async (req) => { req.body ??= {}; },
-  }, async (req) => {
-    const answer = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true);
-    metrics.move('rotate');
+  }, async (req, reply) => {
+    const { answer, replay } = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true,
+      idempotencyOf(req));
+    if (replay) reply.header('idempotent-replayed', 'true');
+    else metrics.move('rotate');
     return answer;
   });
 

@@ -6,6 +6,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { LivePairs } from './live-pairs.js';
+import { once, storeAnswer, storedAnswer } from './idempotency.js';
 import { StateKeys } from './keys.js';
 import { sql, transaction } from './sql.js';
 
@@ -84,9 +85,14 @@ export class Game {
     return rowCount === 1;
   }
 
-  /** A new round of the player's pair (made on first use); two round trips when the pair exists. */
-  async newRound(player, mines, rtp) {
-    return transaction(this.pool, async (t) => {
+  /**
+   * A new round of the player's pair (made on first use): `{ answer, replay }`. Two round trips when the
+   * pair exists; with an Idempotency-Key (`idem`, see idempotency.js) one more, to look it up first.
+   */
+  async newRound(player, mines, rtp, idem = null) {
+    return once(idem, () => transaction(this.pool, async (t) => {
+      const stored = idem && await storedAnswer(t, 'rounds', player, idem);
+      if (stored) return stored;
       let row = await this.lockActivePair(t, player);
       let live;
       if (row) {
@@ -115,12 +121,13 @@ export class Game {
       const sealed = this.sealState(pair, row.commitment);
       const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
         commitment: row.commitment, clientSeed: row.client_seed };
+      const store = idem ? `; ${storeAnswer('rounds', player, idem, 201, answer)}` : '';
       await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${sealed}, ${id}, ${player}, ${row.commitment},
-        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})`);
+        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})` + store);
       rounds.set(round.nonce.toString(), round);
       this.live.put(row.id, sealed, pair, rounds);
-      return answer;
-    });
+      return { answer, replay: false };
+    }));
   }
 
   /**
@@ -220,8 +227,10 @@ export class Game {
    * Ends the player's seed pair and reveals its server seed; a new pair takes its place. Refused while a
    * round is in play (the addon's FAIRMINES_ROUNDS_IN_PLAY) unless `voidRounds`: then they are voided first.
    */
-  async rotate(player, clientSeed, voidRounds) {
-    return transaction(this.pool, async (t) => {
+  async rotate(player, clientSeed, voidRounds, idem = null) {
+    return once(idem, () => transaction(this.pool, async (t) => {
+      const stored = idem && await storedAnswer(t, 'rotate', player, idem);
+      if (stored) return stored;
       if (!(await this.lockPlayer(t, player))) {
         throw new ApiError(404, 'FAIRMINES_PLAYER_NOT_FOUND', `player: no player ${player}`, 'player');
       }
@@ -252,13 +261,14 @@ export class Game {
         current: { commitment: pair.public.commitment, clientSeed: pair.public.clientSeed, nonce: Number(pair.public.nonce) },
         voided,
       };
+      const store = idem ? `; ${storeAnswer('rotate', player, idem, 200, answer)}` : '';
       await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
           rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
         INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
           VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
-            ${this.sealState(pair, pair.public.commitment)})`);
-      return answer;
-    });
+            ${this.sealState(pair, pair.public.commitment)})` + store);
+      return { answer, replay: false };
+    }));
   }
 
   /** Every revealed pair as rotation revealed it: what `fairmines verify-history --revealed` reads. */

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { ensurePostgres } from './embedded-pg.js';
+import { startCleanup } from './idempotency.js';
 import { StateKeys, checkStateKeys } from './keys.js';
 import { migrate } from './migrate.js';
 
@@ -29,12 +30,14 @@ export async function start(env = process.env) {
   const app = buildApp({ pool, stateKeys, apiKeys: cfg.apiKeys, metricsTokens: cfg.metricsTokens, logger });
   const address = await app.listen({ host: cfg.host, port: cfg.port });
   say(`listening on ${address}`);
+  const stopCleanup = startCleanup(pool, say);
 
   let stopping = null;
   const stop = () => {
     stopping ??= (async () => {
       say('draining');
       await app.close();
+      await stopCleanup();
       await pool.end();
       if (embedded) await embedded.stop();
       say('stopped');

@@ -80,7 +80,7 @@ test('a pair sealed in the first layout plays on and is re-sealed under the curr
 /** Every row of every table of the game, in order: what "the database is unchanged" compares. */
 async function snapshot(pool) {
   const out = {};
-  for (const t of ['players', 'seed_pairs', 'rounds', 'moves', 'state_keys', 'schema_migrations']) {
+  for (const t of ['players', 'seed_pairs', 'rounds', 'moves', 'state_keys', 'idempotency_keys', 'schema_migrations']) {
     out[t] = (await pool.query(`SELECT * FROM ${t} ORDER BY 1, 2`)).rows.map((r) => JSON.stringify(r));
   }
   return out;
