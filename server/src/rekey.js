@@ -26,13 +26,13 @@ export async function pairsByKey(pool) {
  * One pass: every active pair not sealed under the current key, re-sealed. `{ resealed, changed, unopened }`:
  * pairs written, pairs whose state changed under it (left for the next pass), pairs no key here opens.
  */
-async function pass(pool, keys, log) {
+async function pass(pool, keys, log, batch) {
   const out = { resealed: 0, changed: 0, unopened: 0 };
   let after = 0;
   for (;;) {
     const { rows } = await pool.query(sql`SELECT id, commitment, state FROM seed_pairs
       WHERE revealed_at IS NULL AND id > ${after} AND substring(state FROM 1 FOR 9) <> ${keys.header}
-      ORDER BY id LIMIT ${BATCH}`);
+      ORDER BY id LIMIT ${batch}`);
     if (rows.length === 0) return out;
     after = rows[rows.length - 1].id;
     const values = [];
@@ -61,11 +61,11 @@ async function pass(pool, keys, log) {
  * Re-seals every active pair under `keys`' current key; the counts left under each other key (`left`),
  * and how many were re-sealed.
  */
-export async function rekey(pool, keys, log = () => {}) {
+export async function rekey(pool, keys, log = () => {}, batch = BATCH) {
   let resealed = 0;
   let last = null;
   for (let i = 0; i < PASSES; i += 1) {
-    last = await pass(pool, keys, log);
+    last = await pass(pool, keys, log, batch);
     resealed += last.resealed;
     if (last.changed === 0) break;
   }

@@ -2,10 +2,10 @@
 // re-sealed on the next write), the start refused with keys that do not open the database (which it leaves
 // as it was), several API keys at once and a metrics token that cannot play.
 import assert from 'node:assert/strict';
-import { createCipheriv, randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { StateKeys, keyId, sealedBy } from '../src/keys.js';
 import { STATE_KEY, call, startApp, startDatabase } from './helpers.js';
+import { sealV1 } from './game-helpers.js';
 import { killChildren, request, runCommand, serve } from './service-helpers.js';
 
 const K1 = Buffer.alloc(32, 0x11);
@@ -18,15 +18,6 @@ after(async () => {
   killChildren();
   await db.close();
 });
-
-/** A state sealed as the first layout did (no key id): version 1, IV, tag, ciphertext. */
-function sealV1(key, plaintext, aad) {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(aad, 'utf8'));
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return Buffer.concat([Buffer.from([1]), iv, cipher.getAuthTag(), body]);
-}
 
 test('a key id is a fingerprint: 16 hex digits, one per key, not the key', () => {
   assert.match(keyId(K1), /^[0-9a-f]{16}$/);
