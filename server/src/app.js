@@ -8,6 +8,7 @@ import { Database } from './database.js';
 import { Game } from './game.js';
 import { installHealth } from './health.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling, sendError } from './http-errors.js';
+import { KEY_SCHEMA, idempotencyOf } from './idempotency.js';
 import { Metrics } from './metrics.js';
 import { Offer } from './offer.js';
 import { tokenChecker } from './secrets.js';
@@ -17,16 +18,18 @@ const ROUND = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[
 // Any JSON number: the addon says whether it is an integer in range (so 3.5 or 26 get the core's words).
 const MOVE = { type: 'integer', minimum: 1, maximum: 1000 };
 const obj = (properties, required = []) => ({ type: 'object', additionalProperties: false, properties, required });
+// The writes without a move number take an Idempotency-Key (idempotency.js); other headers pass.
+const IDEMPOTENT = { type: 'object', properties: { 'idempotency-key': KEY_SCHEMA } };
 
 const SCHEMAS = {
-  newRound: { params: obj({ player: PLAYER }, ['player']),
+  newRound: { params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
     body: obj({ mines: { type: 'number' }, rtp: { type: 'string', maxLength: 64 } }, ['mines']) },
   reveal: { params: obj({ round: ROUND }, ['round']),
     body: obj({ tile: { type: 'number' }, move: MOVE }, ['tile', 'move']) },
   cashOut: { params: obj({ round: ROUND }, ['round']), body: obj({ move: MOVE }, ['move']) },
   round: { params: obj({ round: ROUND }, ['round']) },
   seeds: { params: obj({ player: PLAYER }, ['player']) },
-  rotate: { params: obj({ player: PLAYER }, ['player']),
+  rotate: { params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
     body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256 }, void: { type: 'boolean' } }) },
   history: { querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] } }) },
 };
@@ -39,15 +42,18 @@ function csvField(v) {
 }
 
 /**
- * The app over `pool`. `database` (database.js) says whether the schema is migrated (default: it is);
- * `rtps` and `maxRoundsInPlay` are what the operator offers (offer.js).
+ * The app over `pool`. `stateKeys`: the state keys (keys.js), the sealing one first; `apiKeys`: the Bearer
+ * tokens accepted everywhere, `metricsTokens` those accepted on /metrics only. `database` (database.js) says
+ * whether the schema is migrated (default: it is); `rtps` and `maxRoundsInPlay` are what the operator
+ * offers (offer.js).
  */
-export function buildApp({ pool, stateKey, apiKey, logger = false, database = new Database(pool, { ready: true }),
-  rtps, maxRoundsInPlay }) {
+export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger = false,
+  database = new Database(pool, { ready: true }), rtps, maxRoundsInPlay }) {
   const metrics = new Metrics(database);
-  const tokenMatches = tokenChecker(apiKey);
+  const tokenMatches = tokenChecker(apiKeys);
+  const metricsTokenMatches = tokenChecker(metricsTokens);
   const offer = new Offer({ rtps, maxRoundsInPlay });
-  const game = new Game(pool, stateKey, metrics, offer);
+  const game = new Game(pool, stateKeys, metrics, offer);
   const app = Fastify({
     logger,
     // The largest valid body is a rotation with a 256-character client seed.
@@ -68,7 +74,11 @@ export function buildApp({ pool, stateKey, apiKey, logger = false, database = ne
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public) return;
     const auth = req.headers.authorization ?? '';
-    if (!auth.startsWith('Bearer ') || !tokenMatches(auth.slice(7))) {
+    const token = auth.startsWith('Bearer ') ? auth.slice(7) : null;
+    // A route with `config.metricsToken` (/metrics) takes a metrics token too: it cannot play.
+    const ok = token !== null && (tokenMatches(token) || (req.routeOptions.config?.metricsToken === true
+      && metricsTokenMatches(token)));
+    if (!ok) {
       return sendError(reply, new ApiError(401, 'FAIRMINES_UNAUTHORIZED', 'authorization: a valid Bearer API key is required',
         'authorization'), metrics);
     }
@@ -79,11 +89,13 @@ export function buildApp({ pool, stateKey, apiKey, logger = false, database = ne
   });
   installHealth(app, { database, metrics });
 
-  app.get('/metrics', { config: { beforeReady: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
+  app.get('/metrics', { config: { beforeReady: true, metricsToken: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
 
   app.post('/v1/players/:player/rounds', { schema: SCHEMAS.newRound }, async (req, reply) => {
-    const answer = await game.newRound(req.params.player, req.body.mines, offer.rtp(req.body.rtp));
-    metrics.move('start');
+    const { answer, replay } = await game.newRound(req.params.player, req.body.mines, offer.rtp(req.body.rtp),
+      idempotencyOf(req));
+    if (replay) reply.header('idempotent-replayed', 'true');
+    else metrics.move('start');
     return reply.code(201).send(answer);
   });
 
@@ -107,9 +119,11 @@ export function buildApp({ pool, stateKey, apiKey, logger = false, database = ne
   app.post('/v1/players/:player/rotate', {
     schema: SCHEMAS.rotate,
     preValidation: async (req) => { req.body ??= {}; },
-  }, async (req) => {
-    const answer = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true);
-    metrics.move('rotate');
+  }, async (req, reply) => {
+    const { answer, replay } = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true,
+      idempotencyOf(req));
+    if (replay) reply.header('idempotent-replayed', 'true');
+    else metrics.move('rotate');
     return answer;
   });
 

@@ -53,9 +53,14 @@ export function createPool(url, size) {
  * (`up`, for the log and /metrics). The log says when the database goes away and when it is back, once each.
  */
 export class Database {
-  constructor(pool, { log = () => {}, ready = false } = {}) {
+  /**
+   * `prepare`: run after the migrations and before `ready` (the check of the state keys). What it throws
+   * ends the attempts, unless it is the database being unavailable: a process it refuses must not serve.
+   */
+  constructor(pool, { log = () => {}, ready = false, prepare = async () => {} } = {}) {
     this.pool = pool;
     this.log = log;
+    this.prepare = prepare;
     this.ready = ready;
     this.up = true;
     this.downSince = 0;
@@ -86,19 +91,26 @@ export class Database {
   }
 
   /**
-   * Runs the migrations until they succeed (retrying whatever fails, with a capped backoff, and saying so
-   * in the log), then sets `ready`. Resolves then, or when `stop()` ends the attempts.
-   * `onAttempt` is called after the first attempt, whatever its outcome.
+   * Runs the migrations and `prepare` until they succeed (retrying whatever fails, with a capped backoff,
+   * and saying so in the log), then sets `ready`. Resolves then, or when `stop()` ends the attempts; rejects
+   * when `prepare` refuses. `onAttempt` is called after the first attempt, whatever its outcome.
    */
   async migrate(onAttempt = () => {}) {
     for (let attempt = 1; !this.stopped; attempt += 1) {
       try {
         await migrate(this.pool, this.log);
+        try {
+          await this.prepare();
+        } catch (err) {
+          if (!isUnavailable(err)) throw Object.assign(err, { refused: true });
+          throw err;
+        }
         this.ready = true;
         if (attempt > 1) this.log(`the database is ready (after ${attempt} attempts)`);
         onAttempt();
         return;
       } catch (err) {
+        if (err.refused) throw err;
         if (isUnavailable(err)) this.lost(err);
         const delay = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (attempt - 1));
         // The first failure, then one line every 30 attempts (about every 30 s): enough to see it goes on.

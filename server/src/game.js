@@ -6,8 +6,9 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { LivePairs } from './live-pairs.js';
+import { once, storeAnswer, storedAnswer } from './idempotency.js';
+import { StateKeys } from './keys.js';
 import { Offer } from './offer.js';
-import { open, seal } from './secrets.js';
 import { sql, transaction } from './sql.js';
 
 /**
@@ -22,10 +23,10 @@ function verifierFragment(r) {
 }
 
 export class Game {
-  constructor(pool, stateKey, metrics = null, offer = new Offer()) {
+  constructor(pool, stateKeys, metrics = null, offer = new Offer()) {
     this.pool = pool;
     this.offer = offer;
-    this.key = stateKey;
+    this.keys = StateKeys.from(stateKeys);
     this.metrics = metrics;
     this.live = new LivePairs();
   }
@@ -43,7 +44,7 @@ export class Game {
   }
 
   restore(pairRow) {
-    const json = open(this.key, pairRow.state, pairRow.commitment);
+    const json = this.keys.open(pairRow.state, pairRow.commitment);
     return this.core(() => SeedPair.fromStateJson(json));
   }
 
@@ -65,9 +66,12 @@ export class Game {
     }
   }
 
-  /** The pair's state sealed, bound to its commitment (the row's: asking the pair would make an object). */
+  /**
+   * The pair's state sealed under the current key, bound to its commitment (the row's: asking the pair would
+   * make an object). Every write seals afresh, so a state sealed under an older key moves to the current one.
+   */
   sealState(pair, commitment) {
-    return seal(this.key, this.core(() => pair.toStateJson()), commitment);
+    return this.keys.seal(this.core(() => pair.toStateJson()), commitment);
   }
 
   // The pair's row is what orders a player's moves: every change of a pair's state locks it first. The
@@ -83,9 +87,14 @@ export class Game {
     return rowCount === 1;
   }
 
-  /** A new round of the player's pair (made on first use); two round trips when the pair exists. */
-  async newRound(player, mines, rtp) {
-    return transaction(this.pool, async (t) => {
+  /**
+   * A new round of the player's pair (made on first use): `{ answer, replay }`. Two round trips when the
+   * pair exists; with an Idempotency-Key (`idem`, see idempotency.js) one more, to look it up first.
+   */
+  async newRound(player, mines, rtp, idem = null) {
+    return once(idem, () => transaction(this.pool, async (t) => {
+      const stored = idem && await storedAnswer(t, 'rounds', player, idem);
+      if (stored) return stored;
       let row = await this.lockActivePair(t, player);
       let live;
       if (row) {
@@ -114,13 +123,15 @@ export class Game {
       const round = this.core(() => pair.startRound(mines, rtp));
       const id = randomUUID();
       const sealed = this.sealState(pair, row.commitment);
+      const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
+        commitment: row.commitment, clientSeed: row.client_seed };
+      const store = idem ? `; ${storeAnswer('rounds', player, idem, 201, answer)}` : '';
       await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${sealed}, ${id}, ${player}, ${row.commitment},
-        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})`);
+        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})` + store);
       rounds.set(round.nonce.toString(), round);
       this.live.put(row.id, sealed, pair, rounds);
-      return { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
-        commitment: row.commitment, clientSeed: row.client_seed };
-    });
+      return { answer, replay: false };
+    }));
   }
 
   /**
@@ -220,8 +231,10 @@ export class Game {
    * Ends the player's seed pair and reveals its server seed; a new pair takes its place. Refused while a
    * round is in play (the addon's FAIRMINES_ROUNDS_IN_PLAY) unless `voidRounds`: then they are voided first.
    */
-  async rotate(player, clientSeed, voidRounds) {
-    return transaction(this.pool, async (t) => {
+  async rotate(player, clientSeed, voidRounds, idem = null) {
+    return once(idem, () => transaction(this.pool, async (t) => {
+      const stored = idem && await storedAnswer(t, 'rotate', player, idem);
+      if (stored) return stored;
       if (!(await this.lockPlayer(t, player))) {
         throw new ApiError(404, 'FAIRMINES_PLAYER_NOT_FOUND', `player: no player ${player}`, 'player');
       }
@@ -246,18 +259,20 @@ export class Game {
         }
       }
       const revealed = this.core(() => pair.rotate(clientSeed ?? null));
-      await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
-          rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
-        INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
-            ${this.sealState(pair, pair.public.commitment)})`);
-      return {
+      const answer = {
         revealed: { serverSeed: revealed.serverSeed, commitment: revealed.commitment, clientSeed: revealed.clientSeed,
           rounds: Number(revealed.rounds) },
         current: { commitment: pair.public.commitment, clientSeed: pair.public.clientSeed, nonce: Number(pair.public.nonce) },
         voided,
       };
-    });
+      const store = idem ? `; ${storeAnswer('rotate', player, idem, 200, answer)}` : '';
+      await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
+          rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
+        INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
+          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
+            ${this.sealState(pair, pair.public.commitment)})` + store);
+      return { answer, replay: false };
+    }));
   }
 
   /** Every revealed pair as rotation revealed it: what `fairmines verify-history --revealed` reads. */

@@ -1,5 +1,6 @@
-// The state key (AES-256-GCM over the pair's state, which holds the secret server seed) and the API key.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+// Reading secrets: the state keys (sealing is in keys.js), key files of the no-setup start, and the check
+// of Bearer tokens.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -29,29 +30,29 @@ export function secretFromFileOrNew(file, bytes, encoding) {
   return { text, made: file };
 }
 
-// Sealed layout: version byte 1, 12-byte IV, 16-byte tag, ciphertext. The AAD binds a sealed state to its
-// seed pair (its commitment), so a state copied onto another pair's row does not open.
-export function seal(key, plaintext, aad) {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(aad, 'utf8'));
-  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return Buffer.concat([Buffer.from([1]), iv, cipher.getAuthTag(), body]);
+/** A comma-separated list of secrets (`FAIRMINES_API_KEY=new,old`): each trimmed; an empty one is refused. */
+export function secretList(text, name) {
+  const list = text.split(',').map((s) => s.trim());
+  if (list.some((s) => s === '')) throw new Error(`${name}: an empty key in the comma-separated list`);
+  return list;
 }
 
-export function open(key, sealed, aad) {
-  if (sealed[0] !== 1) throw new Error('sealed state: unknown version');
-  const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(1, 13));
-  decipher.setAAD(Buffer.from(aad, 'utf8'));
-  decipher.setAuthTag(sealed.subarray(13, 29));
-  return Buffer.concat([decipher.update(sealed.subarray(29)), decipher.final()]).toString('utf8');
+/** The state keys of `FAIRMINES_STATE_KEY` (or its file): one or more, comma-separated, the sealing key first. */
+export function parseKeys(text) {
+  return secretList(text, 'FAIRMINES_STATE_KEY').map(parseKey);
 }
 
 /**
- * A check of presented tokens against the API key, in constant time: both sides are SHA-256 digests
- * (equal lengths whatever was presented); the key's digest is made once.
+ * A check of presented tokens against several accepted ones, in constant time: every side is a SHA-256
+ * digest (equal lengths whatever was presented), each accepted one compared without stopping at a match;
+ * their digests are made once.
  */
-export function tokenChecker(apiKey) {
-  const expected = createHash('sha256').update(apiKey).digest();
-  return (presented) => timingSafeEqual(createHash('sha256').update(presented).digest(), expected);
+export function tokenChecker(tokens) {
+  const expected = (Array.isArray(tokens) ? tokens : [tokens]).map((t) => createHash('sha256').update(t).digest());
+  return (presented) => {
+    const digest = createHash('sha256').update(presented).digest();
+    let match = false;
+    for (const e of expected) match = timingSafeEqual(digest, e) || match;
+    return match;
+  };
 }

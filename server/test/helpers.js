@@ -59,7 +59,7 @@ export const TEST_RTPS = ['0.99', '0.97', '1'];
 export async function startApp(db, max = 10, options = {}) {
   const pool = db.pool(max);
   await migrate(pool);
-  const app = buildApp({ pool, stateKey: STATE_KEY, apiKey: API_KEY, rtps: TEST_RTPS, ...options });
+  const app = buildApp({ pool, stateKeys: [STATE_KEY], apiKeys: [API_KEY], rtps: TEST_RTPS, ...options });
   await app.ready();
   return { app, pool, async close() { await app.close(); await pool.end(); } };
 }
