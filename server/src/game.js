@@ -7,7 +7,7 @@ import { SeedPair, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { LivePairs } from './live-pairs.js';
 import { once, storeAnswer, storedAnswer } from './idempotency.js';
-import { StateKeys } from './keys.js';
+import { StateKeys, UnknownStateKey } from './keys.js';
 import { Offer } from './offer.js';
 import { sql, transaction } from './sql.js';
 
@@ -43,8 +43,23 @@ export class Game {
     }
   }
 
+  /**
+   * The pair of a row, from its sealed state. Sealed under a key this process lacks (another process seals
+   * under a key not given to this one): 503, so that the client retries, maybe on a process that has it,
+   * and the operator sees the code; the key's id names it (an id, never the key).
+   */
   restore(pairRow) {
-    const json = this.keys.open(pairRow.state, pairRow.commitment);
+    let json;
+    try {
+      json = this.keys.open(pairRow.state, pairRow.commitment);
+    } catch (err) {
+      if (!(err instanceof UnknownStateKey)) throw err;
+      throw new ApiError(503, 'FAIRMINES_STATE_KEY_UNKNOWN', err.keyId
+        ? `the player's seed pair is sealed under state key ${err.keyId}, which this process does not hold: retry; `
+          + 'the operator must add that key to FAIRMINES_STATE_KEY'
+        : 'the player\'s seed pair was sealed before key ids by a key this process does not hold: retry; '
+          + 'the operator must add that key to FAIRMINES_STATE_KEY');
+    }
     return this.core(() => SeedPair.fromStateJson(json));
   }
 

@@ -106,7 +106,11 @@ export function installErrorHandling(app, { metrics, database }) {
     new ApiError(404, 'FAIRMINES_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`), metrics));
 
   app.setErrorHandler((err, req, reply) => {
-    if (err instanceof ApiError) return sendError(reply, err, metrics);
+    if (err instanceof ApiError) {
+      // The service's own 5xx (a state key this process lacks): the operator must act, so it is logged.
+      if (err.status >= 500) req.log.error({ err: { code: err.code, message: err.message } }, 'service error');
+      return sendError(reply, err, metrics);
+    }
     if (err.validation) return sendError(reply, schemaError(err), metrics);
     // Fastify's own refusals of the request (bad JSON, too large, wrong content type): the caller's fault.
     if (err.statusCode >= 400 && err.statusCode < 500) {

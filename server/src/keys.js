@@ -29,6 +29,19 @@ function decrypt(key, iv, tag, body, aad) {
   return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
 }
 
+/**
+ * A sealed state that none of these keys opens because it was sealed under a key they lack: `keyId` names
+ * that key (null for a state of the first layout, which names none). Not a broken state: a process that
+ * holds the key opens it.
+ */
+export class UnknownStateKey extends Error {
+  constructor(message, keyId) {
+    super(message);
+    this.name = 'UnknownStateKey';
+    this.keyId = keyId;
+  }
+}
+
 export class StateKeys {
   /** `keys`: 32-byte Buffers, the sealing key first. */
   constructor(keys) {
@@ -64,14 +77,14 @@ export class StateKeys {
     if (sealed[0] === V2) {
       const id = sealedBy(sealed);
       const k = this.byId.get(id);
-      if (!k) throw new Error(`sealed state: sealed under state key ${id}, which is not in FAIRMINES_STATE_KEY`);
+      if (!k) throw new UnknownStateKey(`sealed state: sealed under state key ${id}, which is not in FAIRMINES_STATE_KEY`, id);
       return decrypt(k.key, sealed.subarray(HEADER, HEADER + 12), sealed.subarray(HEADER + 12, HEADER + 28),
         sealed.subarray(HEADER + 28), Buffer.concat([sealed.subarray(0, HEADER), bound]));
     }
     if (sealed[0] !== 1) throw new Error('sealed state: unknown version');
     // Version 1 names no key: it was sealed by the only key of its time, tried in turn (GCM says which).
     const k = this.opener(sealed, aad);
-    if (!k) throw new Error('sealed state: none of the keys in FAIRMINES_STATE_KEY opens it');
+    if (!k) throw new UnknownStateKey('sealed state: none of the keys in FAIRMINES_STATE_KEY opens it', null);
     return decrypt(k.key, sealed.subarray(1, 13), sealed.subarray(13, 29), sealed.subarray(29), bound);
   }
 

@@ -68,6 +68,46 @@ test('a pair sealed in the first layout plays on and is re-sealed under the curr
   }
 });
 
+test('a pair sealed under a key this process lacks is 503 FAIRMINES_STATE_KEY_UNKNOWN naming its id, logged; with the key it plays on', async () => {
+  const lines = [];
+  const stream = { write: (line) => { lines.push(line); } };
+  const svc = await startApp(db, 10, { logger: { level: 'error', stream } });
+  const plays = await startApp(db, 10, { stateKeys: [STATE_KEY, K2] });
+  try {
+    const keys = new StateKeys([STATE_KEY]);
+    const stray = { v2: (text, aad) => new StateKeys([K2]).seal(text, aad), v1: (text, aad) => sealV1(K2, text, aad) };
+    for (const [layout, seal] of Object.entries(stray)) {
+      const player = `stray-${layout}`;
+      const { json: r } = await call(svc.app, 'POST', `/v1/players/${player}/rounds`, { mines: 1 });
+      const { rows: [p] } = await svc.pool.query('SELECT id, state, commitment FROM seed_pairs WHERE player_id = $1', [player]);
+      await svc.pool.query('UPDATE seed_pairs SET state = $1 WHERE id = $2', [seal(keys.open(p.state, p.commitment), p.commitment), p.id]);
+      for (const [method, url, body] of [['POST', `/v1/rounds/${r.round}/reveal`, { tile: 1, move: 1 }],
+        ['POST', `/v1/players/${player}/rounds`, { mines: 1 }], ['POST', `/v1/players/${player}/rotate`, { void: true }]]) {
+        const res = await call(svc.app, method, url, body);
+        assert.equal(res.status, 503, `${layout} ${url}: ${res.body}`);
+        assert.equal(res.headers['retry-after'], '1');
+        assert.deepEqual(Object.keys(res.json.error), ['code', 'message', 'argument']);
+        assert.equal(res.json.error.code, 'FAIRMINES_STATE_KEY_UNKNOWN');
+        if (layout === 'v2') assert.ok(res.json.error.message.includes(keyId(K2)), res.json.error.message);
+        assert.ok(!res.body.includes(hex(K2)) && !res.body.includes(hex(STATE_KEY)), 'a key in the answer');
+      }
+      // A process that holds the key opens it, and its write seals the pair under its first key again.
+      const moved = await call(plays.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: 1, move: 1 });
+      assert.equal(moved.status, 200, moved.body);
+      const { rows: [q] } = await svc.pool.query('SELECT state FROM seed_pairs WHERE id = $1', [p.id]);
+      assert.equal(sealedBy(q.state), keyId(STATE_KEY));
+    }
+    const log = lines.join('');
+    assert.match(log, /FAIRMINES_STATE_KEY_UNKNOWN/);
+    assert.ok(log.includes(keyId(K2)) && !log.includes(hex(K2)) && !log.includes(hex(STATE_KEY)), log);
+    const metrics = await call(svc.app, 'GET', '/metrics');
+    assert.match(metrics.body, /^fairmines_errors_total\{code="FAIRMINES_STATE_KEY_UNKNOWN"\} 6$/m);
+  } finally {
+    await svc.close();
+    await plays.close();
+  }
+});
+
 /** Every row of every table of the game, in order: what "the database is unchanged" compares. */
 async function snapshot(pool) {
   const out = {};
