@@ -1,11 +1,13 @@
 // The database may come and go: a service process started while PostgreSQL is stopped lives, listens, says
-// so in its log, answers /healthz 200 and everything else 503 FAIRMINES_UNAVAILABLE with Retry-After, then
-// becomes ready (migrations run) once PostgreSQL is back; a stop of PostgreSQL under it ends nothing.
+// so in its log, answers /healthz and /metrics 200 and everything else 503 FAIRMINES_UNAVAILABLE with
+// Retry-After, then becomes ready (migrations run, state keys checked) once PostgreSQL is back, or exits
+// when its state keys are refused; a stop of PostgreSQL under it ends nothing.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { ensurePostgres } from '../src/embedded-pg.js';
+import { keyId } from '../src/keys.js';
 import { API_KEY, SERVER_DIR, STATE_KEY, TEST_HOME, startDatabase } from './helpers.js';
 
 let db;
@@ -24,7 +26,7 @@ test('a process started while PostgreSQL is down serves 503, then becomes ready 
   await pg.stop({ always: true });
   child = spawn(process.execPath, [path.join(SERVER_DIR, 'bin', 'fairmines-server.js')], {
     env: { ...process.env, DATABASE_URL: db.url, FAIRMINES_STATE_KEY: STATE_KEY.toString('hex'), FAIRMINES_API_KEY: API_KEY,
-      PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      FAIRMINES_METRICS_TOKEN: 'scrape-only', PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr.on('data', (d) => { log += d; });
   let exited = null;
@@ -40,6 +42,11 @@ test('a process started while PostgreSQL is down serves 503, then becomes ready 
     assert.equal(res.headers.get('retry-after'), '1');
     assert.equal((await res.json()).error.code, 'FAIRMINES_UNAVAILABLE');
   }
+  // Prometheus reads /metrics with its token while the database is away.
+  const scrape = async () => fetch(`${base}/metrics`, { headers: { authorization: 'Bearer scrape-only' } });
+  const early = await scrape();
+  assert.equal(early.status, 200);
+  assert.match(await early.text(), /^fairmines_ready 0$/m);
   await sleep(2000);
   assert.equal(exited, null, 'the process lives');
 
@@ -51,6 +58,7 @@ test('a process started while PostgreSQL is down serves 503, then becomes ready 
     await sleep(50);
   }
   assert.ok(ready !== null && ready < 1500, `ready ${ready} ms after PostgreSQL`);
+  assert.match(await (await scrape()).text(), /^fairmines_ready 1$/m);
   const post = (url, body) => fetch(base + url, { method: 'POST', body: JSON.stringify(body),
     headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' } });
   assert.equal((await post('/v1/players/late/rounds', { mines: 3 })).status, 201);
@@ -167,4 +175,34 @@ test('two processes under load through a SIGKILL, a fast and an immediate stop o
   await pool.end();
   process.stderr.write(`# outage: ${acks.length} acknowledged moves, served again ${resumed.join(' / ')} ms after PostgreSQL\n`);
   for (const p of procs) p.c.kill('SIGTERM');
+});
+
+test('a process started while PostgreSQL is down with a state key the database does not know exits once it is up, writing nothing', { timeout: 60_000 }, async () => {
+  const wrong = Buffer.alloc(32, 0x77);
+  const pool = db.pool(1);
+  const { rows: known } = await pool.query('SELECT id FROM state_keys ORDER BY id');
+  assert.deepEqual(known.map((r) => r.id), [keyId(STATE_KEY)]);
+  const pg = await ensurePostgres(TEST_HOME);
+  await pg.stop({ always: true });
+  const c = spawn(process.execPath, [path.join(SERVER_DIR, 'bin', 'fairmines-server.js')], {
+    env: { ...process.env, DATABASE_URL: db.url, FAIRMINES_STATE_KEY: wrong.toString('hex'), FAIRMINES_API_KEY: API_KEY,
+      PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  c.stderr.on('data', (d) => { log += d; });
+  const exited = new Promise((resolve) => c.on('exit', resolve));
+  for (let i = 0; i < 100 && !/listening on/.test(log); i += 1) await sleep(100);
+  const base = /listening on (http:\/\/\S+)/.exec(log)?.[1];
+  assert.ok(base, log);
+  assert.equal((await fetch(`${base}/healthz`)).status, 200);
+
+  await ensurePostgres(TEST_HOME);
+  const code = await Promise.race([exited, sleep(10_000).then(() => 'still running')]);
+  c.kill('SIGKILL');
+  assert.equal(code, 1, log);
+  assert.match(log, /does not open this database's seed pairs: none of its keys is known/);
+  assert.ok(log.includes(keyId(wrong)) && log.includes(keyId(STATE_KEY)), log);
+  assert.ok(!log.includes(wrong.toString('hex')) && !log.includes(STATE_KEY.toString('hex')), 'a key in the log');
+  const { rows: after } = await pool.query('SELECT id FROM state_keys ORDER BY id');
+  assert.deepEqual(after, known);
+  await pool.end();
 });
