@@ -138,7 +138,7 @@ export class Database {
    * of this version is applied, else why not.
    */
   async notReadyBecause() {
-    if (!this.ready) return 'the database schema is not migrated yet';
+    if (!this.ready) return 'the database schema is not migrated, or the state keys not checked, yet';
     const { rows } = await this.pool.query('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((r) => r.version));
     KNOWN ??= migrationFiles().map(({ version, name }) => ({ version, name }));

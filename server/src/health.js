@@ -8,8 +8,8 @@ import { sendError, unavailable } from './http-errors.js';
 export function installHealth(app, { database, metrics }) {
   app.addHook('onRequest', async (req, reply) => {
     if (database.ready || req.routeOptions.config?.beforeReady) return;
-    return sendError(reply, unavailable('the database is not ready (unreachable, or its schema is not migrated yet): retry'),
-      metrics);
+    return sendError(reply, unavailable('the database is not ready (unreachable, or its schema not migrated or the '
+      + 'state keys not checked yet): retry'), metrics);
   });
 
   app.get('/healthz', { config: { public: true, liveness: true, beforeReady: true } }, async () => ({ ok: true }));
