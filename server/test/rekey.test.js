@@ -73,9 +73,11 @@ test('rekey re-seals every pair it can open under the new key, and never overwri
   const round = await call(next, 'GET', `/v1/rounds/${rounds[0]}`);
   assert.deepEqual(round.json.picks, [25]);
   // The process with the old key alone kept the pair it wrote last live, but the stored bytes changed: it
-  // restores the pair, and fails (500) rather than play from a copy.
+  // restores the pair, and refuses (503, the key it lacks named) rather than play from a copy.
   const stale = await call(svc.app, 'POST', `/v1/rounds/${rounds[1]}/reveal`, { tile: 25, move: 1 });
-  assert.equal(stale.status, 500);
+  assert.equal(stale.status, 503);
+  assert.equal(stale.json.error.code, 'FAIRMINES_STATE_KEY_UNKNOWN');
+  assert.ok(stale.json.error.message.includes(keyId(NEW)), stale.body);
   await next.close();
   // The stray pair back as it was made, for the tests below.
   await svc.pool.query('UPDATE seed_pairs SET state = $1 WHERE id = $2', [stray.state, stray.id]);
