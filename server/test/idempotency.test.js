@@ -43,6 +43,25 @@ test('a round start whose 201 was lost, sent again with its key, gets the same r
   assert.equal(other.json.nonce, first.json.nonce + 2);
 });
 
+test('a replayed start gets its round even when the player is at FAIRMINES_MAX_ROUNDS_IN_PLAY; a new key is 409', async () => {
+  const capped = await startApp(db, 2, { maxRoundsInPlay: 1 });
+  try {
+    const send = (key) => call(capped.app, 'POST', '/v1/players/idcap/rounds', { mines: 2 }, withKey(key));
+    const first = await send('cap-1');
+    assert.equal(first.status, 201, first.body);
+    const again = await send('cap-1');
+    assert.equal(again.status, 201, again.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(again.json, first.json);
+    const more = await send('cap-2');
+    assert.equal(more.status, 409);
+    assert.equal(more.json.error.code, 'FAIRMINES_TOO_MANY_ROUNDS_IN_PLAY');
+    assert.deepEqual(await rounds('idcap'), [first.json.round]);
+  } finally {
+    await capped.close();
+  }
+});
+
 test('the same key with another body is 422 FAIRMINES_IDEMPOTENCY_KEY_REUSED and changes nothing', async () => {
   const first = await start('ivy', { mines: 3 }, 'same');
   for (const body of [{ mines: 4 }, { mines: 3, rtp: '0.99' }]) {
