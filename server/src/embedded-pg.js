@@ -257,3 +257,13 @@ export async function ensurePostgres(home, log = () => {}) {
     },
   };
 }
+
+/**
+ * The database the settings name: DATABASE_URL, or else the embedded cluster of FAIRMINES_HOME.
+ * `stop()` stops the embedded cluster if this call started it; it does nothing for DATABASE_URL.
+ */
+export async function settingsDatabase(cfg, log) {
+  if (cfg.databaseUrl) return { url: cfg.databaseUrl, stop: async () => {} };
+  const embedded = await ensurePostgres(cfg.home, log);
+  return { url: embedded.url, stop: () => embedded.stop() };
+}

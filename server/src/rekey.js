@@ -5,7 +5,7 @@
 // a run stopped anywhere is resumed by running it again, which skips what is already current.
 import pg from 'pg';
 import { loadConfig } from './config.js';
-import { ensurePostgres } from './embedded-pg.js';
+import { settingsDatabase } from './embedded-pg.js';
 import { StateKeys, checkStateKeys } from './keys.js';
 import { migrate } from './migrate.js';
 import { sql } from './sql.js';
@@ -78,12 +78,7 @@ export async function rekey(pool, keys, log = () => {}, batch = BATCH) {
 export async function main(env = process.env) {
   const say = (msg) => process.stderr.write(`fairmines-server rekey: ${msg}\n`);
   const cfg = loadConfig(env, say);
-  let embedded = null;
-  let url = cfg.databaseUrl;
-  if (!url) {
-    embedded = await ensurePostgres(cfg.home, say);
-    url = embedded.url;
-  }
+  const { url, stop: stopDatabase } = await settingsDatabase(cfg, say);
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   pool.on('error', (err) => say(`database connection lost: ${err.message}`));
   try {
@@ -98,6 +93,6 @@ export async function main(env = process.env) {
     return rest.length === 0 ? 0 : 1;
   } finally {
     await pool.end();
-    if (embedded) await embedded.stop();
+    await stopDatabase();
   }
 }

@@ -6,19 +6,14 @@
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { Database, createPool } from './database.js';
-import { ensurePostgres } from './embedded-pg.js';
+import { settingsDatabase } from './embedded-pg.js';
 import { startCleanup } from './idempotency.js';
 import { StateKeys, checkStateKeys } from './keys.js';
 
 export async function start(env = process.env) {
   const say = (msg) => process.stderr.write(`fairmines-server: ${msg}\n`);
   const cfg = loadConfig(env, say);
-  let embedded = null;
-  let url = cfg.databaseUrl;
-  if (!url) {
-    embedded = await ensurePostgres(cfg.home, say);
-    url = embedded.url;
-  }
+  const { url, stop: stopDatabase } = await settingsDatabase(cfg, say);
   const pool = createPool(url, cfg.poolSize);
   const stateKeys = new StateKeys(cfg.stateKeys);
   // The keys are checked against the database's before the process is ready: refused, it never serves.
@@ -38,7 +33,7 @@ export async function start(env = process.env) {
     await Promise.race([attempted, ready]);
   } catch (err) {
     await pool.end();
-    if (embedded) await embedded.stop();
+    await stopDatabase();
     throw err;
   }
   // Fastify's logger (JSON lines on stdout). At the default level, warn, only failures are logged; at info,
@@ -57,7 +52,7 @@ export async function start(env = process.env) {
       await app.close();
       await stopCleanup();
       await pool.end();
-      if (embedded) await embedded.stop();
+      await stopDatabase();
       say('stopped');
     })();
     return stopping;
