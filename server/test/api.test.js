@@ -1,22 +1,12 @@
 // Every route, each status and error code of the API, on a real PostgreSQL.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { commitment, minePositions, recordFromJson, verifyRound } from 'fairmines';
-import { AUTH, call, startApp, startDatabase } from './helpers.js';
+import { AUTH, call, serviceForFile } from './helpers.js';
 import { minesOf, tiles } from './game-helpers.js';
 
-let db;
-let svc;
 let app;
-before(async () => {
-  db = await startDatabase();
-  svc = await startApp(db);
-  app = svc.app;
-});
-after(async () => {
-  await svc.close();
-  await db.close();
-});
+const svc = serviceForFile((s) => { app = s.app; });
 
 const newRound = (player, body = { mines: 3, rtp: '0.99' }) => call(app, 'POST', `/v1/players/${player}/rounds`, body);
 const reveal = (round, tile, move) => call(app, 'POST', `/v1/rounds/${round}/reveal`, { tile, move });

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { ensurePostgres } from '../src/embedded-pg.js';
@@ -62,6 +63,25 @@ export async function startApp(db, max = 10, options = {}) {
   const app = buildApp({ pool, stateKeys: [STATE_KEY], apiKeys: [API_KEY], rtps: TEST_RTPS, ...options });
   await app.ready();
   return { app, pool, async close() { await app.close(); await pool.end(); } };
+}
+
+/**
+ * The usual test file's service: a fresh database and an app on it, started before the file's tests and
+ * closed after them. The returned object gets `db`, and startApp's `app`, `pool` and `close`, in `before`;
+ * `started(svc)` runs there too (Node 20 does not wait for one file-level `before` before the next).
+ */
+export function serviceForFile(started = async () => {}) {
+  const svc = {};
+  before(async () => {
+    svc.db = await startDatabase();
+    Object.assign(svc, await startApp(svc.db));
+    await started(svc);
+  });
+  after(async () => {
+    await svc.close();
+    await svc.db.close();
+  });
+  return svc;
 }
 
 /** One request through the app (no socket); returns status and parsed JSON (or text). */

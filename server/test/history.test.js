@@ -5,20 +5,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import { call, fairminesCli, rng, startApp, startDatabase } from './helpers.js';
+import { test } from 'node:test';
+import { call, fairminesCli, rng, serviceForFile } from './helpers.js';
 import { minesOf } from './game-helpers.js';
 
-let db;
-let svc;
-before(async () => {
-  db = await startDatabase();
-  svc = await startApp(db);
-});
-after(async () => {
-  await svc.close();
-  await db.close();
-});
+const svc = serviceForFile();
 
 /** Plays one round: random reveals (some mines, some safe), then maybe a cash-out, maybe left in play. */
 async function play(app, player, rand) {

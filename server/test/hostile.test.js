@@ -3,21 +3,11 @@
 // (404, 413, 415, 431, the drain's 503), duplicate JSON keys, RTPs not offered, the cap on rounds in play.
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, test } from 'node:test';
-import { API_KEY, call, rng, startApp, startDatabase } from './helpers.js';
+import { test } from 'node:test';
+import { API_KEY, call, rng, serviceForFile, startApp } from './helpers.js';
 
-let db;
-let svc;
 let base;
-before(async () => {
-  db = await startDatabase();
-  svc = await startApp(db);
-  base = await svc.app.listen({ host: '127.0.0.1', port: 0 });
-});
-after(async () => {
-  await svc.close();
-  await db.close();
-});
+const svc = serviceForFile(async (s) => { base = await s.app.listen({ host: '127.0.0.1', port: 0 }); });
 
 /** `text` is {"error": {"code": "FAIRMINES_…", "message": "…", "argument": "…" | null}}, nothing more. */
 function assertErrorShape(text, what) {
@@ -192,7 +182,7 @@ test('each refusal in one shape: 404, 413, 415, 431, bad URLs, duplicate keys, R
 });
 
 test('a player may hold at most FAIRMINES_MAX_ROUNDS_IN_PLAY rounds in play (409 past it)', async () => {
-  const capped = await startApp(db, 4, { maxRoundsInPlay: 3 });
+  const capped = await startApp(svc.db, 4, { maxRoundsInPlay: 3 });
   try {
     const start = () => call(capped.app, 'POST', '/v1/players/hoarder/rounds', { mines: 24 });
     const first = await Promise.all([start(), start(), start(), start(), start()]);
@@ -214,7 +204,7 @@ test('a player may hold at most FAIRMINES_MAX_ROUNDS_IN_PLAY rounds in play (409
 });
 
 test('a request that arrives while the process drains gets 503 in the error shape, with Retry-After', async () => {
-  const draining = await startApp(db, 4);
+  const draining = await startApp(svc.db, 4);
   const url = new URL(await draining.app.listen({ host: '127.0.0.1', port: 0 }));
   const headers = `Host: x\r\nAuthorization: Bearer ${API_KEY}\r\nContent-Type: application/json\r\n`;
   // A request held in flight: the player's pair row is locked by another transaction.

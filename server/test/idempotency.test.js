@@ -2,20 +2,11 @@
 // in the database), another body under the key is 422, keys are scoped by route and player, concurrent
 // retries make one round, and keys older than 24 h are deleted.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { KEEP_HOURS, deleteExpired, startCleanup } from '../src/idempotency.js';
-import { AUTH, call, startApp, startDatabase } from './helpers.js';
+import { AUTH, call, serviceForFile, startApp } from './helpers.js';
 
-let db;
-let svc;
-before(async () => {
-  db = await startDatabase();
-  svc = await startApp(db);
-});
-after(async () => {
-  await svc.close();
-  await db.close();
-});
+const svc = serviceForFile();
 
 const withKey = (key) => ({ ...AUTH, 'idempotency-key': key });
 const start = (player, body, key) => call(svc.app, 'POST', `/v1/players/${player}/rounds`, body, withKey(key));
@@ -44,7 +35,7 @@ test('a round start whose 201 was lost, sent again with its key, gets the same r
 });
 
 test('a replayed start gets its round even when the player is at FAIRMINES_MAX_ROUNDS_IN_PLAY; a new key is 409', async () => {
-  const capped = await startApp(db, 2, { maxRoundsInPlay: 1 });
+  const capped = await startApp(svc.db, 2, { maxRoundsInPlay: 1 });
   try {
     const send = (key) => call(capped.app, 'POST', '/v1/players/idcap/rounds', { mines: 2 }, withKey(key));
     const first = await send('cap-1');

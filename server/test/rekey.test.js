@@ -3,29 +3,21 @@
 // no key opens is reported; the command itself; and two processes with different keys starting at once on
 // an empty database: one starts, the other refuses.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { StateKeys, keyId, sealedBy } from '../src/keys.js';
 import { migrate } from '../src/migrate.js';
 import { pairsByKey, rekey } from '../src/rekey.js';
-import { API_KEY, STATE_KEY, call, startApp, startDatabase } from './helpers.js';
+import { API_KEY, STATE_KEY, call, serviceForFile } from './helpers.js';
 import { sealV1 } from './game-helpers.js';
 import { killChildren, runCommand, serve } from './service-helpers.js';
 
 const NEW = Buffer.alloc(32, 0x4e);
 const STRAY = Buffer.alloc(32, 0x53);
-let db;
-let svc;
-before(async () => {
-  db = await startDatabase();
-  svc = await startApp(db);
-});
-after(async () => {
-  killChildren();
-  await svc.close();
-  await db.close();
-});
+// Registered first, so it starts first: the children go before their database does.
+after(() => killChildren());
+const svc = serviceForFile();
 
 const pairs = async () => (await svc.pool.query(
   'SELECT p.id, p.player_id, p.state, p.commitment FROM seed_pairs p WHERE revealed_at IS NULL ORDER BY id')).rows;
@@ -84,7 +76,7 @@ test('rekey re-seals every pair it can open under the new key, and never overwri
 });
 
 test('the command re-seals online, says how many are left under other keys, and runs again harmlessly', async () => {
-  const env = { DATABASE_URL: db.url, FAIRMINES_STATE_KEY: `${NEW.toString('hex')},${STATE_KEY.toString('hex')}`,
+  const env = { DATABASE_URL: svc.db.url, FAIRMINES_STATE_KEY: `${NEW.toString('hex')},${STATE_KEY.toString('hex')}`,
     FAIRMINES_API_KEY: API_KEY };
   const svc2 = await serve({ ...env, FAIRMINES_STATE_KEY: `${STATE_KEY.toString('hex')},${NEW.toString('hex')}` });
   for (let i = 0; i < 3; i += 1) {
@@ -111,9 +103,9 @@ test('the command re-seals online, says how many are left under other keys, and 
 });
 
 test('two processes with different keys starting at once on an empty database: one starts, the other refuses', async () => {
-  const admin = db.pool(1);
+  const admin = svc.db.pool(1);
   await admin.query('CREATE DATABASE rekey_race');
-  const url = db.url.replace(/\/[^/]+$/, '/rekey_race');
+  const url = svc.db.url.replace(/\/[^/]+$/, '/rekey_race');
   try {
     const started = await Promise.allSettled([STATE_KEY, NEW].map((k) => serve({ DATABASE_URL: url,
       FAIRMINES_STATE_KEY: k.toString('hex'), FAIRMINES_API_KEY: API_KEY })));
