@@ -82,22 +82,29 @@ export class StateKeys {
         sealed.subarray(HEADER + 28), Buffer.concat([sealed.subarray(0, HEADER), bound]));
     }
     if (sealed[0] !== 1) throw new Error('sealed state: unknown version');
-    // Version 1 names no key: it was sealed by the only key of its time, tried in turn (GCM says which).
-    const k = this.opener(sealed, aad);
-    if (!k) throw new UnknownStateKey('sealed state: none of the keys in FAIRMINES_STATE_KEY opens it', null);
-    return decrypt(k.key, sealed.subarray(1, 13), sealed.subarray(13, 29), sealed.subarray(29), bound);
+    const opened = this.openV1(sealed, bound);
+    if (!opened) throw new UnknownStateKey('sealed state: none of the keys in FAIRMINES_STATE_KEY opens it', null);
+    return opened.plaintext;
+  }
+
+  /**
+   * A version 1 state opened (`{ key, plaintext }`), or null: it names no key, being sealed by the only key
+   * of its time, so each key is tried in turn (GCM says which).
+   */
+  openV1(sealed, bound) {
+    for (const key of this.keys) {
+      try {
+        const plaintext = decrypt(key.key, sealed.subarray(1, 13), sealed.subarray(13, 29), sealed.subarray(29), bound);
+        return { key, plaintext };
+      } catch { /* not this one */ }
+    }
+    return null;
   }
 
   /** The key (`{ key, id }`) that opens `sealed`, or null. */
   opener(sealed, aad) {
     if (sealed[0] === V2) return this.byId.get(sealedBy(sealed)) ?? null;
-    for (const k of this.keys) {
-      try {
-        decrypt(k.key, sealed.subarray(1, 13), sealed.subarray(13, 29), sealed.subarray(29), Buffer.from(aad, 'utf8'));
-        return k;
-      } catch { /* not this one */ }
-    }
-    return null;
+    return this.openV1(sealed, Buffer.from(aad, 'utf8'))?.key ?? null;
   }
 
   /** Whether `sealed` is sealed under the current key in the current layout (nothing to re-seal). */
