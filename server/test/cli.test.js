@@ -8,39 +8,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { SERVER_DIR } from './helpers.js';
+import { killChildren, request as api, serve as serveIn } from './service-helpers.js';
 
-const BIN = path.join(SERVER_DIR, 'bin', 'fairmines-server.js');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-server-cli-'));
 // As root the database runs as an unprivileged user, which must be able to enter the working directory.
 fs.chmodSync(work, 0o755);
-const children = new Set();
 after(() => {
-  for (const c of children) c.kill('SIGKILL');
+  killChildren();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-/** Starts the command in `work` and resolves once it listens: its URL, its log so far, the process. */
-function serve(env = {}, cwd = work) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|FAIRMINES_|PORT$)/.test(k)));
-  const child = spawn(process.execPath, [BIN], { cwd, env: { ...clean, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  const proc = { child, log: '', exited: new Promise((resolve) => child.on('exit', (code) => { children.delete(child); resolve(code); })) };
-  child.stdout.on('data', (d) => { proc.log += d; });
-  return new Promise((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      proc.log += d;
-      const m = /listening on (http:\/\/\S+)/.exec(proc.log);
-      if (m && !proc.url) resolve(Object.assign(proc, { url: m[1] }));
-    });
-    proc.exited.then((code) => reject(new Error(`exited ${code}: ${proc.log}`)));
-  });
-}
-
-async function api(url, method, route, key, body) {
-  const res = await fetch(url + route, { method, headers: { authorization: `Bearer ${key}`,
-    ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
-  return { status: res.status, json: await res.json() };
-}
+/** Starts the command in `work` (by default) and resolves once it listens: its URL, its log so far, the process. */
+const serve = (env = {}, cwd = work) => serveIn(env, cwd);
 
 test('no setup: its own database and keys, two processes, a restart that resumes, SIGTERM drains', async () => {
   const first = await serve();
@@ -160,6 +139,7 @@ test('as a normal user: the no-setup start, a round, SIGTERM', {
 }, async () => {
   const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' })));
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-server-user-'));
+  let child;
   try {
     fs.chmodSync(base, 0o755);
     // The service with its node_modules, and the addon its `fairmines` link points to (../../node).
@@ -170,10 +150,9 @@ test('as a normal user: the no-setup start, a round, SIGTERM', {
     const work = path.join(base, 'work');
     fs.mkdirSync(work, { mode: 0o700 });
     fs.chownSync(work, uid, gid);
-    const child = spawn(process.execPath, [path.join(base, 'server', 'bin', 'fairmines-server.js')], {
+    child = spawn(process.execPath, [path.join(base, 'server', 'bin', 'fairmines-server.js')], {
       cwd: work, uid, gid, stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH, HOME: work, TMPDIR: work, PORT: '0' } });
-    children.add(child);
     let log = '';
     const exited = new Promise((resolve) => child.on('exit', resolve));
     child.stdout.on('data', (d) => { log += d; });
@@ -196,6 +175,7 @@ test('as a normal user: the no-setup start, a round, SIGTERM', {
     assert.equal(await exited, 0, log);
     assert.ok(!fs.existsSync(path.join(home, 'pg', 'postmaster.pid')), 'PostgreSQL stopped');
   } finally {
+    child?.kill('SIGKILL');
     fs.rmSync(base, { recursive: true, force: true });
   }
 });

@@ -12,9 +12,9 @@ export function killChildren() {
   for (const c of children) c.kill('SIGKILL');
 }
 
-function launch(args, env) {
+function launch(args, env, cwd) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(DATABASE_URL|FAIRMINES_|PORT$)/.test(k)));
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...clean, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...clean, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   const proc = { child, log: '' };
   proc.exited = new Promise((resolve) => child.on('exit', (code) => { children.delete(child); resolve(code); }));
@@ -23,9 +23,12 @@ function launch(args, env) {
   return proc;
 }
 
-/** The service with `env`; resolves with `{ url, log, child, exited, stop() }` once it listens. */
-export function serve(env) {
-  const proc = launch([], env);
+/**
+ * The service with `env`, in `cwd` (default: the test's); resolves with `{ url, log, child, exited, stop() }`
+ * once it listens.
+ */
+export function serve(env, cwd) {
+  const proc = launch([], env, cwd);
   return new Promise((resolve, reject) => {
     proc.child.stderr.on('data', () => {
       const m = /listening on (http:\/\/\S+)/.exec(proc.log);
