@@ -100,15 +100,15 @@ enum fairmines_status
      */
     FAIRMINES_OK = 0,
     /**
-     * The mine count is not an integer in 1..=24.
+     * The mine count is not a whole number from 1 to 24.
      */
     FAIRMINES_INVALID_MINES = 1,
     /**
-     * A nonce is not an integer in 0..=2^64 - 1.
+     * A nonce is not a whole number from 0 to 2^64 - 1.
      */
     FAIRMINES_INVALID_NONCE = 2,
     /**
-     * A tile is outside 1..=25, or a list of tiles cannot be a board.
+     * A tile is not between 1 and 25, or a list of tiles cannot be a board.
      */
     FAIRMINES_INVALID_TILE = 3,
     /**

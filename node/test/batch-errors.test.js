@@ -18,7 +18,7 @@ test('nonces: an element out of range or not an integer is a RangeError naming i
   const bad = [-1, -0.5, 1.5, 2 ** 53, Number.MAX_SAFE_INTEGER + 2, 1e300, NaN, Infinity, -Infinity, -1n, 2n ** 64n, -(2n ** 64n), 2n ** 128n];
   for (const nonce of bad) expectError(() => fm.minePositionsBatch(S, C, [nonce], 3), R, 'FAIRMINES_INVALID_NONCE', 'nonces', 'nonces[0]');
   assert.throws(() => fm.minePositionsBatch(S, C, [1, 2, NaN], 3),
-    (e) => e.message === 'nonces[2]: must be an integer in 0..=18446744073709551615 (2^64 - 1), got NaN', 'the core\'s text under the element\'s name');
+    (e) => e.message === 'nonces[2]: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got NaN', 'the core\'s text under the element\'s name');
   assert.deepEqual(fm.minePositionsBatch(S, C, [2n ** 64n - 1n], 2), Uint8Array.from(fm.minePositions(S, C, 2n ** 64n - 1n, 2)));
 });
 

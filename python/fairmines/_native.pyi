@@ -71,13 +71,13 @@ class FairminesError(ValueError):
     argument: str | None
 
 class InvalidMinesError(FairminesError):
-    """The mine count is not an integer in 1..=24."""
+    """The mine count is not a whole number from 1 to 24."""
 
 class InvalidNonceError(FairminesError, OverflowError):
-    """A nonce is not an integer in 0..=2^64 - 1."""
+    """A nonce is not a whole number from 0 to 2^64 - 1."""
 
 class InvalidTileError(FairminesError):
-    """A tile is outside 1..=25, or a list of tiles cannot be a board."""
+    """A tile is not between 1 and 25, or a list of tiles cannot be a board."""
 
 class InvalidHexError(FairminesError):
     """A digest or server seed is not 64 hexadecimal characters."""

@@ -193,7 +193,7 @@ def test_round_takes_a_nonce_for_the_core() -> None:
         del round_
     for nonce, shown in [(-1, "-1"), (2**64, str(2**64)), (2**200, "an integer of 2^128 or more"), (0.5, "0.5")]:
         text = expect(fairmines.InvalidNonceError, "nonce", pair.round, nonce)
-        assert text == f"nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got {shown}"
+        assert text == f"nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got {shown}"
     for bad in ("3", True, None, b"3", [3]):
         err = raised(pair.round, bad)
         assert type(err) is TypeError and str(err).startswith("nonce: must be int"), str(err)
@@ -285,7 +285,7 @@ def test_rtps_go_to_the_core_as_text_or_parts(call: Callable[[Any], Any]) -> Non
 def test_moves_take_numbers_for_the_core() -> None:
     round_ = fairmines.SeedPair.from_parts(S, C, 1).start_round(3, "0.99")
     for tile, shown in [(0, "0"), (26, "26"), (-1, "-1"), (2**63, str(2**63)), (2**70, str(2**70)), (1.5, "1.5")]:
-        assert expect(fairmines.InvalidTileError, "tile", round_.reveal, tile) == f"tile: must be in 1..=25, got {shown}"
+        assert expect(fairmines.InvalidTileError, "tile", round_.reveal, tile) == f"tile: must be from 1 to 25, got {shown}"
     for bad in ("1", True, None):
         err = raised(round_.reveal, bad)
         assert type(err) is TypeError and str(err).startswith("tile: must be int"), str(err)
@@ -451,4 +451,4 @@ def test_the_payout_table_as_python_values() -> None:
 )  # fmt: skip
 def test_safe_picks_are_judged_by_the_core(k: Any, shown: str) -> None:
     text = expect(fairmines.InvalidPicksError, "safe_picks", fairmines.multiplier, 3, k, "0.99")
-    assert text == f"safe_picks: must be in 1..=22 with 3 mines, got {shown}"
+    assert text == f"safe_picks: must be from 1 to 22 with 3 mines, got {shown}"

@@ -61,9 +61,9 @@ describe('POST /v1/players/:player/rounds', () => {
 
   test("the addon judges the values: its code, message and argument come back", async () => {
     const cases = [
-      [{ mines: 0 }, 'FAIRMINES_INVALID_MINES', 'mines', 'mines: must be an integer in 1..=24, got 0'],
+      [{ mines: 0 }, 'FAIRMINES_INVALID_MINES', 'mines', 'mines: must be a whole number from 1 to 24, got 0'],
       [{ mines: 25 }, 'FAIRMINES_INVALID_MINES', 'mines'],
-      [{ mines: 3.5 }, 'FAIRMINES_INVALID_MINES', 'mines', 'mines: must be an integer in 1..=24, got 3.5'],
+      [{ mines: 3.5 }, 'FAIRMINES_INVALID_MINES', 'mines', 'mines: must be a whole number from 1 to 24, got 3.5'],
       [{ mines: 3, rtp: '2' }, 'FAIRMINES_INVALID_RTP', 'rtp', 'rtp: must be above 0 and at most 1, got 2'],
       [{ mines: 3, rtp: 'abc' }, 'FAIRMINES_INVALID_RTP', 'rtp'],
     ];

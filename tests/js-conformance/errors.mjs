@@ -63,14 +63,14 @@ export function errorTests(fm, profile) {
 
   test('a core error is composed, never rewritten: the label, then the core\'s text', () => {
     const cases = [
-      [() => fm.minePositions(S, C, 1, 3.9), 'mines: must be an integer in 1..=24, got 3.9'],
-      [() => fm.minePositions(S, C, 1, 25n), 'mines: must be an integer in 1..=24, got 25'],
-      [() => fm.roundSignature(S, C, -1), 'nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got -1'],
-      [() => fm.roundSignature(S, C, 2n ** 64n), 'nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got 18446744073709551616'],
-      [() => fm.roundSignature(S, C, 2n ** 127n), 'nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got 170141183460469231731687303715884105728'],
-      [() => fm.roundSignature(S, C, -(2n ** 127n)), 'nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got -170141183460469231731687303715884105728'],
-      [() => fm.roundSignature(S, C, -(2n ** 127n) - 1n), 'nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got an integer below -2^127'],
-      [() => fm.verify({ serverSeed: S, clientSeed: C, nonce: 1, mines: 3, positions: [7, 10.5] }), 'positions: tile 10.5 at index 1 is outside 1..=25'],
+      [() => fm.minePositions(S, C, 1, 3.9), 'mines: must be a whole number from 1 to 24, got 3.9'],
+      [() => fm.minePositions(S, C, 1, 25n), 'mines: must be a whole number from 1 to 24, got 25'],
+      [() => fm.roundSignature(S, C, -1), 'nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got -1'],
+      [() => fm.roundSignature(S, C, 2n ** 64n), 'nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got 18446744073709551616'],
+      [() => fm.roundSignature(S, C, 2n ** 127n), 'nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got 170141183460469231731687303715884105728'],
+      [() => fm.roundSignature(S, C, -(2n ** 127n)), 'nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got -170141183460469231731687303715884105728'],
+      [() => fm.roundSignature(S, C, -(2n ** 127n) - 1n), 'nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got an integer below -2^127'],
+      [() => fm.verify({ serverSeed: S, clientSeed: C, nonce: 1, mines: 3, positions: [7, 10.5] }), 'positions: tile 10.5 at index 1 is not between 1 and 25'],
       [() => fm.commitment('a\udfffb'), 'serverSeed: is not valid UTF-8'],
     ];
     for (const [fn, message] of cases) assert.throws(fn, (e) => e.message === message, message);

@@ -79,7 +79,7 @@ export function recordTests(fm) {
       for (const fn of both({ ...good, [field]: value })) expectError(fn, R, code, 'record', `record.${field}`);
     }
     const named = expectError(() => fm.recordToJson({ ...good, picks: [1, 256] }), R, 'FAIRMINES_INVALID_TILE', 'record', 'record.picks');
-    assert.equal(named.message, 'record.picks: tile 256 at index 1 is outside 1..=25', 'the core\'s message, under the field\'s name');
+    assert.equal(named.message, 'record.picks: tile 256 at index 1 is not between 1 and 25', 'the core\'s message, under the field\'s name');
     // Numbers in either form: a bigint mine count and picks, a number nonce, picks as a Uint8Array.
     assert.equal(fm.recordToJson({ ...good, nonce: 1, mines: 3n, picks: [1n, 2] }), RECORD_JSON);
     assert.equal(fm.recordToJson({ ...good, picks: Uint8Array.from(good.picks) }), RECORD_JSON, 'picks as a Uint8Array');

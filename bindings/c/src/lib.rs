@@ -38,11 +38,11 @@ pub const FAIRMINES_HEX_SIZE: usize = 65;
 pub enum fairmines_status {
     /// Success: the outputs were written.
     FAIRMINES_OK = 0,
-    /// The mine count is not an integer in 1..=24.
+    /// The mine count is not a whole number from 1 to 24.
     FAIRMINES_INVALID_MINES = 1,
-    /// A nonce is not an integer in 0..=2^64 - 1.
+    /// A nonce is not a whole number from 0 to 2^64 - 1.
     FAIRMINES_INVALID_NONCE = 2,
-    /// A tile is outside 1..=25, or a list of tiles cannot be a board.
+    /// A tile is not between 1 and 25, or a list of tiles cannot be a board.
     FAIRMINES_INVALID_TILE = 3,
     /// A digest or server seed is not 64 hexadecimal characters.
     FAIRMINES_INVALID_HEX = 4,

@@ -104,7 +104,7 @@ static void test_worked_round(void) {
         LAST_ERROR_NAMES("tile");
         CHECK(untouched(&r, sizeof r), "reveal result written on error");
     }
-    CHECK(strcmp(fairmines_last_error(), "tile: must be in 1..=25, got -9223372036854775808") == 0, "message: %s",
+    CHECK(strcmp(fairmines_last_error(), "tile: must be from 1 to 25, got -9223372036854775808") == 0, "message: %s",
           fairmines_last_error());
 
     /* Tile 1 is safe: every field of the core's reveal, 25/22 x 99/100 = 9/8, shown as 1.12. */
@@ -365,7 +365,7 @@ static void test_payouts(void) {
         CHECK_STATUS(fairmines_multiplier(3, bad_picks[b], S("1"), &m), FAIRMINES_INVALID_PICKS, "safe_picks");
         LAST_ERROR_NAMES("safe_picks");
     }
-    CHECK(strcmp(fairmines_last_error(), "safe_picks: must be in 1..=22 with 3 mines, got -9223372036854775808") == 0,
+    CHECK(strcmp(fairmines_last_error(), "safe_picks: must be from 1 to 22 with 3 mines, got -9223372036854775808") == 0,
           "message %s", fairmines_last_error());
     static const int64_t bad_mines[] = {0, 25, 259, -1, INT64_MIN};
     for (size_t b = 0; b < sizeof bad_mines / sizeof bad_mines[0]; b++) {
@@ -432,7 +432,7 @@ static void test_payouts(void) {
         CHECK(untouched(dec, sizeof dec) && needed == 777, "outputs written for refused places");
     }
     CHECK_STATUS(fairmines_ratio_to_decimal(third, 19, dec, sizeof dec, &needed), FAIRMINES_INVALID_NUMBER, "19");
-    CHECK(strcmp(fairmines_last_error(), "places: must be an integer in 0..=18, got 19") == 0, "message %s",
+    CHECK(strcmp(fairmines_last_error(), "places: must be a whole number from 0 to 18, got 19") == 0, "message %s",
           fairmines_last_error());
     fairmines_ratio zero = {1, 0};
     CHECK_STATUS(fairmines_ratio_to_decimal(zero, 2, dec, sizeof dec, &needed), FAIRMINES_INVALID_NUMBER, "denom 0");
@@ -471,7 +471,7 @@ static void test_payouts(void) {
                          "mines");
             LAST_ERROR_NAMES("mines");
         }
-        CHECK(strcmp(fairmines_last_error(), "mines: must be an integer in 1..=24, got -9223372036854775808") == 0,
+        CHECK(strcmp(fairmines_last_error(), "mines: must be a whole number from 1 to 24, got -9223372036854775808") == 0,
               "message %s", fairmines_last_error());
         CHECK_STATUS(fairmines_seed_pair_nonce(pair, &nonce), FAIRMINES_OK, "nonce");
         CHECK(nonce == 1 && round == NULL, "failed starts use no nonce and give no round");
@@ -1229,7 +1229,7 @@ static void *thread_main(void *arg) {
             job->failures++;
         for (size_t i = 0; i < mines; i++) job->failures += got[i] != positions->items[i].uint;
         /* Each thread fails with its own value at once: each reads its own message. */
-        static const char prefix[] = "mines: must be an integer in 1..=24, got ";
+        static const char prefix[] = "mines: must be a whole number from 1 to 24, got ";
         if (fairmines_mine_positions(s->str, s->len, cl->str, cl->len, 0, 25 + (int64_t)step, got, sizeof got) !=
                 FAIRMINES_INVALID_MINES ||
             strncmp(fairmines_last_error(), prefix, sizeof prefix - 1) != 0 ||

@@ -299,7 +299,7 @@ fn options_of(threads: Option<&Obj<'_>>, columns: Option<&Obj<'_>>, delimiter: O
         if err.is_instance_of::<PyTypeError>(threads.py()) { wrong_type("threads", "int", threads) } else { err }
     })?;
     let threads = usize::try_from(value).ok().filter(|&n| n <= 4096).ok_or_else(|| {
-        PyValueError::new_err(format!("threads: must be 0..=4096 (0 or None: one per core), got {value}"))
+        PyValueError::new_err(format!("threads: must be from 0 to 4096 (0 or None: one per core), got {value}"))
     })?;
     Ok(Options { threads, ..options })
 }

@@ -63,18 +63,18 @@ fn core_errors_cross_with_their_code_name_argument_and_message() {
         assert!(matches!(err, FairminesError::InvalidMines { code: 1, .. }), "{err:?}");
         assert_eq!(err.parts().1, "INVALID_MINES");
         assert_eq!(err.parts().2, Some("mines"));
-        assert_eq!(err.to_string(), format!("mines: must be an integer in 1..=24, got {mines}"));
+        assert_eq!(err.to_string(), format!("mines: must be a whole number from 1 to 24, got {mines}"));
     }
     let err = verify(SERVER, CLIENT, 1, 3, Some("xyz".into()), None).unwrap_err();
     assert!(matches!(err, FairminesError::InvalidHex { code: 4, .. }), "{err:?}");
     assert_eq!(err.parts().2, Some("commitment"));
     let err = verify(SERVER, CLIENT, 1, 3, None, Some(vec![7, 26])).unwrap_err();
     assert!(matches!(err, FairminesError::InvalidTile { code: 3, .. }), "{err:?}");
-    assert_eq!(err.to_string(), "positions: tile 26 at index 1 is outside 1..=25");
+    assert_eq!(err.to_string(), "positions: tile 26 at index 1 is not between 1 and 25");
     for picks in [0, 23, -1, 256, i32::MAX] {
         let err = multiplier(3, picks, "1").unwrap_err();
         assert!(matches!(err, FairminesError::InvalidPicks { code: 13, .. }), "{err:?}");
-        assert_eq!(err.to_string(), format!("safe_picks: must be in 1..=22 with 3 mines, got {picks}"));
+        assert_eq!(err.to_string(), format!("safe_picks: must be from 1 to 22 with 3 mines, got {picks}"));
     }
     let err = ratio_to_decimal(multiplier(1, 1, "1").unwrap(), 19).unwrap_err();
     assert_eq!((err.parts().0, err.parts().2), (14, Some("places")));

@@ -161,7 +161,7 @@ fn play_shows_the_commitment_first_then_reveals_and_verifies() {
     let seed_at = text.find("\nserver seed ").unwrap() + 1;
     assert!(commitment_at < text.find("pick a tile").unwrap() && text.find("pick a tile").unwrap() < seed_at);
     assert!(text.contains("cash-out needs at least one safe pick"), "{text}");
-    assert!(text.contains("tile: must be in 1..=25, got 0"), "{text}");
+    assert!(text.contains("tile: must be from 1 to 25, got 0"), "{text}");
     assert!(text.contains("MINE, the round is lost") || text.contains("every safe tile is open: paid"), "{text}");
     assert!(text.contains("verified:"), "{text}");
     // The revealed seed hashes to the commitment shown first.

@@ -96,7 +96,7 @@ pub fn audit_counts_from_json(value: &Value) -> Result<AuditCounts, fairmines::E
     counts.first_draw = audit.first_draw_counts;
     for m in audit.by_mines {
         let Some(i) = usize::from(m.mines).checked_sub(1).filter(|&i| i < 24) else {
-            return Err(invalid(format!("by_mines: mines must be in 1..=24, got {}", m.mines)));
+            return Err(invalid(format!("by_mines: mines must be from 1 to 24, got {}", m.mines)));
         };
         (counts.rounds[i], counts.tiles[i]) = (m.rounds, m.tile_counts);
     }

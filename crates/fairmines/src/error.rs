@@ -111,9 +111,9 @@ impl ErrorKind {
     /// `fairmines_status_str` in C, the documentation of the other bindings' error lists.
     pub const fn summary(self) -> &'static str {
         match self {
-            ErrorKind::InvalidMines => "The mine count is not an integer in 1..=24.",
-            ErrorKind::InvalidNonce => "A nonce is not an integer in 0..=2^64 - 1.",
-            ErrorKind::InvalidTile => "A tile is outside 1..=25, or a list of tiles cannot be a board.",
+            ErrorKind::InvalidMines => "The mine count is not a whole number from 1 to 24.",
+            ErrorKind::InvalidNonce => "A nonce is not a whole number from 0 to 2^64 - 1.",
+            ErrorKind::InvalidTile => "A tile is not between 1 and 25, or a list of tiles cannot be a board.",
             ErrorKind::InvalidHex => "A digest or server seed is not 64 hexadecimal characters.",
             ErrorKind::InvalidUtf8 => "A string is not valid UTF-8 (or, from UTF-16, holds a lone surrogate).",
             ErrorKind::StreamExhausted => "A finite word source ran out before every mine was placed.",
@@ -307,7 +307,7 @@ impl Error {
     /// argument, else just this.
     pub fn detail(&self) -> String {
         match self {
-            Error::InvalidMines { got } => format!("must be an integer in 1..=24, got {got}"),
+            Error::InvalidMines { got } => format!("must be a whole number from 1 to 24, got {got}"),
             Error::InvalidNonce { detail }
             | Error::InvalidTile { detail, .. }
             | Error::InvalidHex { detail, .. }

@@ -134,7 +134,7 @@ impl TryFrom<Number> for MineCount {
 #[inline]
 pub fn nonce(nonce: Number) -> Result<u64, Error> {
     nonce.within(0..=i128::from(u64::MAX)).ok_or_else(|| Error::InvalidNonce {
-        detail: format!("must be an integer in 0..=18446744073709551615 (2^64 - 1), got {}", nonce.shown()),
+        detail: format!("must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got {}", nonce.shown()),
     })
 }
 
@@ -193,7 +193,7 @@ pub fn count(count: Number, argument: &'static str) -> Result<u64, Error> {
 #[inline]
 pub fn tile(tile: Number, argument: &'static str) -> Result<u8, Error> {
     tile.within(1..=i128::from(TILES))
-        .ok_or_else(|| Error::InvalidTile { argument, detail: format!("must be in 1..=25, got {}", tile.shown()) })
+        .ok_or_else(|| Error::InvalidTile { argument, detail: format!("must be from 1 to 25, got {}", tile.shown()) })
 }
 
 /// Tiles as given, in order (declared positions or picks): at most 25, each in 1..=25, repeats kept (a
@@ -209,7 +209,7 @@ where
         let Some(value) = tile.within(1..=i128::from(TILES)) else {
             return Err(Error::InvalidTile {
                 argument,
-                detail: format!("tile {} at index {index} is outside 1..=25", tile.shown()),
+                detail: format!("tile {} at index {index} is not between 1 and 25", tile.shown()),
             });
         };
         if index == usize::from(TILES) {
@@ -294,23 +294,23 @@ mod tests {
         let message = |e: Error| e.to_string();
         assert_eq!(
             message(MineCount::try_from(Number::Float(3.9)).unwrap_err()),
-            "mines: must be an integer in 1..=24, got 3.9"
+            "mines: must be a whole number from 1 to 24, got 3.9"
         );
         assert_eq!(MineCount::try_from(Number::Float(3.0)).unwrap().get(), 3);
         assert_eq!(nonce(Number::Int(i128::from(u64::MAX))).unwrap(), u64::MAX);
         assert!(message(nonce(Number::Float(2f64.powi(60))).unwrap_err()).contains("a float is exact only up to"));
         assert_eq!(
             message(nonce(Number::Int(-1)).unwrap_err()),
-            "nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got -1"
+            "nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got -1"
         );
-        assert_eq!(message(tile(Number::Int(26), "tile").unwrap_err()), "tile: must be in 1..=25, got 26");
+        assert_eq!(message(tile(Number::Int(26), "tile").unwrap_err()), "tile: must be from 1 to 25, got 26");
         assert_eq!((nonce_range(5, 0).unwrap(), nonce_range(u64::MAX, 1).unwrap()), (None, Some(u64::MAX)));
         assert_eq!(
             message(nonce_range(u64::MAX, 2).unwrap_err()),
             "nonce: the range from 18446744073709551615 with 2 nonces passes 2^64 - 1"
         );
         assert_eq!(&*tiles([19, 7, 10], "positions").unwrap(), [19, 7, 10]);
-        assert_eq!(message(tiles([7, 0], "picks").unwrap_err()), "picks: tile 0 at index 1 is outside 1..=25");
+        assert_eq!(message(tiles([7, 0], "picks").unwrap_err()), "picks: tile 0 at index 1 is not between 1 and 25");
         assert_eq!(
             message(tiles([1; 26], "positions").unwrap_err()),
             "positions: more than 25 tiles on a 25-tile board"

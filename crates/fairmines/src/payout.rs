@@ -103,7 +103,7 @@ impl Places {
             Some(p) if p <= Self::MAX => Ok(Places(p)),
             _ => Err(Error::InvalidNumber {
                 argument: "places",
-                detail: format!("must be an integer in 0..={}, got {places}", Self::MAX),
+                detail: format!("must be a whole number from 0 to {}, got {places}", Self::MAX),
             }),
         }
     }
@@ -268,7 +268,7 @@ pub fn max_safe_picks(mines: MineCount) -> u8 {
 }
 
 /// The multiplier after `safe_picks` safe picks: C(25, k) / C(25 − m, k) × RTP, exactly.
-/// `safe_picks` (any integer type) must be in 1..=25 − mines; any other value is an error naming it.
+/// `safe_picks` (any integer type) must be from 1 to 25 − mines; any other value is an error naming it.
 ///
 /// ```
 /// use fairmines::{multiplier, MineCount, Places, Rtp};
@@ -283,7 +283,7 @@ pub fn multiplier(mines: MineCount, safe_picks: impl Into<Number>, rtp: Rtp) -> 
     let wide = safe_picks.into();
     let Some(safe_picks) = wide.integer().and_then(|k| u8::try_from(k).ok()).filter(|k| (1..=max).contains(k)) else {
         return Err(Error::InvalidPicks {
-            detail: format!("must be in 1..={max} with {} mines, got {wide}", mines.get()),
+            detail: format!("must be from 1 to {max} with {} mines, got {wide}", mines.get()),
         });
     };
     let fair = Ratio::new(binomial(TILES, safe_picks), binomial(max, safe_picks));
@@ -445,7 +445,7 @@ mod tests {
         for refused in [19, 255, 256, -1, i128::MAX] {
             let e = Places::new(refused).unwrap_err();
             assert_eq!((e.code(), e.argument()), (14, Some("places")));
-            assert_eq!(e.to_string(), format!("places: must be an integer in 0..=18, got {refused}"));
+            assert_eq!(e.to_string(), format!("places: must be a whole number from 0 to 18, got {refused}"));
         }
     }
 

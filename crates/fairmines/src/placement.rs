@@ -69,7 +69,7 @@ pub struct Tiles {
 impl Tiles {
     /// Checks a list of declared mine positions (1-based) and returns it sorted.
     ///
-    /// Every value must be in 1..=25 and there can be at most 25 of them; duplicates are kept so that
+    /// Every value must be from 1 to 25 and there can be at most 25 of them; duplicates are kept so that
     /// a comparison with real positions fails. `argument` names the input in the error message.
     ///
     /// ```

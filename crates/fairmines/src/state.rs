@@ -160,7 +160,7 @@ fn game(server_seed: &ServerSeed, client_seed: &str, round: SavedRound) -> Resul
     let grid = placement(server_seed.reveal(), client_seed, round.nonce, mines);
     for (i, &tile) in picks.iter().enumerate() {
         if !(1..=TILES).contains(&tile) {
-            return Err(format!("picks[{i}]: tile {tile} is outside 1..=25"));
+            return Err(format!("picks[{i}]: tile {tile} is not between 1 and 25"));
         }
         if picks[..i].contains(&tile) {
             return Err(format!("picks[{i}]: tile {tile} is picked twice"));

@@ -219,7 +219,7 @@ impl<'a> Published<'a> {
     /// let published = Published::parse(server, client, 1, 3, None, Some(&positions))?;
     /// assert!(fairmines::verify(&published).is_ok());
     /// let refused = Published::parse(server, client, 1, Number::Float(3.5), None, None).unwrap_err();
-    /// assert_eq!(refused.to_string(), "mines: must be an integer in 1..=24, got 3.5");
+    /// assert_eq!(refused.to_string(), "mines: must be a whole number from 1 to 24, got 3.5");
     /// # Ok::<(), fairmines::Error>(())
     /// ```
     pub fn parse(

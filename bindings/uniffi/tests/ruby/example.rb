@@ -6,7 +6,7 @@ p Fairmines.verify(server, client, 1, 3, nil, [7, 10, 20]).positions_ok   # => f
 begin
   Fairmines.mine_positions(server, client, 1, 0)
 rescue Fairmines::FairminesError::InvalidMines => e
-  puts e.message   # mines: must be an integer in 1..=24, got 0
+  puts e.message   # mines: must be a whole number from 1 to 24, got 0
 end
 
 pair = Fairmines::SeedPair.from_parts(server, client, 1)

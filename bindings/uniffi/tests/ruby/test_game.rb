@@ -421,11 +421,11 @@ class TestGame < Minitest::Test
     round = pair.start_round(3, '0.99') # nonce 1: mines at 7, 10 and 19
     [0, 26, -1, 2**31 - 1, -2**31].each do |tile|
       error = assert_error(FE::InvalidTile, 3, 'INVALID_TILE', 'tile') { round.reveal(tile) }
-      assert_equal "tile: must be in 1..=25, got #{tile}", error.message
+      assert_equal "tile: must be from 1 to 25, got #{tile}", error.message
     end
     [0, 23, -1, 256].each do |k|
       error = assert_error(FE::InvalidPicks, 13, 'INVALID_PICKS', 'safe_picks') { Fairmines.multiplier(3, k, '0.99') }
-      assert_equal "safe_picks: must be in 1..=22 with 3 mines, got #{k}", error.message
+      assert_equal "safe_picks: must be from 1 to 22 with 3 mines, got #{k}", error.message
     end
     # More places than 18 are refused, not clamped.
     assert_error(FE::InvalidNumber, 14, 'INVALID_NUMBER', 'places') { Fairmines.ratio_to_decimal(ratio(2), 19) }

@@ -145,7 +145,7 @@ impl RowRef<'_> {
 }
 
 /// Why a row could not be read. The message starts with the field at fault where there is one
-/// (`mines: must be an integer in 1..=24, got 25`).
+/// (`mines: must be a whole number from 1 to 24, got 25`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowError {
     /// The field at fault, or `None` when the row as a whole is broken (bad JSON, wrong number of CSV fields).

@@ -20,10 +20,10 @@ fn json_rows_parse_and_name_the_field_at_fault() {
     assert_eq!(row.round_id.as_deref(), Some("42"));
     assert!(!format!("{row:?}").contains(SERVER));
     for (field, value, says) in [
-        ("mines", json!(25), "mines: must be an integer in 1..=24, got 25"),
+        ("mines", json!(25), "mines: must be a whole number from 1 to 24, got 25"),
         ("mines", json!("3"), "mines: must be an integer, got a string"),
-        ("nonce", json!(-1), "nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got -1"),
-        ("nonce", json!(1.5), "nonce: must be an integer in 0..=18446744073709551615 (2^64 - 1), got 1.5"),
+        ("nonce", json!(-1), "nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got -1"),
+        ("nonce", json!(1.5), "nonce: must be a whole number from 0 to 18446744073709551615 (2^64 - 1), got 1.5"),
         ("nonce", json!(true), "nonce: must be an integer, got a boolean"),
         ("commitment", json!("xyz"), "commitment: must be 64 hexadecimal characters"),
         ("positions", json!([7, "10"]), "positions: item 1 must be an integer tile number"),
@@ -56,7 +56,7 @@ fn numbers_follow_the_cores_rules_and_numeric_seeds_are_their_digits() {
     assert_eq!((read.client_seed.as_str(), read.nonce, read.mines.get()), ("123456", 1, 3));
     assert_eq!((&*read.positions, read.round_id.as_deref()), (&[7, 10, 19][..], Some("42")));
     row["nonce"] = json!(1e300);
-    assert!(Row::from_json_value(&row).unwrap_err().message.starts_with("nonce: must be an integer in"));
+    assert!(Row::from_json_value(&row).unwrap_err().message.starts_with("nonce: must be a whole number from"));
 }
 
 #[test]

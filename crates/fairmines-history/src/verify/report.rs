@@ -110,7 +110,7 @@ impl Failure {
         let what = if missing == 1 {
             format!("nonce {first} is missing")
         } else {
-            format!("nonces {first}..={last} are missing ({missing})")
+            format!("nonces {first} to {last} are missing ({missing})")
         };
         Failure {
             pair_commitment: Some(pair.commitment.clone()),

@@ -88,12 +88,12 @@ class ApiTest {
             commitment = "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42", positions = listOf(7, 10, 19))
         check(verdict.ok && verdict.commitmentOk == true && verdict.positionsOk == true)
         try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { println(e.reason) }
-        // mines: must be an integer in 1..=24, got 25
+        // mines: must be a whole number from 1 to 24, got 25
         check(verdict.verdict == Verdict.OK)
         check(verify(server, client, 1uL, 3).verdict == Verdict.UNCHECKED)   // nothing checked: ok is false
         var message: String? = null
         try { minePositions(server, client, 1uL, 25) } catch (e: FairminesException.InvalidMines) { message = e.reason }
-        assertEquals("mines: must be an integer in 1..=24, got 25", message)
+        assertEquals("mines: must be a whole number from 1 to 24, got 25", message)
     }
 
     @Test

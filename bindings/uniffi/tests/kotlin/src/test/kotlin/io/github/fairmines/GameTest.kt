@@ -475,11 +475,11 @@ class GameTest {
         val round = pair.startRound(3, "0.99")          // nonce 1: mines at 7, 10 and 19
         for (tile in listOf(0, 26, -1, Int.MAX_VALUE, Int.MIN_VALUE)) {
             val error = expectError<FairminesException.InvalidTile>(3, "INVALID_TILE", "tile") { round.reveal(tile) }
-            assertEquals("tile: must be in 1..=25, got $tile", error.reason)
+            assertEquals("tile: must be from 1 to 25, got $tile", error.reason)
         }
         for (picks in listOf(0, 23, -1, Int.MAX_VALUE)) {
             val error = expectError<FairminesException.InvalidPicks>(13, "INVALID_PICKS", "safe_picks") { multiplier(3, picks, "0.99") }
-            assertEquals("safe_picks: must be in 1..=22 with 3 mines, got $picks", error.reason)
+            assertEquals("safe_picks: must be from 1 to 22 with 3 mines, got $picks", error.reason)
         }
         // More places than 18 are refused, not clamped.
         expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "places") { ratioToDecimal(ratioOf(9, 8), 19u) }
