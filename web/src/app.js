@@ -38,26 +38,69 @@ function el(tag, props = {}, ...children) {
 /**
  * The form's text as the package takes it. Only the shape changes (a list of tiles split on commas or
  * spaces; an integer written in decimal digits to that integer, exactly): whether a value is allowed is
- * the core's decision, so any other text (`1.0`, `1e3`, empty) is passed on as NaN and the core's error
- * names the field. No float parsing: `Number('1.0')` would turn a refused text into 1.
+ * the core's decision. A number that is not whole (`1.5`) is passed as that number, so the core's error
+ * says it must be a whole number. Any other text (`1.0`, `1e3`, `x`) is not a number written in digits:
+ * it is passed on as null and [`formProblems`] says so under its field. No float parsing of whole
+ * numbers: `Number('1.0')` would turn a refused text into 1.
  */
+function integerOf(text) {
+  const t = text.trim();
+  if (/^-?[0-9]+$/.test(t)) return Number.isSafeInteger(Number(t)) ? Number(t) : BigInt(t);
+  if (/^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[-+]?[0-9]+)?$/i.test(t)) {
+    const x = Number(t);
+    if (Number.isFinite(x) && !Number.isInteger(x)) return x;
+  }
+  return null;
+}
+
 function roundFromForm(values) {
-  const integer = (text) => {
-    const t = text.trim();
-    if (!/^-?[0-9]+$/.test(t)) return Number.NaN;
-    return Number.isSafeInteger(Number(t)) ? Number(t) : BigInt(t);
-  };
   const round = {
     serverSeed: values.server_seed,
     clientSeed: values.client_seed,
-    nonce: integer(values.nonce),
-    mines: integer(values.mines),
+    nonce: integerOf(values.nonce),
+    mines: integerOf(values.mines),
   };
   const commitment = values.commitment.trim();
   if (commitment !== '') round.commitment = commitment;
   const positions = values.positions.trim();
-  if (positions !== '') round.positions = positions.split(/[\s,;]+/).filter(Boolean).map(integer);
+  if (positions !== '') round.positions = positions.split(/[\s,;]+/).filter(Boolean).map(integerOf);
   return round;
+}
+
+/** The fields a round needs; the commitment and the positions are optional. */
+const REQUIRED = ['server_seed', 'client_seed', 'nonce', 'mines'];
+const MISSING = 'missing: this field is needed to check the round';
+const NOT_DIGITS = 'must be a whole number written in digits (for example 42)';
+
+/**
+ * What is wrong with each field of `values`, as `{ field: text }`: `MISSING` for a required field the
+ * fragment did not give (`absent`) or a number field left empty; the core's own error (through the
+ * package) for a value it refuses. Each field is judged alone: the package is asked to verify the worked
+ * example with only that field taken from `values`, so its error is about that field.
+ */
+function formProblems(values, absent = new Set()) {
+  const problems = {};
+  for (const name of FIELDS) {
+    const text = values[name] ?? '';
+    if (absent.has(name) || (['nonce', 'mines'].includes(name) && text.trim() === '')) {
+      problems[name] = MISSING;
+      continue;
+    }
+    if (['nonce', 'mines'].includes(name) && integerOf(text) === null) {
+      problems[name] = `${name}: ${NOT_DIGITS}`;
+      continue;
+    }
+    if (name === 'positions' && text.trim() !== '' && roundFromForm({ ...WORKED_EXAMPLE, positions: text }).positions.includes(null)) {
+      problems[name] = `positions: each tile ${NOT_DIGITS}`;
+      continue;
+    }
+    try {
+      fm.verify(roundFromForm({ ...WORKED_EXAMPLE, [name]: text }));
+    } catch (error) {
+      if (error && error.argument === camel(name)) problems[name] = describeError(error);
+    }
+  }
+  return problems;
 }
 
 function formValues() {
@@ -82,7 +125,8 @@ function fragmentOf(values) {
 }
 
 /**
- * The round in the URL fragment, or null when the fragment holds none (e.g. `#history`). Read as
+ * The round in the URL fragment (`{ values, absent }`: the required fields it lacks), or null when the
+ * fragment names no field of a round (e.g. `#history`). Read as
  * `name=value` pairs split on `&`, each value percent-decoded; a `+` stays a `+` (client seeds may hold one).
  */
 function valuesFromFragment(hash) {
@@ -99,8 +143,11 @@ function valuesFromFragment(hash) {
     }
     params.set(part.slice(0, at), value);
   }
-  if (!params.has('server_seed')) return null;
-  return Object.fromEntries(FIELDS.map((name) => [name, params.get(name) ?? '']));
+  if (!FIELDS.some((name) => params.has(name))) return null;
+  return {
+    values: Object.fromEntries(FIELDS.map((name) => [name, params.get(name) ?? ''])),
+    absent: new Set(REQUIRED.filter((name) => !params.has(name))),
+  };
 }
 
 function describeError(error) {
@@ -148,6 +195,9 @@ function showCheck(id, ok, okText, badText) {
   if (ok === null || ok === undefined) {
     node.textContent = '(not checked: none given)';
     node.dataset.check = 'unchecked';
+  } else if (typeof ok === 'string') {
+    node.textContent = ok;
+    node.dataset.check = 'unchecked';
   } else {
     node.textContent = ok ? okText : badText;
     node.dataset.check = ok ? 'ok' : 'mismatch';
@@ -182,6 +232,21 @@ function labelExample(values) {
   $('example-label').hidden = !FIELDS.every((name) => (values[name] ?? '').trim() === WORKED_EXAMPLE[name]);
 }
 
+/** Takes the round's result off the screen: no board, no tick, no verdict of an earlier round stays. */
+function hideResult() {
+  $('round-detail').hidden = true;
+  $('board').dataset.positions = '';
+  $('differences').replaceChildren();
+}
+
+/** Marks every field of `problems` (`{ field: text }`); returns the first field marked, or null. */
+function markProblems(problems) {
+  markField(null);
+  const fields = FIELDS.filter((name) => name in problems);
+  for (const name of fields) markOne(camel(name), problems[name]);
+  return fields[0] ?? null;
+}
+
 /** Verifies the round in the form and shows the result; returns the verdict. */
 export function verifyRound(values = formValues(), { updateUrl = true } = {}) {
   const verdict = $('verdict');
@@ -189,15 +254,24 @@ export function verifyRound(values = formValues(), { updateUrl = true } = {}) {
   differences.replaceChildren();
   markField(null);
   labelExample(values);
+  // Every field the core (or the form's shape) refuses is marked under it; nothing is verified then.
+  const problems = formProblems(values);
+  const first = markProblems(problems);
+  if (first) {
+    hideResult();
+    verdict.dataset.verdict = 'error';
+    verdict.textContent = problems[first] === MISSING
+      ? `Cannot verify: the ${LABELS[first]} is missing (see below it).`
+      : `Cannot verify: the ${LABELS[first]} given is not valid input (not a mismatch): ${problems[first]}`;
+    return 'error';
+  }
   let result;
   let round;
   try {
     round = roundFromForm(values);
     result = fm.verify(round);
   } catch (error) {
-    // Nothing of an earlier round stays on screen: no board, no ticks.
-    $('round-detail').hidden = true;
-    $('board').dataset.positions = '';
+    hideResult();
     verdict.dataset.verdict = 'error';
     // The package names the argument at fault (`argument: 'mines'`): the error goes under that field.
     const field = markField(error);
@@ -206,16 +280,21 @@ export function verifyRound(values = formValues(), { updateUrl = true } = {}) {
       : `Cannot verify: ${describeError(error)}`;
     return 'error';
   }
+  // A seed that looks mistyped: what is computed from it is not compared (no ✗ for a typing slip).
+  const doubted = new Set(result.inputDoubts.map((d) => d.argument));
+  const commitmentDoubted = doubted.has('serverSeed');
+  const positionsDoubted = doubted.has('serverSeed') || doubted.has('clientSeed');
+  const NOT_COMPARED = '(not compared: check the seed above first)';
   $('round-detail').hidden = false;
   $('out-commitment').textContent = result.commitment;
   $('out-signature').textContent = result.signature;
   $('out-positions').textContent = result.positions.join(', ');
   $('out-draw-order').textContent = result.drawOrder.join(', ');
   $('out-words').textContent = String(result.wordsUsed);
-  showCheck('out-commitment-check', result.commitmentOk, '✓ matches the commitment given', `✗ the commitment given is ${round.commitment}`);
+  showCheck('out-commitment-check', commitmentDoubted ? NOT_COMPARED : result.commitmentOk, '✓ matches the commitment given', `✗ the commitment given is ${round.commitment}`);
   const declared = round.positions ? round.positions.map(Number) : null;
-  showCheck('out-positions-check', result.positionsOk, '✓ match the positions given', `✗ the positions given are ${declared ? [...declared].sort((a, b) => a - b).join(', ') : ''}`);
-  renderBoard(result.positions, declared, result.drawOrder);
+  showCheck('out-positions-check', positionsDoubted ? NOT_COMPARED : result.positionsOk, '✓ match the positions given', `✗ the positions given are ${declared ? [...declared].sort((a, b) => a - b).join(', ') : ''}`);
+  renderBoard(result.positions, positionsDoubted ? null : declared, result.drawOrder);
 
   const state = result.verdict; // 'ok' | 'mismatch' | 'unchecked'
   verdict.dataset.verdict = state;
@@ -251,12 +330,43 @@ export function verifyRound(values = formValues(), { updateUrl = true } = {}) {
   return state;
 }
 
+/**
+ * The round of the URL fragment: filled in, and verified only when it is complete and valid. A fragment
+ * with a field missing or refused fills what it has, marks the rest under each field and gives no
+ * verdict (the worked example is not shown in its place). Returns false when the fragment holds no round.
+ */
 function fromFragment() {
-  const values = valuesFromFragment(location.hash);
-  if (!values) return false;
+  const found = valuesFromFragment(location.hash);
+  if (!found) return false;
+  const { values, absent } = found;
   setFormValues(values);
+  labelExample(absent.size ? {} : values);
+  const problems = formProblems(values, absent);
+  if (markProblems(problems)) {
+    hideResult();
+    const verdict = $('verdict');
+    verdict.dataset.verdict = 'incomplete';
+    verdict.textContent = 'Not verified: the link does not hold a complete, valid round. Fill in or correct the fields marked below, then press Verify.';
+    return true;
+  }
   verifyRound(values, { updateUrl: false });
   return true;
+}
+
+/** After a verdict, any edit of the form takes the verdict and the board off the screen until the next check. */
+function inputsChanged(event) {
+  const verdict = $('verdict');
+  labelExample(formValues());
+  const name = FIELDS.find((n) => input(n) === event.target);
+  if (name) {
+    input(name).removeAttribute('aria-invalid');
+    fieldError(name).hidden = true;
+    fieldError(name).textContent = '';
+  }
+  if (verdict.dataset.verdict === '' || verdict.dataset.verdict === 'stale') return;
+  hideResult();
+  verdict.dataset.verdict = 'stale';
+  verdict.textContent = 'The inputs changed: press Verify to check them.';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -275,10 +385,13 @@ const SUMMARY_LABELS = [
   ['missing_nonces', 'Missing nonces'],
   ['nonces_past_end', 'Nonces past the revealed end'],
   ['seed_pairs', 'Seed pairs'],
+  ['failures_omitted', 'Failures counted but not listed'],
+];
+/** The summary's counts of how the file was read: under "Details for auditors". */
+const SUMMARY_DETAILS = [
   ['pairs_closed_early', 'Seed pairs checked early (too many open)'],
   ['blank_lines', 'Blank lines'],
   ['unterminated_last_line', 'Last line without a newline'],
-  ['failures_omitted', 'Failures counted but not listed'],
 ];
 
 let worker = null;
@@ -389,9 +502,13 @@ function showHistoryError(data) {
   $('history-result').hidden = false;
   const verdict = $('history-verdict');
   verdict.dataset.verdict = 'error';
-  verdict.textContent = `Cannot read this history: ${describeError(data)}`;
+  // The message in the player's words; the error's code (for a bug report) under the auditors' details.
+  verdict.textContent = `Cannot read this history: ${data && data.message ? data.message : String(data)}`;
+  $('history-error-details').hidden = !(data && data.code);
+  $('history-error-code').textContent = data && data.code ? data.code : '';
   $('history-summary').dataset.summary = '';
   $('history-summary-rows').replaceChildren();
+  $('history-summary-details').replaceChildren();
   $('failures').tBodies[0].replaceChildren();
   $('failures-wrap').hidden = true;
   $('failures-more').hidden = true;
@@ -423,11 +540,11 @@ function showHistory({ summary, failures, failureCount = failures.length, allFai
           : '.');
   }
   $('history-summary').dataset.summary = JSON.stringify(summary);
-  $('history-summary-rows').replaceChildren(
-    ...SUMMARY_LABELS.filter(([key]) => key in summary).map(([key, label]) =>
-      el('tr', {}, el('th', { scope: 'row', text: label }), el('td', { text: typeof summary[key] === 'boolean' ? (summary[key] ? 'yes' : 'no') : summary[key].toLocaleString('en') })),
-    ),
-  );
+  const rows = (labels) => labels.filter(([key]) => key in summary).map(([key, label]) =>
+    el('tr', {}, el('th', { scope: 'row', text: label }), el('td', { text: typeof summary[key] === 'boolean' ? (summary[key] ? 'yes' : 'no') : summary[key].toLocaleString('en') })));
+  $('history-summary-rows').replaceChildren(...rows(SUMMARY_LABELS));
+  $('history-summary-details').replaceChildren(...rows(SUMMARY_DETAILS));
+  $('history-error-details').hidden = true;
   const body = $('failures').tBodies[0];
   body.replaceChildren(
     ...failures.map((f) =>
@@ -566,6 +683,7 @@ function wire() {
     field.after(el('p', { id: `${field.id}-error`, class: 'field-error', hidden: true }));
     field.setAttribute('aria-describedby', `${field.id}-error`);
   }
+  $('round-form').addEventListener('input', inputsChanged);
   $('round-form').addEventListener('submit', (event) => {
     event.preventDefault();
     verifyRound();

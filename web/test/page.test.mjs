@@ -295,9 +295,10 @@ describe('served page', () => {
     assert.throws(() => execFileSync(cli, ['verify', '--server-seed', EXAMPLE.server_seed, '--client-seed', EXAMPLE.client_seed, '--nonce', '1.0', '--mines', '3'], { stdio: 'pipe' }), /nonce: must be an integer/);
     const page = await open(origin);
     for (const [field, value, pattern] of [
-      ['nonce', '1.0', /^nonce: must be a whole number from 0 to 18446744073709551615 .*\(FAIRMINES_INVALID_NONCE\)$/],
-      ['nonce', '1e0', /^nonce: must be a whole number.*\(FAIRMINES_INVALID_NONCE\)$/],
-      ['mines', '', /^mines: must be a whole number from 1 to 24.*\(FAIRMINES_INVALID_MINES\)$/],
+      ['nonce', '1.0', /^nonce: must be a whole number written in digits/],
+      ['nonce', '1e0', /^nonce: must be a whole number written in digits/],
+      ['nonce', '1.5', /^nonce: must be a whole number from 0 to 18446744073709551615 \(2\^64 - 1\), got 1\.5 \(FAIRMINES_INVALID_NONCE\)$/],
+      ['mines', '1.5', /^mines: must be a whole number from 1 to 24, got 1\.5 \(FAIRMINES_INVALID_MINES\)$/],
       ['commitment', 'f5eca593', /^commitment: must be 64 hexadecimal characters.*\(FAIRMINES_INVALID_HEX\)$/],
       ['positions', '7,10,26', /^positions: .*\(FAIRMINES_/],
     ]) {
@@ -315,6 +316,122 @@ describe('served page', () => {
     await page.click('#example-button');
     assert.equal(await verdictOf(page), 'ok');
     assert.equal(await page.$$eval('.field-error:not([hidden])', (e) => e.length), 0);
+    await page.done();
+  });
+
+  test('a fragment without the server seed fills what it has, marks the seed missing, gives no verdict', async () => {
+    const commitment = 'ab'.repeat(32);
+    const page = await open(`${origin}#client_seed=myseed&nonce=42&mines=5&commitment=${commitment}&positions=1,2,3,4,5`);
+    assert.equal(await verdictOf(page), 'incomplete');
+    const said = await page.textContent('#verdict');
+    assert.doesNotMatch(said, /OK|MISMATCH|holds/);
+    assert.match(said, /^Not verified/);
+    assert.deepEqual(
+      [await page.inputValue('#server-seed'), await page.inputValue('#client-seed'), await page.inputValue('#nonce'), await page.inputValue('#mines'), await page.inputValue('#commitment'), await page.inputValue('#positions')],
+      ['', 'myseed', '42', '5', commitment, '1,2,3,4,5'],
+    );
+    assert.equal(await page.isVisible('#server-seed-error'), true);
+    assert.match(await page.textContent('#server-seed-error'), /^missing/);
+    assert.equal(await page.getAttribute('#server-seed', 'aria-invalid'), 'true');
+    assert.equal(await page.$$eval('.field-error:not([hidden])', (e) => e.length), 1, 'only the server seed is marked');
+    // Neither the worked example's board nor its label stands in for the player's round.
+    assert.equal(await page.isVisible('#round-detail'), false);
+    assert.equal(await positionsOf(page), '');
+    assert.equal(await page.isVisible('#example-label'), false);
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
+  test('a fragment with invalid values marks each under its field (the core\'s words) and gives no verdict', async () => {
+    const page = await open(`${origin}#mines=25&nonce=x`);
+    assert.equal(await verdictOf(page), 'incomplete');
+    assert.doesNotMatch(await page.textContent('#verdict'), /OK|MISMATCH|holds/);
+    assert.equal(await page.inputValue('#mines'), '25');
+    assert.equal(await page.inputValue('#nonce'), 'x');
+    assert.match(await page.textContent('#mines-error'), /^mines: must be a whole number from 1 to 24, got 25 \(FAIRMINES_INVALID_MINES\)$/);
+    assert.match(await page.textContent('#nonce-error'), /^nonce: must be a whole number/);
+    assert.match(await page.textContent('#server-seed-error'), /^missing/);
+    assert.match(await page.textContent('#client-seed-error'), /^missing/);
+    assert.equal(await page.$$eval('.field-error:not([hidden])', (e) => e.length), 4);
+    assert.equal(await page.isVisible('#round-detail'), false);
+    assert.equal(await page.isVisible('#example-label'), false);
+    assert.doesNotMatch(await page.evaluate(() => document.body.innerText), /\.\.=|NaN/);
+    // Filled in, the same form verifies.
+    await page.fill('#server-seed', EXAMPLE.server_seed);
+    await page.fill('#client-seed', EXAMPLE.client_seed);
+    await page.fill('#nonce', EXAMPLE.nonce);
+    await page.fill('#mines', EXAMPLE.mines);
+    await page.click('#verify-button');
+    assert.equal(await verdictOf(page), 'unchecked');
+    assert.equal(await positionsOf(page), '7,10,19');
+    await page.done();
+  });
+
+  test('any edit after a verdict takes the verdict and the board away until Verify', async () => {
+    const page = await open(origin + fragment(EXAMPLE));
+    assert.equal(await verdictOf(page), 'ok');
+    await page.fill('#server-seed', 'f'.repeat(64));
+    assert.equal(await verdictOf(page), 'stale');
+    assert.equal(await page.textContent('#verdict'), 'The inputs changed: press Verify to check them.');
+    assert.equal(await page.isVisible('#round-detail'), false);
+    assert.equal(await page.isVisible('#board'), false);
+    await page.click('#verify-button');
+    assert.equal(await verdictOf(page), 'mismatch');
+    for (const field of ['server-seed', 'client-seed', 'nonce', 'mines', 'commitment', 'positions']) {
+      await page.click('#example-button');
+      assert.equal(await verdictOf(page), 'ok');
+      await page.focus(`#${field}`);
+      await page.keyboard.press('End');
+      await page.keyboard.type('1');
+      assert.equal(await verdictOf(page), 'stale', `an edit of ${field}`);
+      assert.doesNotMatch(await page.innerText('#round-result'), /OK|✓/, `an edit of ${field}`);
+      assert.equal(await page.isVisible('#round-detail'), false, `an edit of ${field}`);
+    }
+    await page.done();
+  });
+
+  test('"check the input" for a seed: no ✗ on the board or its checks for what that seed gives', async () => {
+    const page = await open(origin);
+    for (const [field, value] of [['server-seed', `${EXAMPLE.server_seed} `], ['server-seed', ''], ['client-seed', ` ${EXAMPLE.client_seed}`]]) {
+      await page.click('#example-button');
+      await page.fill(`#${field}`, value);
+      await page.click('#verify-button');
+      assert.match(await page.textContent('#verdict'), /^Check the input/);
+      assert.doesNotMatch(await page.textContent('#round-result'), /✗/, `${field} ${JSON.stringify(value)}`);
+      assert.equal(await page.$$eval('.check[data-check="mismatch"]', (e) => e.length), 0);
+      assert.equal(await page.$$eval('.tile.declared:not(.mine)', (e) => e.length), 0, 'no tile shown as falsely declared');
+    }
+    // The client seed's doubt leaves the commitment (the server seed's) compared.
+    assert.equal(await page.getAttribute('#out-commitment-check', 'data-check'), 'ok');
+    await page.done();
+  });
+
+  test('the page speaks a player\'s words: no Rust range, no NaN; internal terms under "Details for auditors"', async () => {
+    const page = await open(origin);
+    const shown = () => page.evaluate(() => document.body.innerText);
+    for (const [field, value] of [['nonce', '1.5'], ['nonce', 'x'], ['nonce', 'NaN'], ['nonce', '-1'], ['mines', '25'], ['mines', 'abc'], ['mines', '2.5'], ['positions', '0,a'], ['positions', '7,10,26'], ['nonce', '']]) {
+      await page.click('#example-button');
+      await page.fill(`#${field}`, value);
+      await page.click('#verify-button');
+      assert.equal(await verdictOf(page), 'error', `${field} ${value}`);
+      const text = await shown();
+      assert.doesNotMatch(text, /\.\.=|NaN/, `${field} ${JSON.stringify(value)}: ${text.match(/.*(\.\.=|NaN).*/)?.[0]}`);
+    }
+    await page.click('#example-button');
+    await page.fill('#nonce', '1.5');
+    await page.click('#verify-button');
+    assert.match(await page.textContent('#nonce-error'), /must be a whole number/);
+    // The worked example: the internal terms are there for an auditor, closed by default.
+    await page.click('#example-button');
+    assert.doesNotMatch(await shown(), /SHAKE256|Draw order|signature/);
+    assert.equal(await page.isVisible('#out-words'), false);
+    await page.click('#round-auditors > summary');
+    assert.equal(await page.isVisible('#out-words'), true);
+    assert.match(await shown(), /Words of the SHAKE256 stream read/);
+    await historyOf(page, TAMPERED);
+    assert.doesNotMatch(await shown(), /Seed pairs checked early|\.\.=|NaN/);
+    await page.click('#history-auditors > summary');
+    assert.match(await shown(), /Seed pairs checked early/);
     await page.done();
   });
 
@@ -480,7 +597,12 @@ describe('served page', () => {
     const page = await open(origin);
     await page.setInputFiles('#history-file', file);
     await page.waitForSelector('#history-verdict[data-verdict="error"]');
-    assert.match(await page.textContent('#history-verdict'), /FAIRMINES_HISTORY_UNREADABLE/);
+    // The code is for an auditor's bug report: under "Details for auditors", not in the verdict.
+    assert.doesNotMatch(await page.textContent('#history-verdict'), /FAIRMINES_/);
+    assert.equal(await page.textContent('#history-error-code'), 'FAIRMINES_HISTORY_UNREADABLE');
+    assert.equal(await page.isVisible('#history-error-code'), false, 'inside the closed details');
+    await page.click('#history-error-details > summary');
+    assert.equal(await page.isVisible('#history-error-code'), true);
     assert.equal(await page.getAttribute('#history-summary', 'data-summary'), '');
     await page.done();
   });
