@@ -38,7 +38,18 @@ step "$page.tar.gz: unpacked elsewhere, index.html served and the single file fr
 if tar -tvzf "dist/$page.tar.gz" | awk '$2 != "0/0"' | grep .; then fail "$page.tar.gz: owners other than 0/0 (above)"; fi
 mkdir -p "$TMP/page" && tar -xzf "dist/$page.tar.gz" -C "$TMP/page"
 site=$TMP/page/$page
-for f in index.html fairmines-verifier.html app.js LICENSE-MIT LICENSE-APACHE; do [[ -f $site/$f ]] || fail "$page.tar.gz has no $page/$f"; done
+for f in index.html fairmines-verifier.html app.js LICENSE-MIT LICENSE-APACHE README.md; do [[ -f $site/$f ]] || fail "$page.tar.gz has no $page/$f"; done
+# README.md: says what the page checks, how to open it offline and how to check the checksums; every file it
+# names (in backquotes) is in the archive, but for the release's SHA256SUMS beside it.
+for words in 'What the page checks' 'from disk' 'python3 -m http.server' 'sha256sum -c --ignore-missing SHA256SUMS' \
+    "$page.tar.gz: OK" 'sha256sum -c fairmines-verifier.html.sha256'; do
+    grep -qF -- "$words" "$site/README.md" || fail "$page/README.md does not say: $words"
+done
+named=$(grep -oE '[A-Za-z0-9._-]+\.(html|js|css|json|md|sha256|wasm|txt)|LICENSE-[A-Z]+' "$site/README.md" | LC_ALL=C sort -u)
+for f in $named; do
+    [[ $f == "$page.tar.gz" || -e $site/$f ]] || fail "$page/README.md names $f, which the archive does not hold"
+done
+echo "$page/README.md: names only its own files: $(echo $named | xargs)"
 (cd "$site" && sha256sum --quiet -c fairmines-verifier.html.sha256) || fail "fairmines-verifier.html.sha256 does not hold"
 [[ -f web/node_modules/playwright-core/package.json ]] || (cd web && npm ci --no-audit --no-fund --silent)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
