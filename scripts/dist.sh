@@ -29,9 +29,9 @@ The command-line verifier of the provably fair Mines game (Cloudbet), a static b
 Linux (musl, no shared libraries needed). \`./fairmines --help\` lists the commands, \`./fairmines verify --help\`
 the arguments of \`verify\`.
 
-The worked example of ALGORITHM.md (server seed revealed after the round, the player's client seed, the nonce,
-the number of mines, the commitment shown before the round and the mine positions the game declared), from this
-folder:
+The worked example of the algorithm's description (server seed revealed after the round, the player's client
+seed, the nonce, the number of mines, the commitment shown before the round and the mine positions the game
+declared), from this folder:
 
 \`\`\`sh
 \$ ./fairmines verify $example_args
@@ -41,8 +41,11 @@ folder:
 $example_out
 \`\`\`
 
-The exit status is 0 for OK, 1 when a check given fails (MISMATCH), 2 for bad arguments (also a mismatch
-whose seeds look mistyped: a space around them, upper-case hex, an empty seed; \`verify\` names it).
+The exit status is 0 for OK, 1 when a check given fails (MISMATCH), 2 for bad arguments, and 2 also for a
+mismatch whose seeds look mistyped, which is more likely a typing slip than the operator's fault: a server seed
+that is empty, has a space around it or is not 64 lowercase hex characters (the operator's form: upper-case hex
+counts as mistyped), or a client seed that is empty or has a space around it (any other client seed is as the
+player chose it). \`verify\` names the seed on an \`input\` line.
 
 Source: https://github.com/fairmines/fairmines (tag v$version). Licence: MIT OR Apache-2.0 (the two files here).
 Check the archive against the release's SHA256SUMS: sha256sum -c --ignore-missing SHA256SUMS

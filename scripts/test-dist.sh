@@ -30,6 +30,12 @@ cmd=$(awk '/^```sh$/ { on = 1; next } on && /^```$/ { exit } on' README.md)
 shown=$(awk '/^```text$/ { on = 1; next } on && /^```$/ { exit } on' README.md)
 test "$cmd" = "\$ ./fairmines verify $args" || { echo "FAILED: README.md's command is $cmd"; exit 1; }
 test -n "$shown" && test "$(sh -c "${cmd#\$ }")" = "$shown" || { echo "FAILED: README.md's output"; exit 1; }
+# The mistyped rule as the core has it: the form (64 lowercase hex) is the server seed's only.
+tr '\n' ' ' <README.md | grep -q 'a server seed *that is empty, has a space around it or is not 64 lowercase hex characters' ||
+    { echo "FAILED: README.md does not say the mistyped rule is about the server seed"; exit 1; }
+tr '\n' ' ' <README.md | grep -q 'or a client seed that is empty or has a space around it' ||
+    { echo "FAILED: README.md does not say what looks mistyped in a client seed"; exit 1; }
+if grep -q 'ALGORITHM.md' README.md; then echo "FAILED: README.md names ALGORITHM.md, which the archive does not hold"; exit 1; fi
 echo "  fairmines: $version, selftest, verify OK, README.md's worked example as shown"
 SH
 env -i sh "$TMP/cli/run.sh"
