@@ -86,9 +86,23 @@ user_path=$(tr : '\n' <<<"$PATH" | while read -r d; do [[ -z $d || -e $d/cargo |
     cmp <(unzip -p "dist/$manylinux" fairmines/_native.abi3.so) user/lib/python3*/site-packages/fairmines/_native.abi3.so ||
         fail "the installed extension is not the wheel's"
     suites
-    # The libraries the README's blocks import, at python/requirements-dev.txt's pins.
+    # The libraries the README's other blocks import, at python/requirements-dev.txt's pins; Dask only through
+    # what the README says to install before its Dask block (pip takes no extras in a constraint).
     # shellcheck disable=SC2046
-    pip install --quiet $(grep -E '^(pandas|polars|pyarrow|dask\[[a-z,]*\]|distributed|tqdm)==' "$ROOT/python/requirements-dev.txt")
+    pip install --quiet $(grep -E '^(pandas|polars|pyarrow|tqdm)==' "$ROOT/python/requirements-dev.txt")
+    if python -c 'import dask' 2>/dev/null; then fail "dask is installed before the README says to install it"; fi
+    grep -E '^(numpy|dask\[[a-z,]*\]|distributed|pandas|pyarrow)==' "$ROOT/python/requirements-dev.txt" | sed 's/\[[a-z,]*\]//' >constraints.txt
+    python -I - <<'PY'
+import importlib.metadata, re, subprocess
+readme = importlib.metadata.metadata("fairmines").get_payload()
+# The README's sh blocks that install an extra of the installed wheel, run as written (the wheel satisfies
+# `fairmines`, the index gives the extra's libraries).
+installs = [m.group(1).strip() for m in re.finditer(r"^```sh\n(.*?)^```$", readme, re.S | re.M) if "fairmines[" in m.group(1)]
+assert installs == ["pip install 'fairmines[dask]'"], installs
+for command in installs:
+    subprocess.run(["bash", "-euc", command], check=True, env={**__import__("os").environ, "PIP_CONSTRAINT": "constraints.txt"})
+PY
+    python -c 'import dask, distributed' || fail "pip install 'fairmines[dask]' did not install Dask"
     python -I - <<'PY'
 import importlib.metadata, os, re, subprocess, sys, tempfile
 readme = importlib.metadata.metadata("fairmines").get_payload()

@@ -41,7 +41,8 @@ FAIRMINES_CLI=${CARGO_TARGET_DIR:-$ROOT/target}/release/fairmines pytest python/
 step "the README's sh blocks in a fresh venv: install, the wheel and the sdist with both licences"
 scratch
 python3 -m venv "$TMP/venv"
-grep -E '^numpy==' python/requirements-dev.txt >"$TMP/constraints.txt"
+# (pip takes no extras in a constraint: dask[dataframe,distributed]==X is written dask==X.)
+grep -E '^(numpy|dask\[[a-z,]*\]|distributed|pandas|pyarrow)==' python/requirements-dev.txt | sed 's/\[[a-z,]*\]//' >"$TMP/constraints.txt"
 touch "$TMP/before"
 python3 scripts/readme_examples.py python/README.md --blocks sh "$TMP/blocks"
 for block in "$TMP"/blocks/*; do
@@ -49,6 +50,15 @@ for block in "$TMP"/blocks/*; do
     PATH="$TMP/venv/bin:$PATH" PIP_CONSTRAINT="$TMP/constraints.txt" bash -euo pipefail "$block"
 done
 "$TMP/venv/bin/python" -c 'import fairmines; assert fairmines.mine_positions_batch("s", "c", range(2), 3).shape == (2, 3)'
+# The Dask block runs with exactly what the README says to install before it (pip install 'fairmines[dask]'),
+# in the venv of the blocks above: nothing else brought Dask into it.
+python3 scripts/readme_examples.py python/README.md --blocks python "$TMP/python-blocks"
+dask_block=$(grep -l 'fairmines.dask' "$TMP"/python-blocks/* | head -n 1)
+[[ -n $dask_block ]] || fail "python/README.md has no Dask block"
+grep -B12 -F 'import fairmines.dask' python/README.md | grep -qx "pip install 'fairmines\[dask\]'" ||
+    fail "python/README.md's Dask block does not follow pip install 'fairmines[dask]'"
+(cd "$TMP" && "$TMP/venv/bin/python" "$dask_block") | grep -q '^True <HistoryReport FAILED' ||
+    fail "python/README.md's Dask block did not run in the venv that installed fairmines[dask]"
 wheels=${CARGO_TARGET_DIR:-$ROOT/target}/wheels
 wheel=$(find "$wheels" -name 'fairmines-*-cp310-abi3-*.whl' -newer "$TMP/before" | head -n 1)
 sdist=$(find "$wheels" -name 'fairmines-*.tar.gz' -newer "$TMP/before" | head -n 1)

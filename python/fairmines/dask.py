@@ -1,4 +1,4 @@
-"""``verify_history`` and ``audit`` over partitioned histories with Dask (``pip install "dask[dataframe,distributed]"``).
+"""``verify_history`` and ``audit`` over partitioned histories with Dask (``pip install "fairmines[dask]"``).
 
 Each partition is checked on its own (in Rust, GIL released) and gives a report; the reports of all
 partitions combine with ``merge`` into the report of the whole: counts add up, and each seed pair's nonces
