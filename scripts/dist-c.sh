@@ -46,7 +46,7 @@ hide_runtime "$merged/libfairmines.merged.a" "$merged"
 
 stage_root=$target_dir/dist-c-stage
 rm -rf "$stage_root" && mkdir -p dist "$stage_root"
-# The worked example of ALGORITHM.md, as the archives' README runs it.
+# The worked example (ALGORITHM.md), as the archives' README runs it.
 WORKED="b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817 1 3 7 10 19"
 pack() { # name, library dir, native static libs, description
     local name=$1 stage=$stage_root/$1

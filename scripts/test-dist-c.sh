@@ -80,6 +80,8 @@ for i, (command, shown) in enumerate(steps):
 PY
     (cd "$2" && FAIRMINES=$1 env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH bash steps.sh) ||
         { cat "$2/err.$(cat "$2/.step")" >&2; fail "$1/README.md: block $(cat "$2/.step") failed or printed another output (above)"; }
+    # A file named as if at hand is in the archive: the repository's pages are described, not named.
+    if grep -n 'ALGORITHM\.md' "$1/README.md"; then fail "$1/README.md names ALGORITHM.md, which the archive does not hold"; fi
     echo "$(basename "$1")/README.md: every command ran as written, each printed what it shows"
 }
 declared=$(grep -oE '\bfairmines_[a-z0-9_]+\(' include/fairmines.h | tr -d '(' | sort -u | xargs)

@@ -86,3 +86,11 @@ def test_the_block_runs_and_prints_what_is_shown(page: str, line: int, code: str
 def test_the_wildcard_matches_within_a_line_only() -> None:
     assert matches("a='…' b\n", "a='x1' b\n") and not matches("a='…' b\n", "a='x\ny' b\n")
     assert not matches("a\n", "a\nb\n")
+
+
+def test_the_readme_names_no_file_the_wheel_lacks() -> None:
+    # The README is the wheel's own documentation (its METADATA): a page of the repository is linked by its
+    # full address, never named as if it were at hand (ALGORITHM.md, docs/python.md are not in the wheel).
+    text = (REPO_ROOT / "python/README.md").read_text(encoding="utf-8")
+    text = re.sub(r"https://\S+", "", re.sub(r"\[[^\]]*\]\(https://[^)]*\)", "", text))
+    assert re.findall(r"[\w./-]+\.md\b", text) == []
