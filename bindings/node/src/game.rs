@@ -245,7 +245,7 @@ impl Round {
     #[napi(ts_return_type = "RoundRecord | null")]
     pub fn record<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         match self.inner.record() {
-            Some(record) => with_json(env, crate::record::RoundRecord::from(record)),
+            Some(record) => crate::record_with_json(env, crate::record::RoundRecord::from(record)),
             None => Null.into_unknown(env),
         }
     }

@@ -4,13 +4,24 @@
 // element or field).
 (function setup(exports) {
   'use strict';
-  const { Ratio, Round, SeedPair } = exports;
+  const { Ratio, Round, SeedPair, recordToJson } = exports;
   const inspect = Symbol.for('nodejs.util.inspect.custom');
   const method = (target, key, value) => Object.defineProperty(target, key, { value, writable: true, configurable: true });
   // What every toJSON writes: a bigint in decimal, a ratio as its text.
   const json = (value) => (typeof value === 'bigint' ? String(value) : typeof value?.toJSON === 'function' ? value.toJSON() : value);
   function toJSON() {
     return Array.isArray(this) ? this.map(json) : Object.fromEntries(Object.entries(this).map(([key, value]) => [key, json(value)]));
+  }
+  // A record writes the core's record JSON, what recordToJson writes (snake_case keys, the nonce a number),
+  // so that what a log holds is read back by recordFromJson in every language. JSON.parse reads a nonce
+  // above 2^53 - 1 as the nearest double: it is put back exact as a raw JSON number where the engine can
+  // write one (JSON.rawJSON: Node.js 21 and later), else as its decimal string (refused by the readers,
+  // never a wrong nonce).
+  const rawJSON = typeof JSON.rawJSON === 'function' ? JSON.rawJSON : String;
+  function recordJSON() {
+    const record = JSON.parse(recordToJson(this));
+    if (!Number.isSafeInteger(record.nonce)) record.nonce = rawJSON(String(this.nonce));
+    return record;
   }
   // A round shows its public state (its getters: the mines only once it has finished); a pair its public
   // part, never its server seed; a ratio its text.
@@ -58,6 +69,8 @@
     },
     // A result holding bigints gets a toJSON that writes them in decimal (not enumerable: keys skip it).
     withJson: (value) => method(value, 'toJSON', toJSON),
+    // A round record, with the toJSON of the core's record JSON.
+    recordWithJson: (value) => method(value, 'toJSON', recordJSON),
     // A generated seed shows its commitment only: to inspection, to JSON.stringify (a JSON logger), to a
     // spread or Object.keys (`serverSeed` is not enumerable; reading it, or destructuring, still works).
     hideSeed(seed) {
