@@ -285,7 +285,8 @@ export declare class SeedPair {
    * A pair from parts the operator already has (a stored seed of 64 lowercase hex characters; replays).
    * @throws {TypeError} an argument has the wrong type
    * @throws {RangeError} `serverSeed` is not 64 lowercase hex characters (`'FAIRMINES_INVALID_HEX'`),
-   * `nonce` is out of range (`'FAIRMINES_INVALID_NONCE'`)
+   * `nonce` is out of range or 2^64 − 1, which starts no round, as in {@link SeedPair.startRound}
+   * (`'FAIRMINES_INVALID_NONCE'`)
    */
   static fromParts(serverSeed: string, clientSeed: string, nonce: number | bigint): SeedPair
   /**
@@ -309,7 +310,8 @@ export declare class SeedPair {
    * @param rtp - the return-to-player factor in (0, 1], exactly: `'0.99'`, `'99/100'` or a `Ratio`
    * @throws {TypeError} an argument has the wrong type
    * @throws {RangeError} `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `rtp` outside (0, 1] or
-   * not a fraction (`'FAIRMINES_INVALID_RTP'`), every nonce of the pair used (`'FAIRMINES_INVALID_NONCE'`)
+   * not a fraction (`'FAIRMINES_INVALID_RTP'`), the pair at nonce 2^64 − 1, after the last round a pair plays
+   * (`'FAIRMINES_INVALID_NONCE'`)
    */
   startRound(mines: number | bigint, rtp: string | Ratio): Round
   /**
