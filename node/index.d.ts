@@ -218,6 +218,8 @@ export declare class Ratio {
  * its seed pair's state at once.
  */
 export declare class Round {
+  /** No constructor: `new` throws a TypeError (`code: 'ERR_ILLEGAL_CONSTRUCTOR'`). */
+  private constructor()
   /**
    * Reveals `tile` (1-based: 1 = top-left, 25 = bottom-right). A mine ends the round lost; the last safe
    * tile ends it paid out.

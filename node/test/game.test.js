@@ -369,7 +369,7 @@ test('the server seed never shows: inspect, toString, JSON.stringify, own keys',
 });
 
 test('Round getters and JSON follow the play; a Round cannot be constructed directly', () => {
-  assert.throws(() => new Round(), Error);
+  expectError(() => new Round(), TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', undefined);
   const grid = fm.minePositions(S, C, 3, 5);
   const safe = tilesBut(grid);
   const round = SeedPair.fromParts(S, C, 3).startRound(5, new Ratio(97, 100));

@@ -26,6 +26,11 @@ restored.round('0')
 restored.round()
 
 const round: Round = pair.startRound(3, '0.99')
+// @ts-expect-error a Round has no constructor: rounds come from a seed pair
+new Round()
+// @ts-expect-error nor can a class extend it
+class MyRound extends Round {}
+void MyRound
 replay.startRound(3, new Ratio(99n, 100n))
 // @ts-expect-error an RTP is never a number: binary floats are not exact
 pair.startRound(3, 0.99)
