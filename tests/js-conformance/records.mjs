@@ -14,7 +14,7 @@ export function recordTests(fm) {
     assert.equal(fm.recordToJson(good), RECORD_JSON, 'a record read back writes the same text');
     // JSON.stringify (what a backend's log holds) writes the core's record JSON: every package reads it back.
     assert.equal(JSON.stringify(good), RECORD_JSON);
-    assert.deepEqual(fm.recordFromJson(JSON.stringify(good)), good);
+    assert.equal(fm.recordToJson(fm.recordFromJson(JSON.stringify(good))), RECORD_JSON);
     assert.ok(fm.verifyRound(fm.recordFromJson(JSON.stringify({ good }).slice('{"good":'.length, -1)), S).ok);
     assert.equal(JSON.stringify(fm.recordFromJson(RECORD_JSON.replace('"nonce":1', '"nonce":9007199254740991'))),
       RECORD_JSON.replace('"nonce":1', '"nonce":9007199254740991'));
