@@ -661,6 +661,7 @@ fairmines_status fairmines_seed_pair_new(const char *client_seed,
  * A seed pair into `*out_pair` from parts the operator already has: the server seed as stored (exactly 64
  * lowercase hex characters), the client seed (UTF-8) and the nonce of the next round. Errors:
  * `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_HEX` (server_seed),
+ * `FAIRMINES_INVALID_NONCE` (nonce 2^64 - 1 starts no round, as in `fairmines_seed_pair_start_round`),
  * `FAIRMINES_LENGTH_TOO_LARGE`.
  */
 fairmines_status fairmines_seed_pair_from_parts(const char *server_seed,

@@ -1,5 +1,6 @@
 // `npm run build`: napi-rs builds the addon and generates index.js and index.d.ts from bindings/node/src
-// (with header.d.ts, the declarations it cannot generate, at the top of index.d.ts); then index.mjs, the
+// (with header.d.ts, the declarations it cannot generate, at the top of index.d.ts; a class with no
+// constructor is then declared with a private one); then index.mjs, the
 // ES module entry, is generated from the exports index.js lists. Arguments are passed on to `napi build`
 // (scripts/test-node.sh builds with `--output-dir` elsewhere to check for drift).
 import { spawnSync } from 'node:child_process'
@@ -16,6 +17,13 @@ const napi = spawnSync('napi', ['build', '--platform', '--release', '--manifest-
   '--package-json-path', 'package.json', '--output-dir', '.', '--js', 'index.js', '--dts', 'index.d.ts',
   '--dts-header', HEADER, ...args], { stdio: 'inherit', shell: process.platform === 'win32' })
 if (napi.status !== 0) process.exit(napi.status ?? 1)
+
+// napi-rs declares a class with no constructor (Round) with TypeScript's implicit public one: declare it
+// private, as the package throws on `new` (bindings/node/src/helpers.js), so `new Round()` does not type-check.
+const dtsFile = join(out, 'index.d.ts')
+writeFileSync(dtsFile, readFileSync(dtsFile, 'utf8').replace(/^(export declare class \w+ \{\n)([\s\S]*?^\})/gm,
+  (whole, head, body) => (/^ {2}constructor\(/m.test(body) ? whole
+    : `${head}  /** No constructor: \`new\` throws a TypeError (\`code: 'ERR_ILLEGAL_CONSTRUCTOR'\`). */\n  private constructor()\n${body}`)))
 
 const loader = readFileSync(join(out, 'index.js'), 'utf8')
 const names = [...loader.matchAll(/^module\.exports\.(\w+) = nativeBinding\.\1$/gm)].map((m) => m[1])

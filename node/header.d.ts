@@ -63,11 +63,16 @@ export interface RoundRecordInput {
   multiplier: string | Ratio | null
 }
 
-/** What `JSON.stringify(record)` writes: the nonce in decimal, ratios as `'num/den'`. */
+/**
+ * What `JSON.stringify(record)` writes: the core's record JSON, what {@link recordToJson} writes
+ * (snake_case keys, the nonce a number, ratios as `'num/den'`), read back by {@link recordFromJson} and by
+ * every fairmines package. A nonce above 2^53 − 1 is a raw JSON number (`JSON.rawJSON`, exact) on
+ * Node.js 21 and later, and its decimal string on Node.js 20, which cannot write it exactly.
+ */
 export interface RoundRecordJson {
   commitment: string
-  clientSeed: string
-  nonce: string
+  client_seed: string
+  nonce: number | { readonly rawJSON: string } | string
   mines: number
   rtp: string
   picks: number[]
@@ -114,7 +119,10 @@ export interface SeedPair {
 }
 
 export interface RoundRecord {
-  /** The record for `JSON.stringify` (a non-enumerable property: spreads and `Object.keys` skip it). */
+  /**
+   * The core's record JSON for `JSON.stringify`, as {@link recordToJson} writes it (a non-enumerable
+   * property: spreads and `Object.keys` skip it).
+   */
   toJSON(): RoundRecordJson
 }
 

@@ -65,11 +65,16 @@ export interface RoundRecordInput {
   multiplier: string | Ratio | null
 }
 
-/** What `JSON.stringify(record)` writes: the nonce in decimal, ratios as `'num/den'`. */
+/**
+ * What `JSON.stringify(record)` writes: the core's record JSON, what {@link recordToJson} writes
+ * (snake_case keys, the nonce a number, ratios as `'num/den'`), read back by {@link recordFromJson} and by
+ * every fairmines package. A nonce above 2^53 − 1 is a raw JSON number (`JSON.rawJSON`, exact) on
+ * Node.js 21 and later, and its decimal string on Node.js 20, which cannot write it exactly.
+ */
 export interface RoundRecordJson {
   commitment: string
-  clientSeed: string
-  nonce: string
+  client_seed: string
+  nonce: number | { readonly rawJSON: string } | string
   mines: number
   rtp: string
   picks: number[]
@@ -116,7 +121,10 @@ export interface SeedPair {
 }
 
 export interface RoundRecord {
-  /** The record for `JSON.stringify` (a non-enumerable property: spreads and `Object.keys` skip it). */
+  /**
+   * The core's record JSON for `JSON.stringify`, as {@link recordToJson} writes it (a non-enumerable
+   * property: spreads and `Object.keys` skip it).
+   */
   toJSON(): RoundRecordJson
 }
 
@@ -210,6 +218,8 @@ export declare class Ratio {
  * its seed pair's state at once.
  */
 export declare class Round {
+  /** No constructor: `new` throws a TypeError (`code: 'ERR_ILLEGAL_CONSTRUCTOR'`). */
+  private constructor()
   /**
    * Reveals `tile` (1-based: 1 = top-left, 25 = bottom-right). A mine ends the round lost; the last safe
    * tile ends it paid out.
@@ -277,7 +287,8 @@ export declare class SeedPair {
    * A pair from parts the operator already has (a stored seed of 64 lowercase hex characters; replays).
    * @throws {TypeError} an argument has the wrong type
    * @throws {RangeError} `serverSeed` is not 64 lowercase hex characters (`'FAIRMINES_INVALID_HEX'`),
-   * `nonce` is out of range (`'FAIRMINES_INVALID_NONCE'`)
+   * `nonce` is out of range or 2^64 − 1, which starts no round, as in {@link SeedPair.startRound}
+   * (`'FAIRMINES_INVALID_NONCE'`)
    */
   static fromParts(serverSeed: string, clientSeed: string, nonce: number | bigint): SeedPair
   /**
@@ -301,7 +312,8 @@ export declare class SeedPair {
    * @param rtp - the return-to-player factor in (0, 1], exactly: `'0.99'`, `'99/100'` or a `Ratio`
    * @throws {TypeError} an argument has the wrong type
    * @throws {RangeError} `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `rtp` outside (0, 1] or
-   * not a fraction (`'FAIRMINES_INVALID_RTP'`), every nonce of the pair used (`'FAIRMINES_INVALID_NONCE'`)
+   * not a fraction (`'FAIRMINES_INVALID_RTP'`), the pair at nonce 2^64 − 1, after the last round a pair plays
+   * (`'FAIRMINES_INVALID_NONCE'`)
    */
   startRound(mines: number | bigint, rtp: string | Ratio): Round
   /**

@@ -2,8 +2,8 @@
 // WebAssembly module: `fairmines-wasm` (index.js) loads it itself; this entry (`fairmines-wasm/init`) is
 // for pages that hold the module's bytes already (a single inlined file): call `initSync(bytes)` or
 // `await init(bytes | url | Response)` first. Every rule, message and error is the core's (bindings/wasm);
-// what is here is JavaScript only: a `Ratio` argument passed as its text, the `toJSON` of results that
-// hold bigints, and reading a history source (bytes, Blob, ReadableStream) chunk by chunk into the core.
+// what is here is JavaScript only: a `Ratio` argument passed as its text, the `toJSON` of records (the
+// core's record JSON), and reading a history source (bytes, Blob, ReadableStream) chunk by chunk into the core.
 import * as glue from './fairmines_wasm.js';
 
 export const {
@@ -61,10 +61,15 @@ function record(value) {
   return copy;
 }
 
-// What every toJSON writes: a bigint in decimal, a ratio as its text.
-const json = (value) => (typeof value === 'bigint' ? String(value) : typeof value?.toJSON === 'function' ? value.toJSON() : value);
+// A record writes the core's record JSON, what recordToJson writes (snake_case keys, the nonce a number),
+// so that what a log holds is read back by recordFromJson in every language. JSON.parse reads a nonce
+// above 2^53 - 1 as the nearest double: it is put back exact as a raw JSON number where the engine can
+// write one (JSON.rawJSON), else as its decimal string (refused by the readers, never a wrong nonce).
+const rawJSON = typeof JSON.rawJSON === 'function' ? JSON.rawJSON : String;
 function toJSON() {
-  return Object.fromEntries(Object.entries(this).map(([key, value]) => [key, json(value)]));
+  const json = JSON.parse(recordToJson(this));
+  if (!Number.isSafeInteger(json.nonce)) json.nonce = rawJSON(String(this.nonce));
+  return json;
 }
 
 export const multiplier = (mines, safePicks, rtp) => glue.multiplier(mines, safePicks, exact(rtp));

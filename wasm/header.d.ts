@@ -104,7 +104,11 @@ export interface RoundRecord {
   picks: number[]
   outcome: 'lost' | 'cashed_out' | 'voided'
   multiplier: Ratio | null
-  /** The record for `JSON.stringify`: the nonce in decimal, ratios as `'num/den'` (non-enumerable). */
+  /**
+   * The core's record JSON for `JSON.stringify`, as {@link recordToJson} writes it: snake_case keys, the
+   * nonce a number (above 2^53 − 1 a raw JSON number where `JSON.rawJSON` exists, else its decimal string),
+   * ratios as `'num/den'` (non-enumerable).
+   */
   toJSON(): { [key: string]: unknown }
 }
 

@@ -660,7 +660,7 @@ impl State {
                 let mut slot = Slot::new(out, size_of::<usize>());
                 let code = expect(
                     unsafe { fairmines_seed_pair_from_parts(s.ptr, s.len, c.ptr, c.len, nonce, slot.ptr()) },
-                    &[NULL_POINTER, INVALID_UTF8, INVALID_HEX, LENGTH_TOO_LARGE],
+                    &[NULL_POINTER, INVALID_UTF8, INVALID_HEX, INVALID_NONCE, LENGTH_TOO_LARGE],
                     "seed_pair_from_parts",
                 );
                 if code == OK {

@@ -209,9 +209,9 @@ fn resumed(p: Played) {
     let rtp = p.rtp.rtp();
     let seed = || ServerSeed::from_bytes(&p.server_seed);
     let client = text(&p.client);
-    let mut pair = SeedPair::from_parts(seed(), &client, p.nonce);
+    let mut pair = SeedPair::from_parts(seed(), &client, p.nonce).expect("a nonce below 2^64 - 1");
     let Ok(mut straight) = pair.start_round(mines, rtp) else { return };
-    let mut state = SeedPair::from_parts(seed(), &client, p.nonce);
+    let mut state = SeedPair::from_parts(seed(), &client, p.nonce).expect("a nonce below 2^64 - 1");
     let first = state.start_round(mines, rtp).expect("the same start");
     drop(first);
     let mut state = state.to_state_json();
@@ -341,7 +341,10 @@ fn play(p: Played) {
     let client = text(&p.client);
     let Ok(mines) = MineCount::try_from(p.mines % 26) else { return };
     let rtp = p.rtp.rtp();
-    let mut pair = SeedPair::from_parts(seed, &client, p.nonce);
+    let Ok(mut pair) = SeedPair::from_parts(seed, &client, p.nonce) else {
+        assert_eq!(p.nonce, u64::MAX, "only the nonce after the last round is refused");
+        return;
+    };
     let mut round = match pair.start_round(mines, rtp) {
         Ok(round) => round,
         Err(err) if err.code() == 12 => {

@@ -3,7 +3,7 @@
 // server seed, as one JSON line, for other implementations to verify:
 //
 //   node examples/play-round.mjs --server-seed <64 hex> --client-seed <text> --nonce <n> \
-//        --mines <1..24> --rtp <0.99 | 99/100> --picks 3,14,25 [--void]
+//        --mines <1..24> --rtp <0.99 | 99/100> --picks 3,14,25 [--void] [--stringify]
 //
 //   {"record":{"commitment":"…","client_seed":"…","nonce":0,"mines":3,"rtp":"99/100","picks":[3,14,25],
 //    "outcome":"cashed_out","multiplier":"…"},"server_seed":"…"}
@@ -12,7 +12,8 @@
 // out), or, when neither happened, with a cash-out after the last pick (with --void: the seed pair
 // voids the round instead, as an operator does before rotating). Picks left after the round
 // ended are not played (stderr says so). `record` is the core's JSON text, byte for byte as every
-// fairmines package writes it. Exit status: 0 printed, 2 bad input (stderr: `code: message`).
+// fairmines package writes it: recordToJson's, or with --stringify what JSON.stringify(record) writes, as a
+// backend's JSON log holds it (the same text; a nonce above 2^53 - 1 exact only where JSON.rawJSON exists). Exit status: 0 printed, 2 bad input (stderr: `code: message`).
 import { parseArgs } from 'node:util'
 import { SeedPair, recordToJson, verifyRound } from 'fairmines'
 
@@ -32,6 +33,7 @@ try {
       rtp: { type: 'string' },
       picks: { type: 'string' },
       void: { type: 'boolean' },
+      stringify: { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -68,7 +70,8 @@ try {
   // The record must hold against the seed it was played with, before anyone else is asked to check it.
   const verdict = verifyRound(record, serverSeed)
   if (!verdict.ok) throw new Error(`the package's own record does not verify: ${verdict.differences.join('; ')}`)
-  process.stdout.write(`{"record":${recordToJson(record)},"server_seed":${JSON.stringify(serverSeed)}}\n`)
+  if (values.stringify) process.stdout.write(`${JSON.stringify({ record, server_seed: serverSeed })}\n`)
+  else process.stdout.write(`{"record":${recordToJson(record)},"server_seed":${JSON.stringify(serverSeed)}}\n`)
 } catch (error) {
   if (!error.code) throw error
   fail(error.code, error.message)

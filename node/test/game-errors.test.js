@@ -199,10 +199,14 @@ test('startRound: mines, rtp (a number is refused with the reason), the last non
   assert.equal(p.public.nonce, 1n, 'failed starts use no nonce');
   assert.equal(p.startRound(3, '1').nonce, 1n);
   assert.equal(p.startRound(3n, '1').mines, 3, 'a bigint mine count');
-  const last = SeedPair.fromParts(S, C, 2n ** 64n - 1n);
+  // Nonce 2^64 - 1 starts no round, by one rule of the core: startRound there and fromParts with it.
+  const last = SeedPair.fromParts(S, C, 2n ** 64n - 2n);
+  assert.equal(last.startRound(3, '0.99').nonce, 2n ** 64n - 2n);
   const e = expectError(() => last.startRound(3, '0.99'), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
-  assert.match(e.message, /rotate/);
+  assert.equal(e.message, 'nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to 18446744073709551614 (it counts its rounds in 64 bits); rotate to a new seed pair');
   assert.equal(last.public.nonce, 2n ** 64n - 1n);
+  const made = expectError(() => SeedPair.fromParts(S, C, 2n ** 64n - 1n), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
+  assert.equal(made.message, e.message);
 });
 
 test('rotate and setClientSeed: clientSeed', () => {

@@ -369,7 +369,7 @@ test('the server seed never shows: inspect, toString, JSON.stringify, own keys',
 });
 
 test('Round getters and JSON follow the play; a Round cannot be constructed directly', () => {
-  assert.throws(() => new Round(), Error);
+  expectError(() => new Round(), TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', undefined);
   const grid = fm.minePositions(S, C, 3, 5);
   const safe = tilesBut(grid);
   const round = SeedPair.fromParts(S, C, 3).startRound(5, new Ratio(97, 100));
@@ -404,6 +404,58 @@ test('records of played rounds: the core\'s JSON text round-trips both ways; num
   }
 });
 
+test('JSON.stringify(record) is the core\'s record JSON: recordFromJson and verifyRound read what a log holds', () => {
+  const grid = fm.minePositions(S, C, 1, 3);
+  const safe = tilesBut(grid);
+  const pair = SeedPair.fromParts(S, C, 1);
+  const lost = pair.startRound(3, '0.99');
+  lost.reveal(safe[0]);
+  lost.reveal(grid[0]);
+  const cashed = pair.startRound(5, '97/100');
+  cashed.reveal(tilesBut(fm.minePositions(S, C, 2, 5))[0]);
+  cashed.cashOut();
+  const voided = pair.startRound(24, '1');
+  pair.voidOpenRounds();
+  const records = [lost.record(), cashed.record(), voided.record(), fm.recordFromJson(fm.recordToJson(cashed.record()))];
+  assert.deepEqual(records.map((r) => r.outcome), ['lost', 'cashed_out', 'voided', 'cashed_out']);
+  for (const record of records) {
+    const logged = JSON.stringify(record);
+    assert.equal(logged, fm.recordToJson(record), 'byte for byte what recordToJson writes');
+    assert.deepEqual(record.toJSON(), JSON.parse(fm.recordToJson(record)));
+    assert.deepEqual(Object.keys(JSON.parse(logged)), ['commitment', 'client_seed', 'nonce', 'mines', 'rtp', 'picks', 'outcome', 'multiplier']);
+    const back = fm.recordFromJson(logged);
+    assert.deepEqual(back, record);
+    assert.ok(fm.verifyRound(back, S).ok, logged);
+    // Inside a larger log line too.
+    assert.equal(JSON.stringify({ event: 'round', record }), `{"event":"round","record":${fm.recordToJson(record)}}`);
+  }
+});
+
+test('JSON.stringify(record) of a nonce above 2^53 - 1: exact where JSON.rawJSON exists, never a rounded number', () => {
+  // Node.js 20 has JSON.rawJSON behind a flag (21 and later by default): the same script with and without it.
+  const script = `
+    const fm = require(${JSON.stringify(path.join(__dirname, '..', 'index.js'))});
+    const pair = fm.SeedPair.fromParts('${S}', 'c', 2n ** 64n - 2n);
+    const round = pair.startRound(3, '0.99');
+    pair.voidOpenRounds();
+    const logged = JSON.stringify(round.record());
+    let back = null;
+    try { back = fm.recordFromJson(logged).nonce; } catch (e) { back = e.code; }
+    process.stdout.write(JSON.stringify({ raw: typeof JSON.rawJSON === 'function', same: logged === fm.recordToJson(round.record()), logged, back: String(back) }));`;
+  const run = (flags) => JSON.parse(execFileSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8', timeout: 60_000 }));
+  const runs = [run([]), run(['--harmony-json-parse-with-source'])];
+  assert.ok(runs.some((r) => r.raw), 'one run has JSON.rawJSON');
+  for (const { raw, same, logged, back } of runs) {
+    assert.ok(!logged.includes('18446744073709552000'), logged);
+    if (raw) {
+      assert.deepEqual([same, back], [true, '18446744073709551614'], logged);
+    } else {
+      assert.match(logged, /"nonce":"18446744073709551614"/);
+      assert.equal(back, 'FAIRMINES_INVALID_STATE');
+    }
+  }
+});
+
 test('JSON.stringify writes every result holding a bigint: decimal strings, through a toJSON no one else sees', () => {
   const pair = SeedPair.fromParts(S, C, 2n ** 64n - 3n);
   const pub = pair.public;
@@ -413,14 +465,16 @@ test('JSON.stringify writes every result holding a bigint: decimal strings, thro
   round.reveal(1);
   round.cashOut();
   const record = round.record();
-  const json = { commitment: COMMITMENT, clientSeed: C, nonce: '18446744073709551613', mines: 3, rtp: '99/100', picks: [1], outcome: 'cashed_out', multiplier: '9/8' };
-  assert.deepEqual(record.toJSON(), json, 'toJSON gives plain JSON values (ratios as text)');
+  // A record writes the core's record JSON; its nonce, above 2^53 - 1, as Node.js can write it exactly.
+  const exact = typeof JSON.rawJSON === 'function';
+  const json = { commitment: COMMITMENT, client_seed: C, nonce: exact ? JSON.rawJSON('18446744073709551613') : '18446744073709551613', mines: 3, rtp: '99/100', picks: [1], outcome: 'cashed_out', multiplier: '9/8' };
+  assert.deepEqual(record.toJSON(), json, 'toJSON gives the core\'s keys and plain JSON values (ratios as text)');
   assert.equal(JSON.stringify(record), JSON.stringify(json));
   assert.equal(JSON.stringify(fm.recordFromJson(fm.recordToJson(record))), JSON.stringify(json));
   const open = pair.startRound(24, '1');
   assert.equal(JSON.stringify(pair.openRounds()), '["18446744073709551614"]');
   assert.equal(JSON.stringify(pair.voidOpenRounds()), '["18446744073709551614"]');
-  assert.equal(JSON.stringify(open.record()), JSON.stringify({ ...json, nonce: '18446744073709551614', mines: 24, rtp: '1', picks: [], outcome: 'voided', multiplier: null }));
+  assert.equal(JSON.stringify(open.record()), JSON.stringify({ ...json, nonce: exact ? JSON.rawJSON('18446744073709551614') : '18446744073709551614', mines: 24, rtp: '1', picks: [], outcome: 'voided', multiplier: null }));
   const revealed = pair.rotate();
   assert.equal(JSON.stringify(revealed), `{"serverSeed":"${S}","commitment":"${COMMITMENT}","clientSeed":"${C}","rounds":"18446744073709551615"}`);
   const next = pair.setClientSeed('next'); // the pair rotate() started: client seed C, no round played

@@ -60,6 +60,7 @@ test('a class called without new throws a TypeError naming the class, and change
       const caught = (() => { try { call(); } catch (e) { return e; } return undefined; })();
       assert.ok(caught instanceof TypeError, `${Class.name}: ${caught}`);
       assert.match(caught.message, new RegExp(`^Class constructor ${Class.name} cannot be invoked without 'new'`));
+      assert.deepEqual([caught.code, 'argument' in caught], ['ERR_CONSTRUCT_CALL_REQUIRED', false]);
     }
   }
   assert.equal(typeof fm.minePositions, 'function');
@@ -67,6 +68,56 @@ test('a class called without new throws a TypeError naming the class, and change
   assert.ok(fm.SeedPair.fromParts('a'.repeat(64), 'c', 0) instanceof fm.SeedPair);
   assert.ok(new fm.SeedPair('x').startRound(3, '0.99') instanceof fm.Round);
   assert.equal(fm.SeedPair.name, 'SeedPair');
+});
+
+test('napi-level failures are TypeErrors of the error model: detached statics, methods and getters; new of a class with no constructor', () => {
+  const { checkError } = require('./helpers');
+  const thrown = (fn) => { try { fn(); } catch (e) { return e; } assert.fail(`nothing thrown: ${fn}`); };
+  const S = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a';
+  // A static factory detached from its class (napi-rs threw its own Error, code 'InvalidArg').
+  const { fromParts, fromStateJson } = fm.SeedPair;
+  const { parse } = fm.Ratio;
+  for (const [call, Class, name] of [[() => fromParts(S, 'c', 1), 'SeedPair', 'fromParts'],
+    [() => fromStateJson('{}'), 'SeedPair', 'fromStateJson'], [() => parse('1/2'), 'Ratio', 'parse'],
+    [() => fm.SeedPair.fromParts.call(null, S, 'c', 1), 'SeedPair', 'fromParts'],
+    [() => fm.SeedPair.fromParts.call(fm.Ratio, S, 'c', 1), 'SeedPair', 'fromParts']]) {
+    const caught = checkError(thrown(call), TypeError, 'ERR_INVALID_THIS', 'this');
+    assert.match(caught.message, new RegExp(`^this: must be ${Class}, got .* \\(call ${Class}\\.${name}\\(…\\)`));
+  }
+  // Bound to the class, or called on a subclass, they work as before.
+  assert.ok(fromParts.call(fm.SeedPair, S, 'c', 1) instanceof fm.SeedPair);
+  assert.equal(fm.SeedPair.fromParts.name, 'fromParts');
+  class Mine extends fm.SeedPair {}
+  assert.ok(Mine.fromParts(S, 'c', 1) instanceof fm.SeedPair);
+  assert.equal(new Mine('c').public.nonce, 0n);
+  // Methods and getters on anything but an instance (napi-rs: V8's 'Illegal invocation', or 'InvalidArg').
+  const pair = fm.SeedPair.fromParts(S, 'c', 1);
+  const round = pair.startRound(3, '0.99');
+  const ratio = new fm.Ratio(1, 2);
+  const getter = (Class, key) => Object.getOwnPropertyDescriptor(Class.prototype, key).get;
+  for (const [call, Class, got] of [
+    [() => { const { startRound } = pair; return startRound(3, '0.99'); }, 'SeedPair', 'undefined'],
+    [() => fm.SeedPair.prototype.startRound.call(round, 3, '0.99'), 'SeedPair', 'a Round'],
+    [() => fm.SeedPair.prototype.toStateJson.call({}), 'SeedPair', 'an object'],
+    [() => getter(fm.SeedPair, 'public').call({}), 'SeedPair', 'an object'],
+    [() => { const { reveal } = round; return reveal(1); }, 'Round', 'undefined'],
+    [() => getter(fm.Round, 'nonce').call(pair), 'Round', 'a SeedPair'],
+    [() => fm.Round.prototype.toString.call({}), 'Round', 'an object'],
+    [() => getter(fm.Ratio, 'text').call(3), 'Ratio', 'number'],
+    [() => fm.Ratio.prototype.toDecimal.call(null, 2), 'Ratio', 'null'],
+  ]) {
+    const caught = checkError(thrown(call), TypeError, 'ERR_INVALID_THIS', 'this');
+    assert.ok(caught.message.startsWith(`this: must be a ${Class}, got ${got} (`), caught.message);
+  }
+  assert.equal(pair.public.nonce, 2n, 'nothing changed');
+  assert.deepEqual([round.picks, ratio.text, round.reveal.name], [[], '1/2', 'reveal']);
+  // new of a class with no constructor, and of a subclass of it (napi-rs: an Error with no code).
+  for (const make of [() => new fm.Round(), () => { class Mine extends fm.Round {} return new Mine(); }]) {
+    const caught = checkError(thrown(make), TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', undefined);
+    assert.match(caught.message, /^Illegal constructor: Round has no constructor \(a Round comes from seedPair\.startRound/);
+  }
+  assert.ok(round instanceof fm.Round && pair instanceof fm.SeedPair && ratio instanceof fm.Ratio);
+  assert.equal(fm.Round.prototype, Object.getPrototypeOf(round));
 });
 
 test('the npm package carries LICENSE-MIT and LICENSE-APACHE, the repository\'s own texts', () => {

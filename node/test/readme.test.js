@@ -88,7 +88,8 @@ test('the install commands of README.md are the ones scripts/test-node.sh runs',
 test('the error table of README.md lists every kind of errorKinds(), with its errno, and no other', () => {
   const rows = [...README.matchAll(/^\| [^|]+ \| .+ \| `(\w+)` \| (\d+|—) \|$/gm)].map((m) => [m[1], m[2]]);
   const kinds = fm.errorKinds().map((kind) => [kind.code, String(kind.errno)]);
-  const own = [['ERR_INVALID_ARG_TYPE', '—'], ['ABORT_ERR', '—'], ['FAIRMINES_PANIC', '—']];
+  const own = [['ERR_INVALID_ARG_TYPE', '—'], ['ERR_INVALID_THIS', '—'], ['ERR_ILLEGAL_CONSTRUCTOR', '—'],
+    ['ERR_CONSTRUCT_CALL_REQUIRED', '—'], ['ABORT_ERR', '—'], ['FAIRMINES_PANIC', '—']];
   assert.deepEqual(rows.filter(([code]) => !own.some(([c]) => c === code)), kinds);
   assert.deepEqual(rows.filter(([code]) => own.some(([c]) => c === code)), own);
 });

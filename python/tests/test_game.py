@@ -233,6 +233,12 @@ def test_seed_pair_arguments() -> None:
     expect(fairmines.InvalidHexError, "server_seed", fairmines.SeedPair.from_parts, S.upper(), C)
     expect(fairmines.InvalidNonceError, "nonce", fairmines.SeedPair.from_parts, S, C, -1)
     expect(fairmines.InvalidNonceError, "nonce", fairmines.SeedPair.from_parts, S, C, 2**64)
+    # Nonce 2^64 - 1 starts no round, by one rule: start_round there and from_parts with it.
+    last = fairmines.SeedPair.from_parts(S, C, 2**64 - 2)
+    assert last.start_round(3, "0.99").nonce == 2**64 - 2
+    there = expect(fairmines.InvalidNonceError, "nonce", last.start_round, 3, "0.99")
+    assert there == "nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to 18446744073709551614 (it counts its rounds in 64 bits); rotate to a new seed pair"
+    assert expect(fairmines.InvalidNonceError, "nonce", fairmines.SeedPair.from_parts, S, C, 2**64 - 1) == there
     expect(fairmines.InvalidUtf8Error, "client_seed", fairmines.SeedPair, "\ud800")
     expect(fairmines.InvalidUtf8Error, "client_seed", fairmines.SeedPair.from_parts(S, C).rotate, "\ud800")
     expect(fairmines.InvalidUtf8Error, "client_seed", fairmines.SeedPair.from_parts(S, C).set_client_seed, "\udfff")

@@ -4,7 +4,8 @@ For each of a fixed, seeded set of rounds (every mine count, lost, cashed-out an
 `:`-containing client seeds, exact RTP factors), Node plays the round (node/examples/play-round.mjs) and prints
 its record; Python re-reads the record and writes back the same JSON text byte for byte; Python's
 `verify_round` and the C program bindings/c/examples/verify_round.c both accept it; and both reject the same
-record with one field changed. Usage: cross_language.py VERIFY_ROUND_BINARY
+record with one field changed. The record as a Node backend logs it, `JSON.stringify(record)` (play-round.mjs
+--stringify), is the same text and the C program accepts it too. Usage: cross_language.py VERIFY_ROUND_BINARY
 """
 
 import hashlib
@@ -22,13 +23,14 @@ RTPS = ["0.99", "97/100", "1", "0.5"]
 
 
 def play_in_node(
-    server_seed: str, client_seed: str, nonce: int, mines: int, rtp: str, picks: list[int], void: bool
+    server_seed: str, client_seed: str, nonce: int, mines: int, rtp: str, picks: list[int], void: bool,
+    stringify: bool = False,
 ) -> str:
-    """The line play-round.mjs prints, as text."""
+    """The line play-round.mjs prints, as text (with `stringify`: the record written by JSON.stringify)."""
     out = subprocess.run(
         ["node", "examples/play-round.mjs", "--server-seed", server_seed, "--client-seed", client_seed,
          "--nonce", str(nonce), "--mines", str(mines), "--rtp", rtp, "--picks", ",".join(map(str, picks))]
-        + (["--void"] if void else []),
+        + (["--void"] if void else []) + (["--stringify"] if stringify else []),
         cwd=ROOT / "node", check=True, capture_output=True, text=True,
     )
     return out.stdout.strip()
@@ -61,7 +63,7 @@ def tampered(record: dict) -> list[tuple[str, dict]]:
 def main() -> int:
     verify_round = sys.argv[1]
     rng = random.Random(20261129)
-    rounds = checked = 0
+    rounds = checked = stringified = 0
     outcomes = {"lost": 0, "cashed_out": 0, "voided": 0}
     for i in range(60):
         server_seed = hashlib.sha3_256(f"cross-language server seed {i}".encode()).hexdigest()
@@ -85,6 +87,12 @@ def main() -> int:
         grid = fairmines.mine_positions(server_seed, client_seed, nonce, mines)
         assert list(verdict.mine_positions) == list(grid)
         assert c_verifies(verify_round, record_json, server_seed), record_json
+        if nonce <= 2**53 - 1:  # above, JSON.stringify is exact only where Node.js has JSON.rawJSON (21 and later)
+            logged = play_in_node(server_seed, client_seed, nonce, mines, RTPS[i % len(RTPS)], picks, void, True)
+            assert logged == line, (logged, line)
+            logged_record = logged[len('{"record":') : logged.rindex(',"server_seed":')]  # Node's own bytes
+            assert c_verifies(verify_round, logged_record, server_seed), logged
+            stringified += 1
 
         for field, change in tampered(played["record"]):
             changed_json = json.dumps(change, separators=(",", ":"), ensure_ascii=False)
@@ -97,7 +105,8 @@ def main() -> int:
     print(
         f"cross-language: {rounds} rounds played in Node ({outcomes['lost']} lost, {outcomes['cashed_out']} cashed out,"
         f" {outcomes['voided']} voided)"
-        f" verified by Python and C; {checked} altered records rejected by both"
+        f" verified by Python and C; {checked} altered records rejected by both;"
+        f" {stringified} records written by JSON.stringify(record) accepted by C"
     )
     return 0
 

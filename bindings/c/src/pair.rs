@@ -65,6 +65,7 @@ pub unsafe extern "C" fn fairmines_seed_pair_new(
 /// A seed pair into `*out_pair` from parts the operator already has: the server seed as stored (exactly 64
 /// lowercase hex characters), the client seed (UTF-8) and the nonce of the next round. Errors:
 /// `FAIRMINES_NULL_POINTER`, `FAIRMINES_INVALID_UTF8`, `FAIRMINES_INVALID_HEX` (server_seed),
+/// `FAIRMINES_INVALID_NONCE` (nonce 2^64 - 1 starts no round, as in `fairmines_seed_pair_start_round`),
 /// `FAIRMINES_LENGTH_TOO_LARGE`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn fairmines_seed_pair_from_parts(
@@ -79,7 +80,7 @@ pub unsafe extern "C" fn fairmines_seed_pair_from_parts(
         // SAFETY: the header's contract for both spans.
         let server_seed = unsafe { input_str(server_seed, server_seed_len, "server_seed") }?;
         let client_seed = unsafe { input_str(client_seed, client_seed_len, "client_seed") }?;
-        Ok(SeedPair::from_parts(ServerSeed::from_hex(server_seed)?, client_seed, nonce))
+        Ok(SeedPair::from_parts(ServerSeed::from_hex(server_seed)?, client_seed, nonce)?)
     })
 }
 

@@ -346,6 +346,22 @@ static void test_seed_pairs(void) {
     CHECK_STATUS(fairmines_seed_pair_from_parts(WS, 63, WC, WCL, 0, &p), FAIRMINES_INVALID_HEX, "63 characters");
     LAST_ERROR_NAMES("server_seed");
     CHECK(p == sentinel, "out_pair written on error");
+    /* Nonce 2^64 - 1 starts no round, by one rule of the core: start_round there and from_parts with it. */
+    fairmines_seed_pair *last = pair_from_parts(WS, WSL, WC, WCL, UINT64_MAX - 1);
+    fairmines_round *round = NULL;
+    CHECK_STATUS(fairmines_seed_pair_start_round(last, 3, S("0.99"), &round), FAIRMINES_OK, "nonce 2^64 - 2");
+    fairmines_round_free(round);
+    round = NULL;
+    CHECK_STATUS(fairmines_seed_pair_start_round(last, 3, S("0.99"), &round), FAIRMINES_INVALID_NONCE, "nonce 2^64 - 1");
+    LAST_ERROR_NAMES("nonce");
+    static const char *const NO_ROUND = "nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to "
+                                        "18446744073709551614 (it counts its rounds in 64 bits); rotate to a new seed pair";
+    CHECK(strcmp(fairmines_last_error(), NO_ROUND) == 0, "message %s", fairmines_last_error());
+    CHECK_STATUS(fairmines_seed_pair_from_parts(WS, WSL, WC, WCL, UINT64_MAX, &p), FAIRMINES_INVALID_NONCE, "from_parts");
+    LAST_ERROR_NAMES("nonce");
+    CHECK(strcmp(fairmines_last_error(), NO_ROUND) == 0, "message %s", fairmines_last_error());
+    CHECK(p == sentinel, "out_pair written on error");
+    fairmines_seed_pair_free(last);
 }
 
 /* ---------------------------------------------------------------- payouts and ratios */

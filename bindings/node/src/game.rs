@@ -73,7 +73,8 @@ impl SeedPair {
     /// A pair from parts the operator already has (a stored seed of 64 lowercase hex characters; replays).
     /// @throws {TypeError} an argument has the wrong type
     /// @throws {RangeError} `serverSeed` is not 64 lowercase hex characters (`'FAIRMINES_INVALID_HEX'`),
-    /// `nonce` is out of range (`'FAIRMINES_INVALID_NONCE'`)
+    /// `nonce` is out of range or 2^64 − 1, which starts no round, as in {@link SeedPair.startRound}
+    /// (`'FAIRMINES_INVALID_NONCE'`)
     #[napi(factory, catch_unwind, ts_args_type = "serverSeed: string, clientSeed: string, nonce: number | bigint")]
     pub fn from_parts(env: Env, server_seed: StringArg, client_seed: StringArg, nonce: NumberArg) -> Result<Self> {
         guard(&env, || {
@@ -81,7 +82,7 @@ impl SeedPair {
             let client = text(client_seed, "clientSeed")?;
             let nonce = crate::nonce(nonce)?;
             let server = ServerSeed::from_hex(&server).map_err(Failure::core)?;
-            Ok(SeedPair { inner: fairmines::SeedPair::from_parts(server, &client, nonce) })
+            Ok(SeedPair { inner: fairmines::SeedPair::from_parts(server, &client, nonce).map_err(Failure::core)? })
         })
     }
 
@@ -116,7 +117,8 @@ impl SeedPair {
     /// @param rtp - the return-to-player factor in (0, 1], exactly: `'0.99'`, `'99/100'` or a `Ratio`
     /// @throws {TypeError} an argument has the wrong type
     /// @throws {RangeError} `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `rtp` outside (0, 1] or
-    /// not a fraction (`'FAIRMINES_INVALID_RTP'`), every nonce of the pair used (`'FAIRMINES_INVALID_NONCE'`)
+    /// not a fraction (`'FAIRMINES_INVALID_RTP'`), the pair at nonce 2^64 − 1, after the last round a pair plays
+    /// (`'FAIRMINES_INVALID_NONCE'`)
     #[napi(catch_unwind, ts_args_type = "mines: number | bigint, rtp: string | Ratio")]
     pub fn start_round(&mut self, env: Env, mines: NumberArg, rtp: RatioArg) -> Result<Round> {
         guard(&env, || {
@@ -245,7 +247,7 @@ impl Round {
     #[napi(ts_return_type = "RoundRecord | null")]
     pub fn record<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
         match self.inner.record() {
-            Some(record) => with_json(env, crate::record::RoundRecord::from(record)),
+            Some(record) => crate::record_with_json(env, crate::record::RoundRecord::from(record)),
             None => Null.into_unknown(env),
         }
     }

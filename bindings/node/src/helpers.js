@@ -1,16 +1,28 @@
 // The JavaScript of the addon, compiled once per environment by `init` (lib.rs) and called with its
-// exports: it gives the classes their inspection and JSON forms, and returns the helpers the Rust side
+// exports: it gives the classes their inspection and JSON forms and Node-API's own failures the package's
+// error model (a TypeError with a code and, when one is at fault, an argument), and returns the helpers the Rust side
 // calls (a call into one costs about three Node-API calls; building a value from Rust costs two per
 // element or field).
 (function setup(exports) {
   'use strict';
-  const { Ratio, Round, SeedPair } = exports;
+  const { Ratio, Round, SeedPair, recordToJson } = exports;
   const inspect = Symbol.for('nodejs.util.inspect.custom');
   const method = (target, key, value) => Object.defineProperty(target, key, { value, writable: true, configurable: true });
   // What every toJSON writes: a bigint in decimal, a ratio as its text.
   const json = (value) => (typeof value === 'bigint' ? String(value) : typeof value?.toJSON === 'function' ? value.toJSON() : value);
   function toJSON() {
     return Array.isArray(this) ? this.map(json) : Object.fromEntries(Object.entries(this).map(([key, value]) => [key, json(value)]));
+  }
+  // A record writes the core's record JSON, what recordToJson writes (snake_case keys, the nonce a number),
+  // so that what a log holds is read back by recordFromJson in every language. JSON.parse reads a nonce
+  // above 2^53 - 1 as the nearest double: it is put back exact as a raw JSON number where the engine can
+  // write one (JSON.rawJSON: Node.js 21 and later), else as its decimal string (refused by the readers,
+  // never a wrong nonce).
+  const rawJSON = typeof JSON.rawJSON === 'function' ? JSON.rawJSON : String;
+  function recordJSON() {
+    const record = JSON.parse(recordToJson(this));
+    if (!Number.isSafeInteger(record.nonce)) record.nonce = rawJSON(String(this.nonce));
+    return record;
   }
   // A round shows its public state (its getters: the mines only once it has finished); a pair its public
   // part, never its server seed; a ratio its text.
@@ -23,13 +35,61 @@
   method(SeedPair.prototype, 'toString', function () {
     return `SeedPair { ${Object.entries(this.toJSON()).map(shown).join(', ')}, serverSeed: <hidden> }`;
   });
-  for (const [Class, wrap] of [[Ratio, true], [SeedPair, false], [Round, false]]) {
+  // What Node-API would throw on its own (an `Error` with code 'InvalidArg', a TypeError with no code) is
+  // thrown in the package's error model instead: a TypeError with Node's code for the case and, when one is
+  // at fault, the `argument` (`this` for a method called on something else).
+  const typeError = (code, message, argument) =>
+    Object.assign(new TypeError(message), argument === undefined ? { code } : { code, argument });
+  const kind = (value) => (value === null ? 'null' : typeof value !== 'object' ? typeof value
+    : typeof value.constructor === 'function' && value.constructor.name && value.constructor !== Object ? `a ${value.constructor.name}` : 'an object');
+  /** `original` called with `this` only when `accepts(this)`, else the TypeError `refused(this)`; same name and length. */
+  const guarded = (key, original, accepts, refused) => {
+    const name = typeof key === 'symbol' ? `[${key.description}]` : key;
+    const fn = { [name](...args) { if (!accepts(this)) throw refused(this); return Reflect.apply(original, this, args); } }[name];
+    return Object.defineProperty(fn, 'length', { value: original.length });
+  };
+  for (const [Class, wrap, constructible] of [[Ratio, true, true], [SeedPair, false, true], [Round, false, false]]) {
     method(Class.prototype, inspect, function () { return wrap ? `${Class.name}(${this})` : this.toString(); });
-    // napi-rs runs a class's constructor on whatever `this` a call without `new` gives (the exports
-    // object, a plain object): such a call throws what calling a JavaScript class does. A proxy only
-    // traps the call; `new`, the statics, `instanceof` and the prototype are the class's own.
+    // Methods and getters on anything but an instance (`const { reveal } = round`): napi-rs cannot unwrap it.
+    const instance = (self) => self instanceof Class;
+    for (const key of Object.getOwnPropertyNames(Class.prototype)) {
+      if (key === 'constructor') continue;
+      const descriptor = Object.getOwnPropertyDescriptor(Class.prototype, key);
+      const refused = (self) => typeError('ERR_INVALID_THIS',
+        `this: must be a ${Class.name}, got ${kind(self)} (${Class.name}.prototype.${key} called detached from its ${Class.name})`, 'this');
+      if (typeof descriptor.value === 'function') descriptor.value = guarded(key, descriptor.value, instance, refused);
+      if (typeof descriptor.get === 'function') descriptor.get = guarded(key, descriptor.get, instance, refused);
+      Object.defineProperty(Class.prototype, key, descriptor);
+    }
+    // The class as exported: a proxy over a function of its own (napi-rs's statics can be neither redefined
+    // nor trapped), with the class's name, length and prototype (so `instanceof` and subclasses work) and
+    // its statics guarded. napi-rs runs a class's constructor on whatever `this` a call without `new` gives
+    // (the exports object, a plain object): such a call throws what calling a JavaScript class does. `new`
+    // of a class with no constructor (Round: rounds come from a seed pair) is refused as Node refuses its own.
     const message = `Class constructor ${Class.name} cannot be invoked without 'new'`;
-    exports[Class.name] = new Proxy(Class, { apply() { throw new TypeError(message); } });
+    const exported = function () {};
+    for (const key of ['name', 'length']) Object.defineProperty(exported, key, { value: Class[key] });
+    exported.prototype = Class.prototype;
+    const proxy = new Proxy(exported, {
+      apply() { throw typeError('ERR_CONSTRUCT_CALL_REQUIRED', message); },
+      construct(_, args, newTarget) {
+        if (!constructible) {
+          throw typeError('ERR_ILLEGAL_CONSTRUCTOR',
+            `Illegal constructor: ${Class.name} has no constructor (a Round comes from seedPair.startRound(…) or seedPair.round(nonce))`);
+        }
+        return Reflect.construct(Class, args, newTarget);
+      },
+    });
+    // A static method (a factory: fromParts, fromStateJson, parse) makes an instance of the class it is
+    // called on: detached (`const { fromParts } = SeedPair`), it has none.
+    const owner = (self) => self === proxy || self === Class || (typeof self === 'function' && self.prototype instanceof Class);
+    for (const key of Object.getOwnPropertyNames(Class)) {
+      const original = Object.getOwnPropertyDescriptor(Class, key).value;
+      if (typeof original !== 'function') continue;
+      method(exported, key, guarded(key, original, owner, (self) => typeError('ERR_INVALID_THIS',
+        `this: must be ${Class.name}, got ${kind(self)} (call ${Class.name}.${key}(…), not ${key} detached from its class)`, 'this')));
+    }
+    exports[Class.name] = proxy;
   }
   const aborted = (signal) => Object.assign(new Error('The operation was aborted', { cause: signal.reason }),
     { name: 'AbortError', code: 'ABORT_ERR' });
@@ -58,6 +118,8 @@
     },
     // A result holding bigints gets a toJSON that writes them in decimal (not enumerable: keys skip it).
     withJson: (value) => method(value, 'toJSON', toJSON),
+    // A round record, with the toJSON of the core's record JSON.
+    recordWithJson: (value) => method(value, 'toJSON', recordJSON),
     // A generated seed shows its commitment only: to inspection, to JSON.stringify (a JSON logger), to a
     // spread or Object.keys (`serverSeed` is not enumerable; reading it, or destructuring, still works).
     hideSeed(seed) {

@@ -305,6 +305,7 @@ struct Helpers {
     tile_list: FunctionRef<u32, Unknown<'static>>,
     numbers: FunctionRef<napi_value, Either3<Float64Array, BigUint64Array, Null>>,
     with_json: FunctionRef<napi_value, Unknown<'static>>,
+    record_with_json: FunctionRef<napi_value, Unknown<'static>>,
     hide_seed: FunctionRef<napi_value, Unknown<'static>>,
     abortable: FunctionRef<FnArgs<(napi_value, napi_value, napi_value)>, Unknown<'static>>,
 }
@@ -315,8 +316,9 @@ fn install_helpers(exports: &Object<'_>, env: &Env) -> Result<()> {
         js.get_named_property::<Function<'_, A, R>>(name)?.create_ref()
     }
     let (tile_list, numbers, with_json) = (get(&js, "tileList")?, get(&js, "numbers")?, get(&js, "withJson")?);
-    let (hide_seed, abortable) = (get(&js, "hideSeed")?, get(&js, "abortable")?);
-    env.set_instance_data(Helpers { tile_list, numbers, with_json, hide_seed, abortable }, (), |_| {})
+    let (record_with_json, hide_seed, abortable) =
+        (get(&js, "recordWithJson")?, get(&js, "hideSeed")?, get(&js, "abortable")?);
+    env.set_instance_data(Helpers { tile_list, numbers, with_json, record_with_json, hide_seed, abortable }, (), |_| {})
 }
 
 fn helpers(env: &Env) -> Result<&'static Helpers> {
@@ -333,6 +335,11 @@ fn tile_list_array<'env>(env: &'env Env, tiles: &[u8]) -> Result<Unknown<'env>> 
 /// `value` (an object or array holding bigints) with a `toJSON` that writes them in decimal.
 fn with_json<T: ToNapiValue>(env: &Env, value: T) -> Result<Unknown<'_>> {
     helpers(env)?.with_json.borrow_back(env)?.call(value.into_unknown(env)?.raw())
+}
+
+/// A round record with a `toJSON` that writes the core's record JSON (see [`HELPERS_JS`]).
+fn record_with_json<'env>(env: &'env Env, record: record::RoundRecord) -> Result<Unknown<'env>> {
+    helpers(env)?.record_with_json.borrow_back(env)?.call(record.into_unknown(env)?.raw())
 }
 
 /// What the operator published about a finished round: the input of {@link verify} (no other key).

@@ -7,8 +7,8 @@ use napi_derive::napi;
 
 use crate::ratio::{RATIO_EXPECTED, Ratio, RatioArg, exact, ratio_or_null};
 use crate::{
-    Converted, Failure, NUMBER, ObjectArg, StringArg, TILES, guard, known_keys, member, number, object, text, text_in,
-    tiles, with_json,
+    Converted, Failure, NUMBER, ObjectArg, StringArg, TILES, guard, known_keys, member, number, object,
+    record_with_json, text, text_in, tiles,
 };
 
 /// The public record of a finished round, as the operator publishes it. Functions that take a record take
@@ -105,7 +105,7 @@ pub fn record_from_json<'env>(env: &'env Env, json: StringArg) -> Result<Unknown
         let json = text(json, "json")?;
         fairmines::RoundRecord::from_json(&json).map_err(|e| Failure::at(e, "json", "json"))
     })?;
-    with_json(env, RoundRecord::from(record))
+    record_with_json(env, RoundRecord::from(record))
 }
 
 /// The replay of a finished round against its revealed server seed.

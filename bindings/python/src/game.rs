@@ -86,10 +86,11 @@ impl SeedPair {
     #[staticmethod]
     #[pyo3(signature = (server_seed, client_seed, nonce=None))]
     fn from_parts(server_seed: &Obj<'_>, client_seed: &Obj<'_>, nonce: Option<&Obj<'_>>) -> PyResult<Self> {
+        let py = server_seed.py();
         let server_seed = server_seed_of(server_seed)?;
         let client_seed = args::text(client_seed, "client_seed")?;
         let nonce = nonce.map(args::nonce).transpose()?.unwrap_or(0);
-        Ok(Self::wrap(fairmines::SeedPair::from_parts(server_seed, &client_seed, nonce)))
+        fairmines::SeedPair::from_parts(server_seed, &client_seed, nonce).map(Self::wrap).or_raise(py)
     }
 
     /// Restores a pair from ``to_state_json()``; each round in play comes back with ``round(nonce)``.

@@ -231,11 +231,12 @@ impl SeedPair {
     }
 
     /// A pair from parts the operator already has: the server seed as 64 lowercase hex characters (as
-    /// generated; `InvalidHex`, argument `server_seed`, otherwise), the client seed and the next nonce.
+    /// generated; `InvalidHex`, argument `server_seed`, otherwise), the client seed and the next nonce
+    /// (`InvalidNonce` for 2^64 - 1, which starts no round, as in `start_round`).
     #[uniffi::constructor]
     pub fn from_parts(server_seed: &str, client_seed: &str, nonce: u64) -> Result<Arc<Self>> {
         let server_seed = ServerSeed::from_hex(server_seed)?;
-        Ok(Self::wrap(fairmines::SeedPair::from_parts(server_seed, client_seed, nonce)))
+        Ok(Self::wrap(fairmines::SeedPair::from_parts(server_seed, client_seed, nonce)?))
     }
 
     /// Restores a pair from `toStateJson()`; each round in play comes back with `round(nonce)`.
@@ -260,7 +261,7 @@ impl SeedPair {
     /// Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
     ///
     /// `mines` in 1..=24 (`InvalidMines`), `rtp` the return-to-player factor as `"0.99"` or `"99/100"`, in
-    /// (0, 1] (`InvalidRtp`). `InvalidNonce` when the pair has used every nonce (rotate it).
+    /// (0, 1] (`InvalidRtp`). `InvalidNonce` at nonce 2^64 - 1, after the last round a pair plays (rotate it).
     pub fn start_round(&self, mines: i32, rtp: &str) -> Result<Arc<Round>> {
         let mines = MineCount::try_from(mines)?;
         let rtp = Rtp::parse(rtp)?;

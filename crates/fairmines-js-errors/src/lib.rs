@@ -145,7 +145,7 @@ mod tests {
     #[test]
     fn a_state_error_is_a_range_error_exactly_when_the_core_names_an_argument() {
         // No round in play at a nonce: the nonce is at fault, as a tile revealed before is.
-        let pair = fairmines::SeedPair::from_parts(fairmines::ServerSeed::from_bytes(&[7; 32]), "c", 4);
+        let pair = fairmines::SeedPair::from_parts(fairmines::ServerSeed::from_bytes(&[7; 32]), "c", 4).unwrap();
         let error = pair.round(1).unwrap_err();
         let failure = Failure::core(error.clone());
         assert_eq!((failure.class, failure.argument.as_deref()), (Class::Range, Some("nonce")));

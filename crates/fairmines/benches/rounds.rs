@@ -166,7 +166,7 @@ fn resumed_move(c: &mut Criterion) {
     let mines = MineCount::new(3).unwrap();
     let grid = mine_positions(SERVER, SHORT_CLIENT, 1, 3).unwrap();
     let safe: Vec<u8> = (1..=25).filter(|t| !grid.contains(t)).collect();
-    let mut pair = SeedPair::from_parts(ServerSeed::from_hex(SERVER).unwrap(), SHORT_CLIENT, 1);
+    let mut pair = SeedPair::from_parts(ServerSeed::from_hex(SERVER).unwrap(), SHORT_CLIENT, 1).unwrap();
     let mut round = pair.start_round(mines, Rtp::parse("0.99").unwrap()).unwrap();
     round.reveal(safe[0]).unwrap();
     drop(round);

@@ -93,7 +93,7 @@ fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -
 /// let mines = fairmines::mine_positions(server_seed.reveal(), "player seed", 0, 3)?;
 /// let safe = (1..=25).find(|t| !mines.contains(t)).unwrap();
 ///
-/// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0);
+/// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0)?;
 /// let commitment = pair.public().commitment;        // published before play
 /// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
 /// assert_eq!(pair.public().nonce, 1);                // each round uses the nonce, then increments it
@@ -152,12 +152,16 @@ impl Ledger {
 impl SeedPair {
     /// A new pair: a fresh server seed from the OS CSPRNG, the player's client seed, nonce 0.
     pub fn new(client_seed: &str) -> Result<Self, Error> {
-        Ok(SeedPair::from_parts(ServerSeed::generate()?, client_seed, 0))
+        SeedPair::from_parts(ServerSeed::generate()?, client_seed, 0)
     }
 
-    /// A pair from parts the operator already has, with no round in play.
-    pub fn from_parts(server_seed: ServerSeed, client_seed: &str, nonce: u64) -> Self {
-        SeedPair { server_seed, client_seed: client_seed.to_owned(), nonce, ledger: Ledger::default() }
+    /// A pair from parts the operator already has, with no round in play, whose next round is at `nonce`.
+    ///
+    /// [`Error::InvalidNonce`] for nonce 2^64 − 1, which starts no round: the rule of
+    /// [`SeedPair::start_round`], with its message (a pair plays nonces 0 to 2^64 − 2).
+    pub fn from_parts(server_seed: ServerSeed, client_seed: &str, nonce: u64) -> Result<Self, Error> {
+        after(nonce)?;
+        Ok(SeedPair { server_seed, client_seed: client_seed.to_owned(), nonce, ledger: Ledger::default() })
     }
 
     /// What the player may see now.
@@ -170,10 +174,10 @@ impl SeedPair {
     }
 
     /// Starts a round with the current nonce, then increments the nonce. The grid is fixed now, before any pick.
+    ///
+    /// [`Error::InvalidNonce`] at nonce 2^64 − 1, after the last round a pair plays (nonce 2^64 − 2).
     pub fn start_round(&mut self, mines: MineCount, rtp: Rtp) -> Result<Round, Error> {
-        let next = self.nonce.checked_add(1).ok_or_else(|| Error::InvalidNonce {
-            detail: "this seed pair has used every nonce; rotate it".to_owned(),
-        })?;
+        let next = after(self.nonce)?;
         check_exact_multipliers(mines, rtp)?;
         let game = Game { mines, rtp, picks: Vec::new() };
         let round = self.round_value(self.nonce, game.clone());
@@ -196,7 +200,7 @@ impl SeedPair {
     /// let mines = fairmines::mine_positions(server_seed.reveal(), "player seed", 0, 3)?;
     /// let safe: Vec<u8> = (1..=25).filter(|t| !mines.contains(t)).collect();
     ///
-    /// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0);
+    /// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0)?;
     /// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
     /// round.reveal(safe[0])?;
     /// let stored = pair.to_state_json();                 // after every move: it holds the pick
@@ -338,6 +342,22 @@ impl SeedPair {
             ledger,
         })
     }
+}
+
+/// The last nonce a seed pair plays, 2^64 − 2: a pair counts the rounds it played (its next nonce, and
+/// [`RevealedSeedPair::rounds`]) in 64 bits, so nonce 2^64 − 1 starts no round. A pair that reaches it
+/// has played every round it can: rotate it.
+const LAST_NONCE: u64 = u64::MAX - 1;
+
+/// The nonce after a round at `nonce`, or why a round cannot start at `nonce`: the one rule of
+/// [`SeedPair::from_parts`] and [`SeedPair::start_round`].
+fn after(nonce: u64) -> Result<u64, Error> {
+    nonce.checked_add(1).ok_or_else(|| Error::InvalidNonce {
+        detail: format!(
+            "{nonce} starts no round: a seed pair plays nonces 0 to {LAST_NONCE} (it counts its rounds in 64 \
+             bits); rotate to a new seed pair"
+        ),
+    })
 }
 
 impl fmt::Debug for SeedPair {

@@ -9,7 +9,7 @@ const CLIENT: &str = "player seed";
 fn known_pair() -> (String, SeedPair) {
     let seed = ServerSeed::from_bytes(&[0x42; 32]);
     let text = seed.reveal().to_owned();
-    (text, SeedPair::from_parts(seed, CLIENT, 0))
+    (text, SeedPair::from_parts(seed, CLIENT, 0).unwrap())
 }
 
 fn rtp() -> Rtp {
@@ -351,20 +351,36 @@ fn server_seeds_from_storage_are_exactly_lowercase_hex() {
         let err = ServerSeed::from_hex(&bad).unwrap_err();
         assert_eq!((err.code(), err.argument()), (4, Some("server_seed")), "{bad}");
     }
-    let state = SeedPair::from_parts(ServerSeed::from_hex(&seed).unwrap(), CLIENT, 0).to_state_json();
+    let state = SeedPair::from_parts(ServerSeed::from_hex(&seed).unwrap(), CLIENT, 0).unwrap().to_state_json();
     for bad in [state.replace(&seed, &seed.to_uppercase()), state.replace(r#""nonce":0"#, r#""nonce":-1"#)] {
         assert_eq!(SeedPair::from_state_json(&bad).unwrap_err().code(), 15, "{bad}");
     }
 }
 
 #[test]
-fn the_last_nonce_cannot_start_a_round_and_the_refusal_changes_nothing() {
-    let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX);
-    let err = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap_err();
-    assert_eq!((err.code(), err.argument()), (2, Some("nonce")));
-    assert_eq!((pair.public().nonce, pair.open_rounds()), (u64::MAX, vec![]));
-    let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX - 1);
+fn nonce_2_64_minus_1_starts_no_round_by_one_rule_for_from_parts_and_start_round() {
+    // A pair plays nonces 0 to 2^64 - 2; the last one played moves it to 2^64 - 1, where it starts nothing.
+    let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX - 1).unwrap();
     assert_eq!(pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap().nonce(), u64::MAX - 1);
+    assert_eq!(pair.public().nonce, u64::MAX);
+    let refused = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap_err();
+    assert_eq!((refused.code(), refused.argument()), (2, Some("nonce")));
+    assert_eq!(
+        refused.to_string(),
+        "nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to 18446744073709551614 (it \
+         counts its rounds in 64 bits); rotate to a new seed pair"
+    );
+    // The refusal changes nothing: the same nonce, the round of nonce 2^64 - 2 still in play.
+    assert_eq!((pair.public().nonce, pair.open_rounds()), (u64::MAX, vec![u64::MAX - 1]));
+    // A pair made at that nonce would start nothing: from_parts refuses it with the same error.
+    let made = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX).unwrap_err();
+    assert_eq!(made, refused);
+    // A stored state there (reached by play) restores: its rounds in play can still finish or be voided.
+    let restored = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
+    assert_eq!((restored.public().nonce, restored.open_rounds()), (u64::MAX, vec![u64::MAX - 1]));
+    assert_eq!(pair.rotate(None).unwrap_err().code(), 16);
+    pair.void_open_rounds();
+    assert_eq!(pair.rotate(None).unwrap().rounds, u64::MAX);
 }
 
 #[test]

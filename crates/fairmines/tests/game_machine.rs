@@ -164,7 +164,7 @@ proptest! {
         client in "[ -~]{0,20}",
         ops in proptest::collection::vec(op(), 1..80),
     ) {
-        let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&seed), &client, 0);
+        let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&seed), &client, 0).unwrap();
         let mut live: Vec<Played> = Vec::new();
         let mut revealed: Vec<String> = Vec::new();
         let mut finished = Vec::new();
@@ -340,7 +340,7 @@ fn pair_lists(pair: &SeedPair, play: &Played) -> bool {
 fn changed_records_are_caught() {
     let server = ServerSeed::from_bytes(&[9; 32]);
     let text = server.reveal().to_owned();
-    let mut pair = SeedPair::from_parts(server, "client", 0);
+    let mut pair = SeedPair::from_parts(server, "client", 0).unwrap();
     let mut round = pair.start_round(MineCount::new(5).unwrap(), rtp_of(99)).unwrap();
     let grid = mine_positions(&text, "client", 0, 5).unwrap();
     for tile in (1..=25).filter(|t| !grid.contains(t)).take(3) {

@@ -77,7 +77,7 @@ struct Table {
 
 impl Table {
     fn new(seed: [u8; 32], restart: bool) -> Self {
-        let pair = SeedPair::from_parts(ServerSeed::from_bytes(&seed), CLIENT, 0);
+        let pair = SeedPair::from_parts(ServerSeed::from_bytes(&seed), CLIENT, 0).unwrap();
         Table { pair, rounds: BTreeMap::new(), restart, records: Vec::new() }
     }
 
@@ -256,7 +256,7 @@ fn not_in_play(err: Error, says: &str) {
 fn only_a_round_in_play_is_handed_back_and_only_once_while_it_lives() {
     let seed = ServerSeed::from_bytes(&[5; 32]);
     let server = seed.reveal().to_owned();
-    let mut pair = SeedPair::from_parts(seed, CLIENT, 0);
+    let mut pair = SeedPair::from_parts(seed, CLIENT, 0).unwrap();
     let mines = MineCount::new(3).unwrap();
     let grid = mine_positions(&server, CLIENT, 0, 3).unwrap();
     let safe: Vec<u8> = (1..=25).filter(|t| !grid.contains(t)).collect();
@@ -318,7 +318,7 @@ fn a_state_that_does_not_hold_together_is_refused_naming_the_field() {
     let server = seed.reveal().to_owned();
     let grid = mine_positions(&server, CLIENT, 0, 3).unwrap();
     let safe: Vec<u8> = (1..=25).filter(|t| !grid.contains(t)).collect();
-    let mut pair = SeedPair::from_parts(seed, CLIENT, 0);
+    let mut pair = SeedPair::from_parts(seed, CLIENT, 0).unwrap();
     let mut round = pair.start_round(MineCount::new(3).unwrap(), rtp_of(99)).unwrap();
     round.reveal(safe[0]).unwrap();
     round.reveal(safe[1]).unwrap();
@@ -329,7 +329,10 @@ fn a_state_that_does_not_hold_together_is_refused_naming_the_field() {
     let all_safe: Vec<String> = safe.iter().map(u8::to_string).collect();
     let cases = [
         (with(&saved.replace(&format!(",{}]", safe[1]), &format!(",{}]", safe[0]))), "rounds[0].picks[1]: tile"),
-        (with(&saved.replace(&format!("[{},", safe[0]), "[26,")), "rounds[0].picks[0]: tile 26 is not between 1 and 25"),
+        (
+            with(&saved.replace(&format!("[{},", safe[0]), "[26,")),
+            "rounds[0].picks[0]: tile 26 is not between 1 and 25",
+        ),
         (with(&saved.replace(&format!("[{},", safe[0]), "[0,")), "rounds[0].picks[0]: tile 0 is not between 1 and 25"),
         (with(&saved.replace(&format!("[{},", safe[0]), &format!("[{},", grid[0]))), "is a mine"),
         (

@@ -197,7 +197,7 @@ fn every_hex_seeded_vector_plays_as_a_round() {
             continue;
         }
         let mines = MineCount::new(case.mines).unwrap();
-        let mut pair = SeedPair::from_parts(seed, &case.client_seed, case.nonce);
+        let mut pair = SeedPair::from_parts(seed, &case.client_seed, case.nonce).unwrap();
         let mut round = pair.start_round(mines, rtp).unwrap();
         for tile in (1..=25u8).filter(|t| !case.positions.contains(t)) {
             let reveal = round.reveal(tile).unwrap();

@@ -26,6 +26,11 @@ restored.round('0')
 restored.round()
 
 const round: Round = pair.startRound(3, '0.99')
+// @ts-expect-error a Round has no constructor: rounds come from a seed pair
+new Round()
+// @ts-expect-error nor can a class extend it
+class MyRound extends Round {}
+void MyRound
 replay.startRound(3, new Ratio(99n, 100n))
 // @ts-expect-error an RTP is never a number: binary floats are not exact
 pair.startRound(3, 0.99)
@@ -71,6 +76,8 @@ if (record !== null) {
   const recordOutcome: 'lost' | 'cashed_out' | 'voided' = record.outcome
   const json: string = recordToJson(record)
   const shape: RoundRecordJson = record.toJSON()
+  const clientSeedKey: string = shape.client_seed
+  // @ts-expect-error the nonce is a number (a raw JSON number or a decimal string above 2^53 - 1), not only a string
   const nonceText: string = shape.nonce
   // What a record may be given as: numbers as numbers or bigints, ratios as strings or Ratios.
   const input: RoundRecordInput = { ...record, nonce: 1, mines: 3n, rtp: '99/100', multiplier: '9/8', picks: [1, 2n] }
@@ -78,7 +85,7 @@ if (record !== null) {
   recordToJson({ ...record, outcome: record.outcome === 'lost' ? 'cashed_out' : 'lost', picks: new Uint8Array([1]) })
   // @ts-expect-error an outcome is one of three words
   recordToJson({ ...record, outcome: 'won' })
-  void [shape, nonceText]
+  void [shape, nonceText, clientSeedKey]
   const back: RoundRecord = recordFromJson(json)
   const verdict: RoundVerification = verifyRound(back, 'revealed seed')
   const ok: boolean = verdict.ok && verdict.commitmentOk

@@ -455,8 +455,13 @@ class TestGame < Minitest::Test
     assert_equal 'tile: tile 1 was already revealed in this round', twice.message
     round.cash_out
     assert_error(FE::RoundFinished, 10, 'ROUND_FINISHED', nil) { round.reveal(2) }
-    last = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 2**64 - 1)
-    assert_error(FE::InvalidNonce, 2, 'INVALID_NONCE', 'nonce') { last.start_round(3, '0.99') }
+    # Nonce 2^64 - 1 starts no round, by one rule: start_round there and from_parts with it.
+    last = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 2**64 - 2)
+    assert_equal 2**64 - 2, last.start_round(3, '0.99').nonce
+    there = assert_error(FE::InvalidNonce, 2, 'INVALID_NONCE', 'nonce') { last.start_round(3, '0.99') }
+    assert_equal 'nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to 18446744073709551614 (it counts its rounds in 64 bits); rotate to a new seed pair', there.message
+    made = assert_error(FE::InvalidNonce, 2, 'INVALID_NONCE', 'nonce') { Fairmines::SeedPair.from_parts(SERVER, CLIENT, 2**64 - 1) }
+    assert_equal there.message, made.message
   end
 
   def test_hand_made_records_are_errors_naming_the_field

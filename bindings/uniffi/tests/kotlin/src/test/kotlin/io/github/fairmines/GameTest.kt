@@ -506,8 +506,15 @@ class GameTest {
         assertEquals("tile: tile 1 was already revealed in this round", twice.reason)
         round.cashOut()
         expectError<FairminesException.RoundFinished>(10, "ROUND_FINISHED", null) { round.reveal(2) }
-        SeedPair.fromParts(SERVER, CLIENT, ULong.MAX_VALUE).use { last ->
-            expectError<FairminesException.InvalidNonce>(2, "INVALID_NONCE", "nonce") { last.startRound(3, "0.99") }
+        // Nonce 2^64 - 1 starts no round, by one rule: startRound there and fromParts with it.
+        SeedPair.fromParts(SERVER, CLIENT, ULong.MAX_VALUE - 1uL).use { last ->
+            assertEquals(ULong.MAX_VALUE - 1uL, last.startRound(3, "0.99").nonce())
+            val there = expectError<FairminesException.InvalidNonce>(2, "INVALID_NONCE", "nonce") { last.startRound(3, "0.99") }
+            assertEquals("nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to 18446744073709551614 (it counts its rounds in 64 bits); rotate to a new seed pair", there.reason)
+            val made = expectError<FairminesException.InvalidNonce>(2, "INVALID_NONCE", "nonce") {
+                SeedPair.fromParts(SERVER, CLIENT, ULong.MAX_VALUE)
+            }
+            assertEquals(there.reason, made.reason)
         }
     }
 
