@@ -512,6 +512,7 @@ fn write_simulated(args: &SimulateArgs, format: Format, mut out: impl Write) -> 
             positions,
             round_id: Some(format!("r{}", i + 1)),
             play: None,
+            wager: None,
         };
         let line = if format == Format::Csv { row.to_csv_line() } else { row.to_json_line() };
         writeln!(out, "{line}")?;
