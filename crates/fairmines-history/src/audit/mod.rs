@@ -269,7 +269,7 @@ pub(crate) fn audit_chunk(chunk: Chunk) -> AuditCounts {
                         wager: row.wager.as_deref(),
                         seed_pair: &seed_pair,
                     };
-                    counts.payout.add(round, &placement);
+                    counts.payout.add(round, Some(&placement));
                 }
             }
         }

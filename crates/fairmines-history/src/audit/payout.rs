@@ -121,7 +121,13 @@ impl GroupSums {
         };
         let standard_error = variance.is_finite().then(|| variance.sqrt());
         let interval = realised.zip(standard_error).map(|(r, se)| (r - Z95 * se, r + Z95 * se));
-        let declared_rtp = (self.declared_weight > 0.0).then(|| self.declared_weighted / self.declared_weight);
+        // One RTP declared: it, exactly; several: their mean weighted by stake.
+        let single = match self.declared.iter().collect::<Vec<_>>()[..] {
+            [text] => fairmines::Rtp::parse(text).ok().map(|rtp| rtp.factor().to_f64()),
+            _ => None,
+        };
+        let declared_rtp =
+            (self.declared_weight > 0.0).then(|| single.unwrap_or(self.declared_weighted / self.declared_weight));
         Group {
             rounds: self.rounds,
             staked_rounds: self.staked_rounds,
@@ -188,15 +194,17 @@ impl PayoutCounts {
         }
     }
 
-    /// Counts one round; `grid` is the placement its seeds give (the truth its reveals are counted against).
-    pub fn add(&mut self, round: PayoutRound<'_>, grid: &Placement) {
+    /// Counts one round; `grid` is the placement its seeds give (the truth its reveals are counted against;
+    /// without it the reveals are not counted).
+    pub fn add(&mut self, round: PayoutRound<'_>, grid: Option<&Placement>) {
         let Some(play) = round.play else {
             return;
         };
         self.grow();
         let m = usize::from(round.mines.get() - 1);
         let mut seen = 0u32;
-        for (k, &tile) in play.picks.iter().enumerate().take(usize::from(TILES - round.mines.get())) {
+        let picks: &[u8] = if grid.is_some() { &play.picks } else { &[] };
+        for (k, &tile) in picks.iter().enumerate().take(usize::from(TILES - round.mines.get())) {
             let bit = 1u32 << tile;
             if seen & bit != 0 {
                 break;
@@ -204,7 +212,7 @@ impl PayoutCounts {
             seen |= bit;
             let cell = &mut self.reveals[m * 24 + k];
             cell[0] += 1;
-            if grid.is_mine(tile) {
+            if grid.is_some_and(|grid| grid.is_mine(tile)) {
                 break;
             }
             cell[1] += 1;
