@@ -112,7 +112,7 @@ test('audit gives the core\'s verdict: too few rounds, strong evidence for a til
   assert.equal(biased.verdict.words, 'strong evidence of bias');
   assert.equal(biased.verdict.rounds, 1000);
   assert.deepEqual([biased.verdict.largest_deviation.tile, biased.verdict.largest_deviation.percent], [13, -100]);
-  assert.ok(biased.verdict.explanation.includes('tile 13 has -100.0% of its expected mines'), biased.verdict.explanation);
+  assert.ok(biased.verdict.explanation.includes('tile 13 has 100.0% fewer mines than expected'), biased.verdict.explanation);
 });
 
 test('tileRatios and heatmapSvg of an audit: the core\'s, the heatmap `fairmines audit --plot` writes', async () => {

@@ -308,7 +308,7 @@ fn print_audit(what: &str, report: &AuditReport) {
     let verdict = &report.verdict;
     println!("verdict: {}", verdict.words);
     if let Some(d) = verdict.largest_deviation {
-        println!("largest deviation: tile {} {:+.1}% of its expected mines, z = {:.1}", d.tile, d.percent, d.z);
+        println!("largest deviation: tile {}, {:+.1}% mines against expected, z = {:.1}", d.tile, d.percent, d.z);
     }
     println!("{}", verdict.explanation);
     println!();

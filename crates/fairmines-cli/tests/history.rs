@@ -200,7 +200,7 @@ fn audit_of_a_history_and_its_errors() {
     )
     .into_owned();
     assert!(text.contains("verdict: consistent with fair draws\n"), "{text}");
-    assert!(text.contains(&format!("largest deviation: tile {tile} ")), "{text}");
+    assert!(text.contains(&format!("largest deviation: tile {tile}, ")), "{text}");
     // The payout audit of a history with stakes and payouts, in the text and the JSON.
     let out = fairmines(&["audit", &format!("{EXAMPLES}payout.jsonl"), "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
