@@ -214,3 +214,22 @@ fn the_payout_example_is_genuine_and_audited() {
     let report = verify_history(forged.as_bytes(), &options, |_| {}).unwrap();
     assert_eq!((report.summary.play_mismatches, report.failures[0].field.as_deref()), (1, Some("payout")));
 }
+
+#[test]
+fn totals_beyond_64_bits_still_make_json() {
+    let mut counts = PayoutCounts::default();
+    let play =
+        Play { picks: Tiles::declared([1i128], "picks").unwrap(), outcome: Outcome::Lost, rtp: None, multiplier: None };
+    let big = fairmines_history::MAX_AMOUNT;
+    let wager = Wager { stake: Some(big), currency: None, payout: Some(0), player: None };
+    for _ in 0..4_096 {
+        let round =
+            PayoutRound { mines: MineCount::new(3).unwrap(), play: Some(&play), wager: Some(&wager), seed_pair: "p" };
+        counts.add(round, None);
+    }
+    let audit = counts.audit().unwrap();
+    assert_eq!(audit.overall.stake_total, u128::from(big) * 4_096);
+    let json = serde_json::to_value(&audit).unwrap();
+    assert_eq!(json["overall"]["stake_total"].as_f64(), Some(big as f64 * 4_096.0));
+    assert_eq!(json["overall"]["realised_return"], 0.0);
+}

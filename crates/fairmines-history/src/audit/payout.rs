@@ -330,9 +330,11 @@ pub struct Group {
     pub rounds: u64,
     /// Of them, with a stake and a payout.
     pub staked_rounds: u64,
-    /// Σ stake, minor units.
+    /// Σ stake, minor units (in JSON a number; beyond 2^64 − 1, a float).
+    #[serde(serialize_with = "wide")]
     pub stake_total: u128,
-    /// Σ payout, minor units.
+    /// Σ payout, minor units (as `stake_total`).
+    #[serde(serialize_with = "wide")]
     pub payout_total: u128,
     /// Σ payout / Σ stake; without stakes, the mean multiplier at unit stake (0 for a lost round).
     pub realised_return: Option<f64>,
@@ -348,6 +350,14 @@ pub struct Group {
     pub declared_rtps: Vec<String>,
     /// Whether `declared_rtp` lies inside the interval: `false` says the game did not pay what it declares.
     pub declared_inside: Option<bool>,
+}
+
+/// A total as an integer where it fits 64 bits (every JSON reader takes those), else as a float.
+fn wide<S: serde::Serializer>(total: &u128, serializer: S) -> Result<S::Ok, S::Error> {
+    match u64::try_from(*total) {
+        Ok(total) => serializer.serialize_u64(total),
+        Err(_) => serializer.serialize_f64(*total as f64),
+    }
 }
 
 /// A [`Group`] of one mine count.
