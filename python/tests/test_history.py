@@ -407,10 +407,10 @@ def test_the_verdict_is_the_cores_in_words_and_levels() -> None:
     assert isinstance(verdict.largest_deviation, fairmines.TileDeviation) and 1 <= verdict.largest_deviation.tile <= 25
     assert str(verdict) in genuine.how_to_read() and verdict.words in repr(genuine)
     assert verdict.words in genuine._repr_html_()
-    # Tile 13 never a mine in 1,000 one-mine rounds: strong evidence, and the effect size says which tile.
+    # Tile 13 never a mine in 3,000 one-mine rounds: strong evidence, and the effect size says which tile.
     biased = [
         {"server_seed": "b", "commitment": fairmines.commitment("b"), "client_seed": "c", "nonce": n, "mines": 1, "positions": [n % 24 + 1 + (n % 24 >= 12)]}
-        for n in range(1000)
+        for n in range(3000)
     ]
     strong = fairmines.audit(biased).verdict
     assert (strong.level, strong.words) == ("strong_evidence", "strong evidence of bias")
