@@ -18,7 +18,7 @@ use crate::chunk::{Chunk, Layout, RawData, RawRow, RowSource};
 use crate::error::HistoryError;
 use crate::options::{Options, Proceed, Progress};
 use crate::reading::Reading;
-use crate::row::{Cell, FIELD_COUNT, FIELDS, Partial, Row, RowError};
+use crate::row::{Cell, FIELD_COUNT, FIELDS, Partial, Row, RowError, WAGER_FIELDS};
 use crate::verify::{Report, verify_into_report};
 
 /// The format's columns in one slice of a record batch (`None`: `round_id` when the table has none).
@@ -133,8 +133,9 @@ fn takes(i: usize) -> (&'static [Holds], &'static str) {
         1 | 9 => (&[Text], "text"),
         3 | 4 => (&[Integers, Floats], "integers (or floats that are whole numbers)"),
         5 | 8 => (&[Text, Lists], "text like \"7,10,19\" or lists of tile numbers"),
-        11 | 13 => (&[Integers, Floats, Text], "integers (minor units)"),
-        12 | 14 => (&[Text, Integers], "text"),
+        // stake, payout; currency, player
+        i if i == WAGER_FIELDS || i == WAGER_FIELDS + 2 => (&[Integers, Floats, Text], "integers (minor units)"),
+        i if i == WAGER_FIELDS + 1 || i == WAGER_FIELDS + 3 => (&[Text, Integers], "text"),
         _ => (&[Text, Integers, Floats], "text like \"99/100\" or numbers"),
     }
 }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use fairmines::input::Number;
 use fairmines::{Digest, MineCount, Ratio, Rtp, Tiles};
 
-use super::{MAX_AMOUNT, Partial, Play, Row, RowError, Wager};
+use super::{MAX_AMOUNT, Partial, Play, Row, RowError, WAGER_FIELDS, Wager};
 
 /// A field's value as an input holds it (a JSON value, a column's cell), before the format's rules judge it.
 #[derive(Clone, Debug, PartialEq)]
@@ -296,7 +296,8 @@ impl Row {
             ))
         })()
         .and_then(|fields| {
-            let wager = wager([cell(11), cell(12), cell(13), cell(14)], fields.6.is_some())?;
+            let cells = core::array::from_fn(|i| cell(WAGER_FIELDS + i));
+            let wager = wager(cells, fields.6.is_some())?;
             Ok((fields, wager))
         });
         match fields {
