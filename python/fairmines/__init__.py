@@ -28,7 +28,7 @@ from ._reports import *  # noqa: F403
 # agree).
 __all__ = [
     *__all__,
-    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue",
-    "HitRate", "PayoutAudit", "PayoutGroup", "TileDeviation", "Verdict",
+    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "HitRate", "MineAudit", "PValue",
+    "PayoutAudit", "PayoutGroup", "TileDeviation", "Verdict",
     "audit", "verify_history",
 ]  # fmt: skip
