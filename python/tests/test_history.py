@@ -95,7 +95,7 @@ def test_numpy_integers_inside_positions_are_tile_numbers() -> None:
         report = fairmines.verify_history(converted)
         assert report.ok and report.summary.ok == len(rows), report.failures[:1]
     bad = [dict(rows[0], positions=[np.float32(7.5), 1])]
-    assert fairmines.verify_history(bad).failures[0].message.startswith("positions: tile 7.5 at index 0 is outside")
+    assert fairmines.verify_history(bad).failures[0].message.startswith("positions: tile 7.5 at index 0 is not between 1 and 25")
 
 
 def test_what_pandas_makes_of_a_csv_is_read_as_written() -> None:
