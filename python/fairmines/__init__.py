@@ -28,6 +28,7 @@ from ._reports import *  # noqa: F403
 # agree).
 __all__ = [
     *__all__,
-    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue",
+    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "HitRate", "MineAudit", "PValue",
+    "PayoutAudit", "PayoutGroup", "TileDeviation", "Verdict",
     "audit", "verify_history",
 ]  # fmt: skip
