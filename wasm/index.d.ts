@@ -219,6 +219,23 @@ export interface AuditPValue {
   what: string
 }
 
+/** An audit's conclusion, from the core: the same words in the CLI, Python and the page. */
+export interface AuditVerdict {
+  /** From the overall p-value: below `thresholds.strong_evidence` (1e-6), below `thresholds.unusual` (0.01), else consistent; too few rounds below `thresholds.min_rounds` (125). */
+  level: 'too_few_rounds' | 'consistent' | 'unusual' | 'strong_evidence'
+  /** The level in words: `'consistent with fair draws'`, `'unusual, look closer'`, `'strong evidence of bias'`, `'too few rounds to say anything'`. */
+  words: string
+  /** Why this level, with the numbers it rests on. */
+  explanation: string
+  /** The rounds tested. */
+  rounds: number
+  /** The overall p-value judged. */
+  p_value: number | null
+  /** The effect size: the tile furthest from its expected mines (percent: −100 is never a mine; z in standard deviations). */
+  largest_deviation: { tile: number, percent: number, z: number } | null
+  thresholds: { unusual: number, strong_evidence: number, min_rounds: number }
+}
+
 /** What {@link audit} gives: the object `fairmines audit --json` writes. */
 export interface AuditReport {
   source: string
@@ -238,6 +255,8 @@ export interface AuditReport {
   shared_rounds: boolean
   /** Every p-value above with what it tests. */
   p_values: AuditPValue[]
+  /** The conclusion: what to show as the audit's verdict. */
+  verdict: AuditVerdict
 }
 
 /**

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
 
     from ._native import _FailureKind
 
-__all__ = ["AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue"]
+__all__ = [
+    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue", "TileDeviation",
+    "Verdict",
+]  # fmt: skip
 
 # The columns of the failures table (``HistoryReport.to_pandas``, ``Failure.to_dict``), in order.
 _COLUMNS = (
@@ -304,6 +307,56 @@ class PValue:
 
 
 @final
+@dataclass(frozen=True)
+class TileDeviation:
+    """The tile furthest from its expected mine count, pooled over the mine counts: an audit's effect size."""
+
+    tile: int
+    """The tile (1 to 25)."""
+    percent: float
+    """How far its mines are from the expected number, in percent of it (-100: never a mine)."""
+    z: float
+    """The same in standard deviations."""
+
+
+@final
+@dataclass(frozen=True)
+class Verdict:
+    """An audit's conclusion, as the core gives it (the same words as ``fairmines audit`` and the page): a
+    level from the overall Holm-adjusted p-value, with the effect size.
+
+    ``level`` is ``"too_few_rounds"`` (fewer than ``min_rounds`` rounds), ``"consistent"`` (p at least
+    ``thresholds["unusual"]``, 0.01), ``"unusual"`` (below it) or ``"strong_evidence"`` (below
+    ``thresholds["strong_evidence"]``, 1e-6)."""
+
+    level: str
+    """``"too_few_rounds"``, ``"consistent"``, ``"unusual"`` or ``"strong_evidence"``."""
+    words: str
+    """The level in words (``"consistent with fair draws"``)."""
+    explanation: str
+    """Why this level, with the numbers it rests on."""
+    rounds: int
+    """The rounds tested."""
+    p_value: float | None
+    """The overall p-value judged (``AuditReport.overall_p_value``)."""
+    largest_deviation: TileDeviation | None
+    """The tile furthest from its expectation, or None without rounds."""
+    thresholds: dict[str, float]
+    """``{"unusual": 0.01, "strong_evidence": 1e-06, "min_rounds": 125}``."""
+
+    def __str__(self) -> str:
+        return f"{self.words}: {self.explanation}"
+
+
+def _verdict(verdict: dict[str, Any]) -> Verdict:
+    deviation = verdict["largest_deviation"]
+    return Verdict(
+        verdict["level"], verdict["words"], verdict["explanation"], verdict["rounds"], verdict["p_value"],
+        None if deviation is None else TileDeviation(**deviation), dict(verdict["thresholds"]),
+    )  # fmt: skip
+
+
+@final
 @dataclass(frozen=True, init=False, repr=False)
 class AuditReport:
     """What ``audit`` found: per mine count, how often each tile held a mine and a chi-square test against
@@ -352,6 +405,9 @@ class AuditReport:
     p_values: tuple[PValue, ...]
     """Every p-value of the report with what it tests, in order: each mine count, ``combined``, the first
     draw, ``holm``, ``overall``."""
+    verdict: Verdict
+    """The conclusion, from the core: a level from ``overall_p_value`` (0.01 unusual, 1e-6 strong evidence,
+    at least 125 rounds), its words and the largest tile deviation. What every front end shows."""
     _counts: _native._AuditCounts
     __hash__ = None  # type: ignore[assignment]
 
@@ -386,6 +442,7 @@ class AuditReport:
             overall_p_value=report["overall_p_value"],
             shared_rounds=report["shared_rounds"],
             p_values=tuple(PValue(**p) for p in report["p_values"]),
+            verdict=_verdict(report["verdict"]),
             _counts=counts,
         )
 
@@ -433,7 +490,7 @@ class AuditReport:
             text += f"; all mine counts in one test (combined, valid as each round has one mine count): p = {self.combined.p_value:.4f}"
         elif self.shared_rounds and tests > 1:
             text += "; no combined test, as the mine counts come from the same nonces and are not independent"
-        return text + ". A small value (below 0.01, say) is a reason to look closer, not yet a proof of bias."
+        return text + f". Verdict: {self.verdict}"
 
     def _repr_svg_(self) -> str:
         """The heatmap, for notebooks."""
@@ -453,6 +510,7 @@ class AuditReport:
         header = ("mines", "rounds", "chi-square", "p-value", "Holm p-value")
         return (
             f"<p><b>{html.escape(repr(self))}</b></p>"
+            + f"<p><b>{html.escape(self.verdict.words)}</b>: {html.escape(self.verdict.explanation)}</p>"
             + _table(header, rows)
             + f"<p>{html.escape(self.how_to_read())}</p>"
             + self.heatmap_svg()
@@ -482,11 +540,11 @@ class AuditReport:
             combined = ("" if self.combined is None else combined + ", ") + f"smallest Holm p = {self.holm_p_value:.4f}"
         return (
             f"<AuditReport {rounds} rounds over {len(self.by_mines)} mine count(s), {self.malformed} malformed, "
-            f"{self.skipped} skipped; {combined}>"
+            f"{self.skipped} skipped; {combined}; {self.verdict.words}>"
         )
 
 
 # Shown, and pickled, as ``fairmines.<name>``, where they are imported from.
-for _class in (Failure, HistorySummary, HistoryReport, ChiSquare, MineAudit, PValue, AuditReport):
+for _class in (Failure, HistorySummary, HistoryReport, ChiSquare, MineAudit, PValue, TileDeviation, Verdict, AuditReport):
     _class.__module__ = "fairmines"
 del _class

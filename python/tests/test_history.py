@@ -396,6 +396,31 @@ def test_audit_p_values_see_bias_and_not_the_genuine_algorithm() -> None:
     assert mine.chi_square is not None and mine.chi_square.p_value < 1e-12
 
 
+def test_the_verdict_is_the_cores_in_words_and_levels() -> None:
+    """Python shows the core's verdict (the CLI's words); it does not judge a p-value on its own."""
+    genuine = fairmines.audit(server_seed="p-s", client_seed="p-c", nonces=range(5000), mines=[3])
+    verdict = genuine.verdict
+    assert isinstance(verdict, fairmines.Verdict) and verdict.level == "consistent"
+    assert verdict.words == "consistent with fair draws" and verdict.rounds == 5000
+    assert verdict.p_value == genuine.overall_p_value
+    assert verdict.thresholds == {"unusual": 0.01, "strong_evidence": 1e-06, "min_rounds": 125}
+    assert isinstance(verdict.largest_deviation, fairmines.TileDeviation) and 1 <= verdict.largest_deviation.tile <= 25
+    assert str(verdict) in genuine.how_to_read() and verdict.words in repr(genuine)
+    assert verdict.words in genuine._repr_html_()
+    # Tile 13 never a mine in 1,000 one-mine rounds: strong evidence, and the effect size says which tile.
+    biased = [
+        {"server_seed": "b", "commitment": fairmines.commitment("b"), "client_seed": "c", "nonce": n, "mines": 1, "positions": [n % 24 + 1 + (n % 24 >= 12)]}
+        for n in range(1000)
+    ]
+    strong = fairmines.audit(biased).verdict
+    assert (strong.level, strong.words) == ("strong_evidence", "strong evidence of bias")
+    assert strong.largest_deviation is not None and strong.largest_deviation.tile == 13 and strong.largest_deviation.percent == -100.0
+    # Four rounds: too few to say anything, whatever the p-values.
+    few = fairmines.audit(biased[:4]).verdict
+    assert few.level == "too_few_rounds" and few.words == "too few rounds to say anything" and few.rounds == 4
+    assert fairmines.AuditReport().verdict.level == "too_few_rounds"
+
+
 def test_audit_reports_merge_pickle_and_draw() -> None:
     rows = genuine_rows()
     whole = fairmines.audit(rows)

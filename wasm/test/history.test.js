@@ -99,6 +99,22 @@ test('audit gives what the CLI reports (p-values to 12 digits), from a stream in
   assert.equal((await audit(new Uint8Array(0))).source, 'input');
 });
 
+test('audit gives the core\'s verdict: too few rounds, strong evidence for a tile never a mine', async () => {
+  const few = await audit(fs.readFileSync(path.join(EXAMPLES, 'history.jsonl')));
+  assert.equal(few.verdict.level, 'too_few_rounds');
+  assert.equal(few.verdict.words, 'too few rounds to say anything');
+  assert.deepEqual(few.verdict.thresholds, { unusual: 0.01, strong_evidence: 1e-6, min_rounds: 125 });
+  // 1,000 one-mine rounds whose mine is never on tile 13 (the audit counts declared positions).
+  const [row] = fs.readFileSync(path.join(EXAMPLES, 'history.jsonl'), 'utf8').split('\n').map((l) => JSON.parse(l));
+  const lines = Array.from({ length: 1000 }, (_, n) => JSON.stringify({ ...row, nonce: n, mines: 1, positions: [n % 24 + 1 + (n % 24 >= 12 ? 1 : 0)] }));
+  const biased = await audit(new TextEncoder().encode(lines.join('\n')));
+  assert.equal(biased.verdict.level, 'strong_evidence');
+  assert.equal(biased.verdict.words, 'strong evidence of bias');
+  assert.equal(biased.verdict.rounds, 1000);
+  assert.deepEqual([biased.verdict.largest_deviation.tile, biased.verdict.largest_deviation.percent], [13, -100]);
+  assert.ok(biased.verdict.explanation.includes('tile 13 has -100.0% of its expected mines'), biased.verdict.explanation);
+});
+
 test('tileRatios and heatmapSvg of an audit: the core\'s, the heatmap `fairmines audit --plot` writes', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-wasm-plot-'));
   try {

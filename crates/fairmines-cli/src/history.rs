@@ -305,6 +305,13 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
 
 fn print_audit(what: &str, report: &AuditReport) {
     println!("audit of {what}");
+    let verdict = &report.verdict;
+    println!("verdict: {}", verdict.words);
+    if let Some(d) = verdict.largest_deviation {
+        println!("largest deviation: tile {} {:+.1}% of its expected mines, z = {:.1}", d.tile, d.percent, d.z);
+    }
+    println!("{}", verdict.explanation);
+    println!();
     println!("{:>5} {:>10} {:>11} {:>4} {:>9}", "mines", "rounds", "chi-square", "df", "p-value");
     let row = |label: String, rounds: String, test: Option<ChiSquare>| match test {
         Some(t) => {
@@ -357,8 +364,12 @@ fn print_audit(what: &str, report: &AuditReport) {
     println!();
     print!("{}", heatmap_text(report));
     println!("p-values are the chance of a deviation at least this large if every tile were equally likely:");
-    println!("a small one alone is no proof (1 test in 20 is below 0.05 by chance); hold `overall` against a level,");
-    println!("it accounts for every test of the report. A tiny one on many rounds is a reason to look closer.");
+    println!("a small one alone is no proof (1 test in 20 is below 0.05 by chance). The verdict holds `overall`");
+    let t = verdict.thresholds;
+    println!(
+        "(every test, Holm-adjusted) against {} (unusual) and {:e} (strong evidence), from {} rounds on.",
+        t.unusual, t.strong_evidence, t.min_rounds
+    );
 }
 
 pub fn audit(args: &AuditArgs) -> u8 {

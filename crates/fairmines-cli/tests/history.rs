@@ -184,6 +184,23 @@ fn audit_of_a_history_and_its_errors() {
         text.contains("  combined   p = ") && text.contains("(sum of 24 independent statistics, df 576)"),
         "{text}"
     );
+    // The core's verdict, the same in the text and the JSON: a small history is too few rounds to judge.
+    assert_eq!(v["verdict"]["level"], "too_few_rounds");
+    assert!(text.contains("verdict: too few rounds to say anything\n"), "{text}");
+    let words = v["verdict"]["explanation"].as_str().unwrap();
+    assert!(text.contains(words), "{text}");
+    // A seed pair of many rounds: consistent, with its largest deviation.
+    let out =
+        fairmines(&["audit", "--server-seed", "s", "--client-seed", "c", "--count", "3000", "--mines", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["verdict"]["level"].as_str(), v["verdict"]["rounds"].as_u64()), (Some("consistent"), Some(3000)));
+    let tile = v["verdict"]["largest_deviation"]["tile"].as_u64().unwrap();
+    let text = String::from_utf8_lossy(
+        &fairmines(&["audit", "--server-seed", "s", "--client-seed", "c", "--count", "3000", "--mines", "3"]).stdout,
+    )
+    .into_owned();
+    assert!(text.contains("verdict: consistent with fair draws\n"), "{text}");
+    assert!(text.contains(&format!("largest deviation: tile {tile} ")), "{text}");
     // A p-value threshold turns the audit into a check; a threshold above 1 always fails.
     let out = fairmines(&["audit", &format!("{EXAMPLES}history.csv"), "--fail-below", "1.1"]);
     assert_eq!(out.status.code(), Some(1));

@@ -54,8 +54,9 @@ mod report_json;
 #[cfg(feature = "arrow")]
 pub use arrow_array::{RecordBatch, RecordBatchReader};
 pub use audit::{
-    AuditCounts, AuditReport, ChiSquare, MineAudit, PValue, audit_history, audit_seed_pair, audit_seed_pair_counts,
-    audit_values, draw_chi_square, heatmap_svg, heatmap_text, holm, tile_chi_square, tile_ratios,
+    AuditCounts, AuditReport, ChiSquare, Deviation, MIN_ROUNDS, MineAudit, PValue, STRONG_EVIDENCE_BELOW, Thresholds,
+    UNUSUAL_BELOW, Verdict, VerdictLevel, audit_history, audit_seed_pair, audit_seed_pair_counts, audit_values,
+    draw_chi_square, heatmap_svg, heatmap_text, holm, tile_chi_square, tile_ratios,
 };
 pub use chunk::MAX_LINE_BYTES;
 #[cfg(feature = "arrow")]

@@ -33,7 +33,9 @@ fn test_json(test: Option<ChiSquare>) -> Value {
 /// An audit as `audit --json` writes it; `source` says what was audited (a file name, `"input"`).
 /// `p_values` lists every p-value with what it tests ([`AuditReport::p_values`]); `combined` is null when
 /// the mine counts share their rounds (`shared_rounds`, a seed-pair audit), where `holm_p_value` and
-/// `overall_p_value` are the valid joint p-values.
+/// `overall_p_value` are the valid joint p-values. `verdict` is the conclusion ([`Verdict`](crate::Verdict)):
+/// `{level, words, explanation, rounds, p_value, largest_deviation{tile, percent, z}, thresholds{unusual,
+/// strong_evidence, min_rounds}}`.
 pub fn audit_json(report: &AuditReport, source: &str) -> Value {
     let by_mines: Vec<_> = report
         .by_mines
@@ -61,6 +63,7 @@ pub fn audit_json(report: &AuditReport, source: &str) -> Value {
         "overall_p_value": report.overall_p_value,
         "shared_rounds": report.shared_rounds,
         "p_values": report.p_values,
+        "verdict": report.verdict,
     })
 }
 

@@ -16,10 +16,12 @@ use crate::reading::{Reading, read_chunks, value_chunks};
 
 mod heatmap;
 mod stats;
+mod verdict;
 
 pub use heatmap::{heatmap_svg, heatmap_text};
 pub use stats::{AuditReport, ChiSquare, MineAudit, PValue, draw_chi_square, holm, tile_chi_square, tile_ratios};
 use stats::{DF, N, p_values};
+pub use verdict::{Deviation, MIN_ROUNDS, STRONG_EVIDENCE_BELOW, Thresholds, UNUSUAL_BELOW, Verdict, VerdictLevel};
 
 /// Counts being gathered; add them up with [`AuditCounts::merge`] and test with [`AuditCounts::report`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,8 +156,10 @@ impl AuditCounts {
             overall_p_value: holm(&every).into_iter().reduce(f64::min),
             shared_rounds: self.shared_rounds,
             p_values: Vec::new(),
+            verdict: Verdict::default(),
         };
         report.p_values = p_values(&report);
+        report.verdict = Verdict::of(&report);
         report
     }
 }

@@ -150,6 +150,10 @@ pub struct AuditReport {
     /// Every p-value above with what it tests, in the order a report shows them: each mine count, `combined`
     /// (when computed), the first draw, `holm_p_value`, `overall_p_value`.
     pub p_values: Vec<PValue>,
+    /// The conclusion: a level from `overall_p_value`, its words and the largest tile deviation
+    /// ([`Verdict::of`](super::Verdict::of)).
+    #[serde(default)]
+    pub verdict: super::Verdict,
 }
 
 /// One p-value of an [`AuditReport`] and what it tests: the words every report (text, JSON, Python) shows.
