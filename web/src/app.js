@@ -571,8 +571,14 @@ function showHistory({ summary, failures, failureCount = failures.length, allFai
 }
 
 let heatmapUrl = null;
-/** The level the page holds the overall p-value against for its one-line conclusion. */
-const OVERALL_LEVEL = 0.05;
+
+/** A number for a reader: `1e-6` as "0.000001", a tiny p-value as "3.2 × 10^-12" (never NaN or Infinity). */
+function readable(x, digits = 4) {
+  if (!Number.isFinite(x)) return '—';
+  if (x === 0 || Math.abs(x) >= 10 ** -digits) return x.toFixed(digits);
+  const [mantissa, exponent] = x.toExponential(1).split('e');
+  return `${mantissa} × 10^${Number(exponent)}`;
+}
 
 function showAudit(audit, ratios) {
   const box = $('audit');
@@ -582,20 +588,33 @@ function showAudit(audit, ratios) {
   }
   box.hidden = false;
   const rounds = audit.by_mines.reduce((n, m) => n + m.rounds, 0);
-  const p = (t) => (t ? `chi-square ${t.statistic.toFixed(2)} (df ${t.degrees_of_freedom}), p = ${t.p_value.toFixed(4)}` : 'no rounds');
+  const p = (t) => (t ? `chi-square ${t.statistic.toFixed(2)} (df ${t.degrees_of_freedom}), p = ${readable(t.p_value)}` : 'no rounds');
   $('audit-text').textContent = rounds
     ? `${rounds.toLocaleString('en')} rounds audited. All mine counts: ${p(audit.combined)}. First draw: ${p(audit.first_draw)}.`
     : 'No valid round to audit.';
-  // The report's one p-value for everything (Holm-adjusted over every test), in plain words.
-  const overall = audit.overall_p_value;
-  const what = audit.p_values?.find((v) => v.name === 'overall')?.what;
-  $('audit-overall').hidden = overall === null || overall === undefined;
-  if (!$('audit-overall').hidden) {
-    $('audit-overall-p').textContent = `Overall p-value: ${overall.toFixed(4)}${what ? ` (${what})` : ''}.`;
-    $('audit-conclusion').textContent = overall < OVERALL_LEVEL
-      ? `Below ${OVERALL_LEVEL}: the mines fall less evenly than chance usually allows. Not proof of cheating, but a reason to look closer (more rounds, the operator's explanation).`
-      : `At or above ${OVERALL_LEVEL}: no sign that the mine placement is uneven; these rounds look like fair, uniform draws.`;
-    $('audit-conclusion').dataset.verdict = overall < OVERALL_LEVEL ? 'mismatch' : 'ok';
+  // The conclusion is the core's verdict (its level, words, explanation and thresholds): the page judges nothing.
+  const verdict = audit.verdict;
+  $('audit-verdict').hidden = !verdict;
+  if (verdict) {
+    const conclusion = $('audit-conclusion');
+    conclusion.dataset.level = verdict.level;
+    conclusion.textContent = `Audit verdict: ${verdict.words}.`;
+    $('audit-explanation').textContent = verdict.explanation;
+    const d = verdict.largest_deviation;
+    $('audit-effect').hidden = !(d && Number.isFinite(d.percent) && Number.isFinite(d.z));
+    if (!$('audit-effect').hidden) {
+      const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '');
+      $('audit-effect').textContent = `Effect size: tile ${d.tile} is furthest from uniform, with ${sign(d.percent)}${Math.abs(d.percent).toFixed(1)} % of its expected mines (z = ${sign(d.z)}${Math.abs(d.z).toFixed(1)}).`;
+      $('audit-effect').dataset.tile = String(d.tile);
+      $('audit-effect').dataset.percent = String(d.percent);
+      $('audit-effect').dataset.z = String(d.z);
+    }
+    const overall = verdict.p_value;
+    const what = audit.p_values?.find((v) => v.name === 'overall')?.what;
+    $('audit-overall-p').hidden = !Number.isFinite(overall);
+    if (!$('audit-overall-p').hidden) $('audit-overall-p').textContent = `Overall p-value: ${readable(overall)}${what ? ` (${what})` : ''}.`;
+    const t = verdict.thresholds;
+    $('audit-thresholds').textContent = `The levels: unusual below an overall p-value of ${String(t.unusual)}, strong evidence below ${String(t.strong_evidence)}; fewer than ${t.min_rounds.toLocaleString('en')} rounds are too few to say anything.`;
   }
   const map = $('heatmap');
   map.replaceChildren();

@@ -469,18 +469,86 @@ describe('served page', () => {
     }
   });
 
-  test('the audit shows the overall (Holm-adjusted) p-value of the CLI\'s report, with a one-line conclusion', async () => {
+  /** The audit's verdict as the page shows it: level, words, explanation, effect size, overall p. */
+  async function auditVerdictOf(page) {
+    return page.evaluate(() => {
+      const text = (id) => document.getElementById(id).textContent;
+      const effect = document.getElementById('audit-effect');
+      return {
+        visible: !document.getElementById('audit-verdict').hidden,
+        level: document.getElementById('audit-conclusion').dataset.level,
+        conclusion: text('audit-conclusion'),
+        explanation: text('audit-explanation'),
+        effect: effect.hidden ? null : { text: effect.textContent, tile: Number(effect.dataset.tile), percent: Number(effect.dataset.percent), z: Number(effect.dataset.z) },
+        overall: document.getElementById('audit-overall-p').hidden ? null : text('audit-overall-p'),
+        thresholds: text('audit-thresholds'),
+        colour: getComputedStyle(document.getElementById('audit-conclusion')).color,
+      };
+    });
+  }
+  const cliAudit = (file) => JSON.parse(execFileSync(cli, ['audit', '--json', '--threads', '1', file], { encoding: 'utf8' }));
+
+  /** Checks that the page shows the core's verdict of `file` (as `fairmines audit --json` gives it); returns it. */
+  async function assertCoreVerdict(page, file) {
+    const want = cliAudit(file).verdict;
+    await historyOf(page, file);
+    const got = await auditVerdictOf(page);
+    assert.equal(got.visible, true);
+    assert.equal(got.level, want.level);
+    assert.equal(got.conclusion, `Audit verdict: ${want.words}.`);
+    assert.equal(got.explanation, want.explanation);
+    assert.match(got.thresholds, /unusual below an overall p-value of 0\.01, strong evidence below 0\.000001; fewer than 125 rounds/);
+    if (want.largest_deviation) {
+      assert.deepEqual([got.effect.tile, got.effect.percent, got.effect.z], [want.largest_deviation.tile, want.largest_deviation.percent, want.largest_deviation.z]);
+      assert.match(got.effect.text, new RegExp(`^Effect size: tile ${want.largest_deviation.tile} is furthest from uniform, with [+−]${Math.abs(want.largest_deviation.percent).toFixed(1).replace('.', '\\.')} % of its expected mines \\(z = [+−]?${Math.abs(want.largest_deviation.z).toFixed(1).replace('.', '\\.')}\\)\\.$`));
+    } else {
+      assert.equal(got.effect, null);
+    }
+    if (want.p_value === null) assert.equal(got.overall, null);
+    else assert.match(got.overall, /^Overall p-value: \S+( × 10\^-\d+)? \(everything uniform/);
+    const text = await page.evaluate(() => document.getElementById('audit').innerText);
+    assert.doesNotMatch(text, /NaN|Infinity|\.\.=|0\.05\b(?!\d)|Below 0\.05|At or above/);
+    return { got, want };
+  }
+
+  test('the audit\'s conclusion is the core\'s verdict: too few rounds for the example files (neutral, not green)', async () => {
     for (const file of [GENUINE_CSV, TAMPERED]) {
-      const want = JSON.parse(execFileSync(cli, ['audit', '--json', '--threads', '1', file], { encoding: 'utf8' }));
-      assert.equal(typeof want.overall_p_value, 'number');
       const page = await open(origin);
-      await historyOf(page, file);
-      assert.match(await page.textContent('#audit-overall-p'), new RegExp(`^Overall p-value: ${want.overall_p_value.toFixed(4).replace('.', '\\.')} \\(everything uniform`));
-      const conclusion = await page.textContent('#audit-conclusion');
-      assert.match(conclusion, want.overall_p_value < 0.05 ? /^Below 0\.05: / : /^At or above 0\.05: no sign/);
-      assert.equal(conclusion.split('\n').length, 1);
+      const { got } = await assertCoreVerdict(page, file);
+      assert.equal(got.level, 'too_few_rounds');
+      assert.equal(got.conclusion, 'Audit verdict: too few rounds to say anything.');
+      assert.doesNotMatch(await page.evaluate(() => document.getElementById('audit').innerText), /look like fair|uniform draws/);
+      const fg = await page.evaluate(() => getComputedStyle(document.body).color);
+      assert.equal(got.colour, fg, 'too few rounds is neither green nor red');
       await page.done();
     }
+  });
+
+  test('the audit\'s verdict: a tile never a mine is strong evidence (red), with its effect size', async () => {
+    // The genuine simulated rounds without those whose mines include tile 13 (an operator who dropped them).
+    const file = join(shots, 'never-13.jsonl');
+    const lines = readFileSync(simulated20000(), 'utf8').trim().split('\n');
+    writeFileSync(file, lines.filter((l) => !JSON.parse(l).positions.includes(13)).map((l) => l + '\n').join(''));
+    const page = await open(origin);
+    const { got } = await assertCoreVerdict(page, file);
+    assert.equal(got.level, 'strong_evidence');
+    assert.equal(got.conclusion, 'Audit verdict: strong evidence of bias.');
+    assert.equal(got.effect.tile, 13);
+    assert.equal(got.effect.percent, -100);
+    assert.match(got.effect.text, /^Effect size: tile 13 is furthest from uniform, with −100\.0 % of its expected mines \(z = −\d+\.\d\)\.$/);
+    assert.match(got.overall, /^Overall p-value: \d\.\d × 10\^-\d+ \(/);
+    const red = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bad').trim());
+    assert.equal(got.colour, await page.evaluate((c) => { const e = document.createElement('i'); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; }, red));
+    await page.done();
+  });
+
+  test('the audit\'s verdict: a few thousand genuine rounds are not strong evidence, as the CLI says', async () => {
+    const file = join(shots, 'genuine-3000.jsonl');
+    writeFileSync(file, readFileSync(simulated20000(), 'utf8').split('\n').slice(0, 3000).map((l) => l + '\n').join(''));
+    const page = await open(origin);
+    const { got } = await assertCoreVerdict(page, file);
+    assert.ok(['consistent', 'unusual'].includes(got.level), got.level);
+    await page.done();
   });
 
   test('Stop during a history run ends it; the next file is verified', async () => {
