@@ -234,6 +234,55 @@ export interface AuditVerdict {
   thresholds: { unusual: number, strong_evidence: number, min_rounds: number }
 }
 
+/** What a group of rounds returned, from the core's payout audit. */
+export interface PayoutGroup {
+  /** Rounds counted (voided rounds are refunds, not counted). */
+  rounds: number
+  /** Of them, with a stake and a payout. */
+  staked_rounds: number
+  /** Σ stake and Σ payout, in minor units. */
+  stake_total: number
+  payout_total: number
+  /** Σ payout / Σ stake; without stakes, the mean multiplier at unit stake (a lost round 0). */
+  realised_return: number | null
+  /** From the rounds' own variance (the ratio estimator's). */
+  standard_error: number | null
+  /** The 95% confidence interval. */
+  ci_low: number | null
+  ci_high: number | null
+  /** The RTP the rows declare (weighted by stake where there are several), and the distinct ones as fractions. */
+  declared_rtp: number | null
+  declared_rtps: string[]
+  /** Whether `declared_rtp` lies inside the interval: false says the game did not pay what it declares. */
+  declared_inside: boolean | null
+}
+
+/** The share of the k-th reveals that were safe, against its exact probability (25 − mines − k + 1)/(25 − k + 1). */
+export interface HitRate {
+  mines: number
+  pick: number
+  reveals: number
+  safe: number
+  rate: number
+  expected: number
+  /** The exact probability as a fraction (`'22/25'`). */
+  expected_exact: string
+  z: number
+}
+
+/** The payout audit: realised return against the declared RTP, per group, and the hit rates. */
+export interface PayoutAudit {
+  overall: PayoutGroup
+  by_mines: (PayoutGroup & { mines: number })[]
+  by_currency: (PayoutGroup & { key: string })[]
+  by_player: (PayoutGroup & { key: string })[]
+  /** `key`: `'commitment:client_seed'`. */
+  by_seed_pair: (PayoutGroup & { key: string })[]
+  /** Rounds left out of the per-currency, per-player and per-seed-pair groups (at most 1,000 of each kind). */
+  groups_omitted: number
+  hit_rates: HitRate[]
+}
+
 /** What {@link audit} gives: the object `fairmines audit --json` writes. */
 export interface AuditReport {
   source: string
@@ -255,6 +304,8 @@ export interface AuditReport {
   p_values: AuditPValue[]
   /** The conclusion: what to show as the audit's verdict. */
   verdict: AuditVerdict
+  /** The payout audit; null when no row has a play. */
+  payout: PayoutAudit | null
 }
 
 /**

@@ -137,6 +137,7 @@ fn genuine(specs: Vec<RowSpec>, csv: bool, chunk_rows: u8) {
             positions: Tiles::declared(positions, "positions").expect("on the board"),
             round_id: spec.round_id.as_deref().map(|b| text(b)),
             play: None,
+            wager: None,
         });
     }
     let mut history = String::new();

@@ -29,6 +29,6 @@ from ._reports import *  # noqa: F403
 __all__ = [
     *__all__,
     "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue",
-    "TileDeviation", "Verdict",
+    "HitRate", "PayoutAudit", "PayoutGroup", "TileDeviation", "Verdict",
     "audit", "verify_history",
 ]  # fmt: skip

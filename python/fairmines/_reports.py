@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from ._native import _FailureKind
 
 __all__ = [
-    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "MineAudit", "PValue", "TileDeviation",
-    "Verdict",
+    "AuditReport", "ChiSquare", "Failure", "HistoryReport", "HistorySummary", "HitRate", "MineAudit", "PValue",
+    "PayoutAudit", "PayoutGroup", "TileDeviation", "Verdict",
 ]  # fmt: skip
 
 # The columns of the failures table (``HistoryReport.to_pandas``, ``Failure.to_dict``), in order.
@@ -357,6 +357,118 @@ def _verdict(verdict: dict[str, Any]) -> Verdict:
 
 
 @final
+@dataclass(frozen=True)
+class PayoutGroup:
+    """What a group of rounds returned (overall, one mine count, currency, player or seed pair), from the core."""
+
+    key: str
+    """``"all"``, the mine count (``"3"``), the currency, the player, or ``"commitment:client_seed"``."""
+    rounds: int
+    """Rounds counted (voided rounds are refunds, not counted)."""
+    staked_rounds: int
+    """Of them, with a stake and a payout."""
+    stake_total: int
+    """Σ stake, minor units."""
+    payout_total: int
+    """Σ payout, minor units."""
+    realised_return: float | None
+    """Σ payout / Σ stake; without stakes, the mean multiplier at unit stake (a lost round 0)."""
+    standard_error: float | None
+    """Its standard error, from the rounds' own variance (the ratio estimator's)."""
+    ci_low: float | None
+    """The 95% confidence interval's lower end."""
+    ci_high: float | None
+    """Its upper end."""
+    declared_rtp: float | None
+    """The RTP the rows declare (weighted by stake where there are several)."""
+    declared_rtps: tuple[str, ...]
+    """The distinct RTPs declared, as fractions (``"99/100"``)."""
+    declared_inside: bool | None
+    """Whether ``declared_rtp`` lies inside the interval: False says the game did not pay what it declares."""
+
+
+@final
+@dataclass(frozen=True)
+class HitRate:
+    """The share of the k-th reveals of rounds with ``mines`` mines that were safe, against its exact probability."""
+
+    mines: int
+    pick: int
+    """k: 1 is the first reveal."""
+    reveals: int
+    safe: int
+    rate: float
+    expected: float
+    """``(25 - mines - pick + 1) / (25 - pick + 1)`` as a float."""
+    expected_exact: str
+    """The same as a fraction (``"22/25"``)."""
+    z: float
+
+
+@final
+@dataclass(frozen=True)
+class PayoutAudit:
+    """Does the game pay what it declares? The realised return (Σ payout / Σ stake) with its 95% interval
+    against the declared RTP, overall and per mine count, currency, player and seed pair; and the hit rate
+    per pick number. From the core (the same numbers as ``fairmines audit --json``'s ``"payout"``)."""
+
+    overall: PayoutGroup
+    by_mines: tuple[PayoutGroup, ...]
+    by_currency: tuple[PayoutGroup, ...]
+    by_player: tuple[PayoutGroup, ...]
+    by_seed_pair: tuple[PayoutGroup, ...]
+    groups_omitted: int
+    """Rounds left out of the per-currency, per-player or per-seed-pair groups (at most 1,000 of each kind)."""
+    hit_rates: tuple[HitRate, ...]
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The groups as a pandas DataFrame, one row per group: ``by`` (``"all"``, ``"mines"``, ``"currency"``,
+        ``"player"``, ``"seed_pair"``), ``key``, then every field of ``PayoutGroup``. Needs pandas."""
+        _need_pandas("PayoutAudit.to_pandas", ".overall and .by_mines have the same data")
+        import pandas as pd
+
+        kinds = (("all", (self.overall,)), ("mines", self.by_mines), ("currency", self.by_currency),
+                 ("player", self.by_player), ("seed_pair", self.by_seed_pair))  # fmt: skip
+        rows = [{"by": by, **asdict(group)} for by, groups in kinds for group in groups]
+        columns = ["by", *PayoutGroup.__dataclass_fields__]
+        frame = pd.DataFrame(rows, columns=columns)
+        frame["declared_rtps"] = frame["declared_rtps"].map(lambda rtps: ",".join(rtps))
+        return frame
+
+    def hit_rates_to_pandas(self) -> pd.DataFrame:
+        """The hit rates as a pandas DataFrame: ``mines``, ``pick``, ``reveals``, ``safe``, ``rate``,
+        ``expected``, ``expected_exact``, ``z``. Needs pandas."""
+        _need_pandas("PayoutAudit.hit_rates_to_pandas", ".hit_rates has the same data")
+        import pandas as pd
+
+        return pd.DataFrame([asdict(h) for h in self.hit_rates], columns=list(HitRate.__dataclass_fields__))
+
+
+def _group(key: str, group: dict[str, Any]) -> PayoutGroup:
+    fields = {name: group[name] for name in PayoutGroup.__dataclass_fields__ if name != "key"}
+    fields["declared_rtps"] = tuple(fields["declared_rtps"])
+    return PayoutGroup(key=key, **fields)
+
+
+def _payout(payout: dict[str, Any] | None) -> PayoutAudit | None:
+    if payout is None:
+        return None
+
+    def named(groups: list[dict[str, Any]]) -> tuple[PayoutGroup, ...]:
+        return tuple(_group(g["key"], g) for g in groups)
+
+    return PayoutAudit(
+        overall=_group("all", payout["overall"]),
+        by_mines=tuple(_group(str(g["mines"]), g) for g in payout["by_mines"]),
+        by_currency=named(payout["by_currency"]),
+        by_player=named(payout["by_player"]),
+        by_seed_pair=named(payout["by_seed_pair"]),
+        groups_omitted=payout["groups_omitted"],
+        hit_rates=tuple(HitRate(**h) for h in payout["hit_rates"]),
+    )
+
+
+@final
 @dataclass(frozen=True, init=False, repr=False)
 class AuditReport:
     """What ``audit`` found: per mine count, how often each tile held a mine and a chi-square test against
@@ -408,6 +520,8 @@ class AuditReport:
     verdict: Verdict
     """The conclusion, from the core: a level from ``overall_p_value`` (0.01 unusual, 1e-6 strong evidence,
     at least 125 rounds), its words and the largest tile deviation. What every front end shows."""
+    payout: PayoutAudit | None
+    """The payout audit (returns against the declared RTP, hit rates), or None when no row has a play."""
     _counts: _native._AuditCounts
     __hash__ = None  # type: ignore[assignment]
 
@@ -443,6 +557,7 @@ class AuditReport:
             shared_rounds=report["shared_rounds"],
             p_values=tuple(PValue(**p) for p in report["p_values"]),
             verdict=_verdict(report["verdict"]),
+            payout=_payout(report.get("payout")),
             _counts=counts,
         )
 
@@ -545,6 +660,9 @@ class AuditReport:
 
 
 # Shown, and pickled, as ``fairmines.<name>``, where they are imported from.
-for _class in (Failure, HistorySummary, HistoryReport, ChiSquare, MineAudit, PValue, TileDeviation, Verdict, AuditReport):
+for _class in (
+    Failure, HistorySummary, HistoryReport, ChiSquare, MineAudit, PValue, TileDeviation, Verdict, PayoutGroup, HitRate,
+    PayoutAudit, AuditReport,
+):  # fmt: skip
     _class.__module__ = "fairmines"
 del _class

@@ -407,10 +407,10 @@ def test_the_verdict_is_the_cores_in_words_and_levels() -> None:
     assert isinstance(verdict.largest_deviation, fairmines.TileDeviation) and 1 <= verdict.largest_deviation.tile <= 25
     assert str(verdict) in genuine.how_to_read() and verdict.words in repr(genuine)
     assert verdict.words in genuine._repr_html_()
-    # Tile 13 never a mine in 1,000 one-mine rounds: strong evidence, and the effect size says which tile.
+    # Tile 13 never a mine in 3,000 one-mine rounds: strong evidence, and the effect size says which tile.
     biased = [
         {"server_seed": "b", "commitment": fairmines.commitment("b"), "client_seed": "c", "nonce": n, "mines": 1, "positions": [n % 24 + 1 + (n % 24 >= 12)]}
-        for n in range(1000)
+        for n in range(3000)
     ]
     strong = fairmines.audit(biased).verdict
     assert (strong.level, strong.words) == ("strong_evidence", "strong evidence of bias")
@@ -657,3 +657,42 @@ def test_revealed_pairs_report_rounds_missing_at_either_end() -> None:
     assert gaps == [(0, 1), (6, 7)]
     with pytest.raises(TypeError, match="revealed"):
         fairmines.verify_history(rows, revealed=["x"])  # type: ignore[list-item]
+
+
+PAYOUT_EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "history" / "payout.jsonl"
+
+
+def test_the_payout_audit_is_the_cores() -> None:
+    report = fairmines.audit(PAYOUT_EXAMPLE)
+    payout = report.payout
+    assert isinstance(payout, fairmines.PayoutAudit)
+    rows = [json.loads(line) for line in PAYOUT_EXAMPLE.read_text().splitlines()]
+    overall = payout.overall
+    assert (overall.key, overall.rounds, overall.staked_rounds) == ("all", 12, 12)
+    assert overall.stake_total == sum(r["stake"] for r in rows) and overall.payout_total == sum(r["payout"] for r in rows)
+    assert overall.realised_return == pytest.approx(overall.payout_total / overall.stake_total)
+    assert overall.ci_low is not None and overall.ci_high is not None and overall.ci_low < overall.realised_return < overall.ci_high
+    assert overall.declared_rtp == 0.99 and overall.declared_rtps == ("99/100",) and overall.declared_inside is True
+    assert [g.key for g in payout.by_mines] == ["3"] and [g.key for g in payout.by_player] == ["ann", "bob"]
+    assert [g.key for g in payout.by_currency] == ["EUR"] and payout.groups_omitted == 0
+    first = payout.hit_rates[0]
+    assert (first.mines, first.pick, first.reveals, first.expected_exact, first.expected) == (3, 1, 12, "22/25", 22 / 25)
+    frame = payout.to_pandas()
+    assert list(frame["by"]) == ["all", "mines", "currency", "player", "player", "seed_pair"]
+    assert list(frame.columns[:3]) == ["by", "key", "rounds"] and frame["declared_rtps"][0] == "99/100"
+    hits = payout.hit_rates_to_pandas()
+    assert list(hits.columns) == ["mines", "pick", "reveals", "safe", "rate", "expected", "expected_exact", "z"]
+    assert len(hits) == len(payout.hit_rates) and hits["expected_exact"][0] == "22/25"
+    # No play: no payout audit.
+    assert fairmines.audit(genuine_rows()).payout is None
+
+
+def test_a_payout_that_is_not_what_the_round_owes_fails_as_play() -> None:
+    rows = [json.loads(line) for line in PAYOUT_EXAMPLE.read_text().splitlines()]
+    lost = next(i for i, r in enumerate(rows) if r["outcome"] == "lost")
+    rows[lost]["payout"] = 500
+    report = fairmines.verify_history(rows)
+    assert report.summary.play_mismatches == 1
+    failure = report.failures[0]
+    assert (failure.kind, failure.field, failure.expected, failure.declared) == ("play", "payout", "0", "500")
+    assert failure.message == "payout: a lost round pays 0, the record says 500"

@@ -12,7 +12,7 @@ import { HistoryVerifier, audit, heatmapSvg, tileRatios, verifyHistory } from 'f
 import { CLI, expectError, repoRoot } from './helpers.js';
 
 const EXAMPLES = path.join(repoRoot, 'examples', 'history');
-const FILES = ['history.jsonl', 'history.csv', 'tampered.jsonl'];
+const FILES = ['history.jsonl', 'history.csv', 'tampered.jsonl', 'payout.jsonl'];
 
 /** The JSON lines the CLI prints for `args` (its exit status 0 or 1: a mismatch is not a failure here). */
 function cli(...args) {
@@ -104,15 +104,29 @@ test('audit gives the core\'s verdict: too few rounds, strong evidence for a til
   assert.equal(few.verdict.level, 'too_few_rounds');
   assert.equal(few.verdict.words, 'too few rounds to say anything');
   assert.deepEqual(few.verdict.thresholds, { unusual: 0.01, strong_evidence: 1e-6, min_rounds: 125 });
-  // 1,000 one-mine rounds whose mine is never on tile 13 (the audit counts declared positions).
+  // 3,000 one-mine rounds whose mine is never on tile 13 (the audit counts declared positions).
   const [row] = fs.readFileSync(path.join(EXAMPLES, 'history.jsonl'), 'utf8').split('\n').map((l) => JSON.parse(l));
-  const lines = Array.from({ length: 1000 }, (_, n) => JSON.stringify({ ...row, nonce: n, mines: 1, positions: [n % 24 + 1 + (n % 24 >= 12 ? 1 : 0)] }));
+  const lines = Array.from({ length: 3000 }, (_, n) => JSON.stringify({ ...row, nonce: n, mines: 1, positions: [n % 24 + 1 + (n % 24 >= 12 ? 1 : 0)] }));
   const biased = await audit(new TextEncoder().encode(lines.join('\n')));
   assert.equal(biased.verdict.level, 'strong_evidence');
   assert.equal(biased.verdict.words, 'strong evidence of bias');
-  assert.equal(biased.verdict.rounds, 1000);
+  assert.equal(biased.verdict.rounds, 3000);
   assert.deepEqual([biased.verdict.largest_deviation.tile, biased.verdict.largest_deviation.percent], [13, -100]);
-  assert.ok(biased.verdict.explanation.includes('tile 13 has -100.0% of its expected mines'), biased.verdict.explanation);
+  assert.ok(biased.verdict.explanation.includes('tile 13 has 100.0% fewer mines than expected'), biased.verdict.explanation);
+});
+
+test('audit gives the payout audit of a history with stakes and payouts, null without a play', async () => {
+  const text = fs.readFileSync(path.join(EXAMPLES, 'payout.jsonl'), 'utf8');
+  const rows = text.trim().split('\n').map((l) => JSON.parse(l));
+  const { payout } = await audit(new TextEncoder().encode(text));
+  assert.equal(payout.overall.rounds, 12);
+  assert.equal(payout.overall.stake_total, rows.reduce((sum, r) => sum + r.stake, 0));
+  assert.equal(payout.overall.payout_total, rows.reduce((sum, r) => sum + r.payout, 0));
+  assert.equal(payout.overall.declared_rtp, 0.99);
+  assert.equal(payout.overall.declared_inside, true);
+  assert.deepEqual(payout.by_player.map((g) => g.key), ['ann', 'bob']);
+  assert.deepEqual([payout.hit_rates[0].pick, payout.hit_rates[0].expected_exact], [1, '22/25']);
+  assert.equal((await audit(fs.readFileSync(path.join(EXAMPLES, 'history.jsonl')))).payout, null);
 });
 
 test('tileRatios and heatmapSvg of an audit: the core\'s, the heatmap `fairmines audit --plot` writes', async () => {

@@ -308,7 +308,7 @@ fn print_audit(what: &str, report: &AuditReport) {
     let verdict = &report.verdict;
     println!("verdict: {}", verdict.words);
     if let Some(d) = verdict.largest_deviation {
-        println!("largest deviation: tile {} {:+.1}% of its expected mines, z = {:.1}", d.tile, d.percent, d.z);
+        println!("largest deviation: tile {}, {:+.1}% mines against expected, z = {:.1}", d.tile, d.percent, d.z);
     }
     println!("{}", verdict.explanation);
     println!();
@@ -361,6 +361,9 @@ fn print_audit(what: &str, report: &AuditReport) {
             );
         }
     }
+    if let Some(payout) = &report.payout {
+        print_payout(payout);
+    }
     println!();
     print!("{}", heatmap_text(report));
     println!("p-values are the chance of a deviation at least this large if every tile were equally likely:");
@@ -370,6 +373,58 @@ fn print_audit(what: &str, report: &AuditReport) {
         "(every test, Holm-adjusted) against {} (unusual) and {:e} (strong evidence), from {} rounds on.",
         t.unusual, t.strong_evidence, t.min_rounds
     );
+}
+
+/// The payout audit: returns against the declared RTP with their 95% intervals, then the hit rates.
+fn print_payout(payout: &fairmines_history::PayoutAudit) {
+    let show = |x: Option<f64>| x.map_or("-".to_owned(), |x| format!("{x:.4}"));
+    let row = |label: &str, g: &fairmines_history::Group| {
+        let inside = match g.declared_inside {
+            Some(true) => "yes",
+            Some(false) => "NO",
+            None => "-",
+        };
+        println!(
+            "{label:>12} {:>9} {:>8} [{}, {}] {:>8} {:>7}",
+            g.rounds,
+            show(g.realised_return),
+            show(g.ci_low),
+            show(g.ci_high),
+            show(g.declared_rtp),
+            inside
+        );
+    };
+    println!();
+    println!("payouts: realised return (payout / stake; without stakes the mean multiplier) and its 95% interval");
+    println!("{:>12} {:>9} {:>8} {:^18} {:>8} {:>7}", "", "rounds", "return", "95% interval", "declared", "inside");
+    row("all", &payout.overall);
+    for g in &payout.by_mines {
+        row(&format!("{} mines", g.mines), &g.group);
+    }
+    for (kind, groups) in [("currency", &payout.by_currency), ("player", &payout.by_player)] {
+        for g in groups.iter().take(20) {
+            row(&format!("{kind} {}", g.key), &g.group);
+        }
+        if groups.len() > 20 {
+            println!("{:>12} … and {} more (see --json)", "", groups.len() - 20);
+        }
+    }
+    if payout.groups_omitted > 0 {
+        println!("rounds left out of the per-group rows (over 1,000 groups of a kind): {}", payout.groups_omitted);
+    }
+    let flagged: Vec<_> = payout.hit_rates.iter().filter(|h| h.z.abs() >= 4.0).collect();
+    println!(
+        "hit rates: {} (mine count, pick number) cells, the share of k-th reveals that were safe against \
+         (25 - mines - k + 1)/(25 - k + 1); {} with |z| >= 4",
+        payout.hit_rates.len(),
+        flagged.len()
+    );
+    for h in flagged {
+        println!(
+            "  {} mines, pick {}: {}/{} safe = {:.4}, exact {} = {:.4}, z = {:.1}",
+            h.mines, h.pick, h.safe, h.reveals, h.rate, h.expected_exact, h.expected, h.z
+        );
+    }
 }
 
 pub fn audit(args: &AuditArgs) -> u8 {
@@ -512,6 +567,7 @@ fn write_simulated(args: &SimulateArgs, format: Format, mut out: impl Write) -> 
             positions,
             round_id: Some(format!("r{}", i + 1)),
             play: None,
+            wager: None,
         };
         let line = if format == Format::Csv { row.to_csv_line() } else { row.to_json_line() };
         writeln!(out, "{line}")?;

@@ -200,7 +200,21 @@ fn audit_of_a_history_and_its_errors() {
     )
     .into_owned();
     assert!(text.contains("verdict: consistent with fair draws\n"), "{text}");
-    assert!(text.contains(&format!("largest deviation: tile {tile} ")), "{text}");
+    assert!(text.contains(&format!("largest deviation: tile {tile}, ")), "{text}");
+    // The payout audit of a history with stakes and payouts, in the text and the JSON.
+    let out = fairmines(&["audit", &format!("{EXAMPLES}payout.jsonl"), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["payout"]["overall"]["rounds"].as_u64(), v["payout"]["overall"]["stake_total"].as_u64()),
+        (Some(12), Some(12_000))
+    );
+    assert_eq!(v["payout"]["hit_rates"][0]["expected_exact"], "22/25");
+    let text = String::from_utf8_lossy(&fairmines(&["audit", &format!("{EXAMPLES}payout.jsonl")]).stdout).into_owned();
+    let realised = v["payout"]["overall"]["realised_return"].as_f64().unwrap();
+    assert!(text.contains("payouts: realised return") && text.contains(&format!("{realised:.4}")), "{text}");
+    assert!(text.contains("player ann") && text.contains("currency EUR"), "{text}");
+    let out = fairmines(&["audit", &format!("{EXAMPLES}history.csv"), "--json"]);
+    assert!(serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["payout"].is_null());
     // A p-value threshold turns the audit into a check; a threshold above 1 always fails.
     let out = fairmines(&["audit", &format!("{EXAMPLES}history.csv"), "--fail-below", "1.1"]);
     assert_eq!(out.status.code(), Some(1));

@@ -18,11 +18,11 @@ use crate::chunk::{Chunk, Layout, RawData, RawRow, RowSource};
 use crate::error::HistoryError;
 use crate::options::{Options, Proceed, Progress};
 use crate::reading::Reading;
-use crate::row::{Cell, FIELDS, Partial, Row, RowError};
+use crate::row::{Cell, FIELD_COUNT, FIELDS, Partial, Row, RowError};
 use crate::verify::{Report, verify_into_report};
 
 /// The format's columns in one slice of a record batch (`None`: `round_id` when the table has none).
-struct Columns([Option<Column>; 11]);
+struct Columns([Option<Column>; FIELD_COUNT]);
 
 struct Column {
     array: ArrayRef,
@@ -133,13 +133,15 @@ fn takes(i: usize) -> (&'static [Holds], &'static str) {
         1 | 9 => (&[Text], "text"),
         3 | 4 => (&[Integers, Floats], "integers (or floats that are whole numbers)"),
         5 | 8 => (&[Text, Lists], "text like \"7,10,19\" or lists of tile numbers"),
+        11 | 13 => (&[Integers, Floats, Text], "integers (minor units)"),
+        12 | 14 => (&[Text, Integers], "text"),
         _ => (&[Text, Integers, Floats], "text like \"99/100\" or numbers"),
     }
 }
 
 /// Where each field is among the table's columns; a required one missing, or a column whose type its field
 /// cannot take (said once for the column, not for each of its rows), is a [`HistoryError::Header`].
-fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 11], HistoryError> {
+fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; FIELD_COUNT], HistoryError> {
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
     let found = reading.names.locate(&names, "the table").map_err(HistoryError::Header)?;
     let mistyped: Vec<String> = (0..found.len())
@@ -164,7 +166,7 @@ fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 11], His
 /// (0-based, over every batch) is line `i + 1`.
 fn batch_chunks(
     batches: impl RecordBatchReader,
-    found: [Option<usize>; 11],
+    found: [Option<usize>; FIELD_COUNT],
     reading: &Reading,
     send: &mut dyn FnMut(Chunk) -> bool,
 ) -> Result<(), HistoryError> {

@@ -54,7 +54,8 @@ mod report_json;
 #[cfg(feature = "arrow")]
 pub use arrow_array::{RecordBatch, RecordBatchReader};
 pub use audit::{
-    AuditCounts, AuditReport, ChiSquare, Deviation, MIN_ROUNDS, MineAudit, PValue, STRONG_EVIDENCE_BELOW, Thresholds,
+    AuditCounts, AuditReport, ChiSquare, Deviation, Group, GroupSums, HitRate, MAX_GROUPS, MIN_ROUNDS, MineAudit,
+    MinesGroup, NamedGroup, PValue, PayoutAudit, PayoutCounts, PayoutRound, STRONG_EVIDENCE_BELOW, Thresholds,
     UNUSUAL_BELOW, Verdict, VerdictLevel, audit_history, audit_seed_pair, audit_seed_pair_counts, audit_values,
     draw_chi_square, heatmap_svg, heatmap_text, holm, tile_chi_square, tile_ratios,
 };
@@ -66,5 +67,7 @@ pub use feed::{HistoryAuditor, HistoryVerifier};
 pub use nonces::{NonceRanges, PairNonces};
 pub use options::{Format, Options, Proceed, Progress, parse_delimiter};
 pub use report_json::{audit_counts_from_json, audit_json, failure_json, summary_json};
-pub use row::{CSV_HEADER, FIELDS, Play, REQUIRED_FIELDS, Row, RowError, parse_picks, parse_positions};
+pub use row::{
+    CSV_HEADER, FIELDS, MAX_AMOUNT, Play, REQUIRED_FIELDS, Row, RowError, Wager, parse_picks, parse_positions,
+};
 pub use verify::{Failure, FailureKind, Report, Sink, Summary, verify_history, verify_history_to, verify_values};

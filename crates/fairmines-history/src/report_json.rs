@@ -35,7 +35,8 @@ fn test_json(test: Option<ChiSquare>) -> Value {
 /// the mine counts share their rounds (`shared_rounds`, a seed-pair audit), where `holm_p_value` and
 /// `overall_p_value` are the valid joint p-values. `verdict` is the conclusion ([`Verdict`](crate::Verdict)):
 /// `{level, words, explanation, rounds, p_value, largest_deviation{tile, percent, z}, thresholds{unusual,
-/// strong_evidence, min_rounds}}`.
+/// strong_evidence, min_rounds}}`. `payout` is the payout audit ([`PayoutAudit`](crate::PayoutAudit)), null
+/// when no row has a play.
 pub fn audit_json(report: &AuditReport, source: &str) -> Value {
     let by_mines: Vec<_> = report
         .by_mines
@@ -64,6 +65,7 @@ pub fn audit_json(report: &AuditReport, source: &str) -> Value {
         "shared_rounds": report.shared_rounds,
         "p_values": report.p_values,
         "verdict": report.verdict,
+        "payout": report.payout,
     })
 }
 

@@ -27,6 +27,7 @@ fn genuine(pair: u8, nonce: u64) -> Row {
         mines,
         round_id: Some(format!("p{pair}n{nonce}")),
         play: None,
+        wager: None,
     }
 }
 

@@ -41,6 +41,7 @@ impl Read for Generated {
                 positions: fairmines::placement(seed.reveal(), "memory-test", nonce, mines).positions(),
                 round_id: Some(i.to_string()),
                 play: None,
+                wager: None,
             };
             self.line = (row.to_json_line() + "\n").into_bytes();
             self.at = 0;

@@ -22,6 +22,7 @@ fn history(rows: u64) -> String {
                 positions: fairmines::placement(server, client, nonce, mines).positions(),
                 round_id: None,
                 play: None,
+                wager: None,
             };
             row.to_json_line() + "\n"
         })

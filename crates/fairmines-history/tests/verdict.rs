@@ -102,7 +102,11 @@ fn a_tile_never_a_mine_in_100_000_rounds_is_always_strong_evidence() {
         let deviation = verdict.largest_deviation.unwrap();
         assert_eq!((deviation.tile, deviation.percent), (13, -100.0), "{deviation:?}");
         assert!(deviation.z < -50.0, "{deviation:?}");
-        assert!(verdict.explanation.contains("tile 13 has -100.0% of its expected mines"), "{}", verdict.explanation);
+        assert!(
+            verdict.explanation.contains("tile 13 has 100.0% fewer mines than expected"),
+            "{}",
+            verdict.explanation
+        );
         assert!(verdict.p_value.unwrap() < 1e-6);
     }
 }

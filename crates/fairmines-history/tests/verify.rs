@@ -19,6 +19,7 @@ fn genuine(pair: u8, nonce: u64, mines: u32) -> Row {
         mines,
         round_id: Some(format!("p{pair}n{nonce}")),
         play: None,
+        wager: None,
     }
 }
 
@@ -321,6 +322,7 @@ fn an_empty_server_seed_reads_back_the_same_from_csv_and_json_lines() {
         mines,
         round_id: None,
         play: None,
+        wager: None,
     };
     let rows = [row];
     let (from_csv, from_jsonl) = (run(&csv(&rows), Format::Csv), run(&jsonl(&rows), Format::JsonLines));
@@ -613,4 +615,106 @@ fn a_revealed_pairs_round_count_finds_rounds_missing_at_either_end_and_past_it()
     assert_eq!(gaps, [(0, 1), (0, 3), (8, 9)]);
     let first_past = report.failures.iter().find(|f| f.kind == FailureKind::NoncePastEnd).unwrap();
     assert_eq!(first_past.message, "nonce: 8 is past the revealed seed pair's 8 rounds (nonces 0..8)");
+}
+
+/// `played` with a stake of `stake` minor units and the payout the round owes (0 when lost).
+fn staked(nonce: u64, safe: usize, lost: bool, stake: u64) -> Row {
+    let mut row = played(nonce, safe, lost);
+    let play = row.play.unwrap();
+    let payout = play.multiplier.map_or(0, |m| (u128::from(stake) * m.numer() / m.denom()) as u64);
+    row.wager = Some(fairmines_history::Wager {
+        stake: Some(stake),
+        currency: Some("EUR".into()),
+        payout: Some(payout),
+        player: Some("ann".into()),
+    });
+    row
+}
+
+fn wager_csv(rows: &[Row]) -> String {
+    let lines = rows.iter().map(|r| {
+        let play = r.play.unwrap();
+        let w = r.wager.clone().unwrap();
+        let picks = play.picks.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+        let (rtp, multiplier) = (play.rtp.unwrap(), play.multiplier.map(|m| m.to_string()).unwrap_or_default());
+        let (stake, payout) = (w.stake.unwrap(), w.payout.unwrap());
+        let (currency, player) = (w.currency.unwrap(), w.player.unwrap());
+        format!(
+            "{},{rtp},\"{picks}\",{},{multiplier},{stake},{currency},{payout},{player}\n",
+            r.to_csv_line(),
+            play.outcome.as_str()
+        )
+    });
+    format!("{CSV_HEADER},rtp,picks,outcome,multiplier,stake,currency,payout,player\n{}", lines.collect::<String>())
+}
+
+#[test]
+fn a_payout_is_the_stake_times_the_exact_multiplier_rounded_down() {
+    let rows = vec![staked(0, 2, false, 1_000), staked(1, 1, true, 500), staked(2, 3, false, 777)];
+    let owed = rows[0].play.unwrap().multiplier.unwrap();
+    for (text, format) in [(jsonl(&rows), Format::JsonLines), (wager_csv(&rows), Format::Csv)] {
+        let report = run(&text, format);
+        assert!(report.is_ok(), "{format:?}: {:?}", report.failures);
+        // One unit more than owed, and a lost round that pays: each a play failure of its row.
+        let mut forged = rows.clone();
+        forged[0].wager.as_mut().unwrap().payout = Some(rows[0].wager.as_ref().unwrap().payout.unwrap() + 1);
+        forged[1].wager.as_mut().unwrap().payout = Some(500);
+        let text = if format == Format::Csv { wager_csv(&forged) } else { jsonl(&forged) };
+        let report = run(&text, format);
+        let s = &report.summary;
+        assert_eq!((s.ok, s.mismatched, s.play_mismatches), (1, 2, 2), "{format:?}");
+        let failures: Vec<_> = report
+            .failures
+            .iter()
+            .map(|f| (f.kind, f.field.as_deref(), f.expected.as_deref(), f.declared.as_deref()))
+            .collect();
+        let paid = rows[0].wager.as_ref().unwrap().payout.unwrap();
+        let (expected, declared) = (paid.to_string(), (paid + 1).to_string());
+        assert_eq!(
+            failures,
+            [
+                (FailureKind::Play, Some("payout"), Some(expected.as_str()), Some(declared.as_str())),
+                (FailureKind::Play, Some("payout"), Some("0"), Some("500")),
+            ]
+        );
+        let message = &report.failures[0].message;
+        assert_eq!(
+            *message,
+            format!(
+                "payout: a stake of 1000 cashed out at multiplier {owed} pays floor(1000 × {owed}) = {paid}, the record says {}",
+                paid + 1
+            )
+        );
+        assert_eq!(report.failures[1].message, "payout: a lost round pays 0, the record says 500");
+    }
+    // The rules of the fields: whole minor units up to 2^53 − 1, a payout needs its stake.
+    let mut row: serde_json::Value = serde_json::from_str(&rows[0].to_json_line()).unwrap();
+    assert_eq!(
+        (row["stake"].as_u64(), row["currency"].as_str(), row["player"].as_str()),
+        (Some(1000), Some("EUR"), Some("ann"))
+    );
+    for (field, value, message) in [
+        (
+            "stake",
+            serde_json::json!(9_007_199_254_740_992u64),
+            "stake: must be a whole number of minor units from 0 to 9007199254740991, got 9007199254740992",
+        ),
+        (
+            "payout",
+            serde_json::json!(-1),
+            "payout: must be a whole number of minor units from 0 to 9007199254740991, got -1",
+        ),
+        (
+            "stake",
+            serde_json::json!(1.5),
+            "stake: must be a whole number of minor units from 0 to 9007199254740991, got 1.5",
+        ),
+        ("stake", serde_json::Value::Null, "stake: missing (a row with a payout needs its stake)"),
+    ] {
+        let before = row[field].clone();
+        row[field] = value;
+        assert_eq!(Row::from_json_value(&row).unwrap_err().message, message);
+        row[field] = before;
+    }
+    assert_eq!(Row::from_json_value(&row).unwrap(), rows[0]);
 }

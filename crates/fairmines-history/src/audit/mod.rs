@@ -15,16 +15,20 @@ use crate::pipeline::{pipeline, thread_count};
 use crate::reading::{Reading, read_chunks, value_chunks};
 
 mod heatmap;
+mod payout;
 mod stats;
 mod verdict;
 
 pub use heatmap::{heatmap_svg, heatmap_text};
+pub use payout::{
+    Group, GroupSums, HitRate, MAX_GROUPS, MinesGroup, NamedGroup, PayoutAudit, PayoutCounts, PayoutRound,
+};
 pub use stats::{AuditReport, ChiSquare, MineAudit, PValue, draw_chi_square, holm, tile_chi_square, tile_ratios};
 use stats::{DF, N, p_values};
 pub use verdict::{Deviation, MIN_ROUNDS, STRONG_EVIDENCE_BELOW, Thresholds, UNUSUAL_BELOW, Verdict, VerdictLevel};
 
 /// Counts being gathered; add them up with [`AuditCounts::merge`] and test with [`AuditCounts::report`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AuditCounts {
     /// Rows read.
     pub rows_read: u64,
@@ -43,7 +47,13 @@ pub struct AuditCounts {
     /// history each row is a round of its own (its own seed pair and nonce), counted under one mine count.
     #[serde(default)]
     pub shared_rounds: bool,
+    /// What the rounds with a play staked and paid, and their reveals ([`PayoutCounts`]).
+    #[serde(default)]
+    pub payout: PayoutCounts,
 }
+
+// The sums of the payout counts are finite floats: equal to themselves.
+impl Eq for AuditCounts {}
 
 impl Default for AuditCounts {
     fn default() -> Self {
@@ -55,6 +65,7 @@ impl Default for AuditCounts {
             tiles: [[0; N]; 24],
             first_draw: [0; N],
             shared_rounds: false,
+            payout: PayoutCounts::default(),
         }
     }
 }
@@ -113,6 +124,7 @@ impl AuditCounts {
             self.first_draw[t] += other.first_draw[t];
         }
         self.shared_rounds |= other.shared_rounds;
+        self.payout.merge(&other.payout);
     }
 
     /// The counts of one mine count only (its rounds and tile counts; no first draws): for its heatmap.
@@ -157,6 +169,7 @@ impl AuditCounts {
             shared_rounds: self.shared_rounds,
             p_values: Vec::new(),
             verdict: Verdict::default(),
+            payout: self.payout.audit(),
         };
         report.p_values = p_values(&report);
         report.verdict = Verdict::of(&report);
@@ -248,6 +261,16 @@ pub(crate) fn audit_chunk(chunk: Chunk) -> AuditCounts {
                 let placement = fairmines::placement(&row.server_seed, &row.client_seed, row.nonce, row.mines);
                 let first = placement.draw_order().first().map(|&t| t + 1);
                 counts.add_round(row.mines, &row.positions, first);
+                if let Some(play) = row.play.as_deref() {
+                    let seed_pair = format!("{}:{}", row.commitment, row.client_seed);
+                    let round = PayoutRound {
+                        mines: row.mines,
+                        play: Some(play),
+                        wager: row.wager.as_deref(),
+                        seed_pair: &seed_pair,
+                    };
+                    counts.payout.add(round, Some(&placement));
+                }
             }
         }
     }

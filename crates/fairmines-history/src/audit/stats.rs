@@ -154,6 +154,9 @@ pub struct AuditReport {
     /// ([`Verdict::of`](super::Verdict::of)).
     #[serde(default)]
     pub verdict: super::Verdict,
+    /// The payout audit: returns against the declared RTP, and hit rates; `None` when no row has a play.
+    #[serde(default)]
+    pub payout: Option<super::PayoutAudit>,
 }
 
 /// One p-value of an [`AuditReport`] and what it tests: the words every report (text, JSON, Python) shows.

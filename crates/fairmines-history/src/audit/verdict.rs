@@ -125,9 +125,12 @@ impl Verdict {
     fn judge(rounds: u64, p_value: Option<f64>, largest_deviation: Option<Deviation>, tests: usize) -> Verdict {
         let thresholds = Thresholds::default();
         let effect = largest_deviation.map_or(String::new(), |d| {
+            let direction = if d.percent < 0.0 { "fewer" } else { "more" };
             format!(
-                " The largest deviation: tile {} has {:+.1}% of its expected mines (z = {:.1}).",
-                d.tile, d.percent, d.z
+                " The largest deviation: tile {} has {:.1}% {direction} mines than expected (z = {:.1}).",
+                d.tile,
+                d.percent.abs(),
+                d.z
             )
         });
         let (level, explanation) = match p_value {

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use fairmines::input::Number;
 use fairmines::{Digest, MineCount, Ratio, Rtp, Tiles};
 
-use super::{Partial, Play, Row, RowError};
+use super::{MAX_AMOUNT, Partial, Play, Row, RowError, Wager};
 
 /// A field's value as an input holds it (a JSON value, a column's cell), before the format's rules judge it.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,6 +213,63 @@ pub(super) fn play(cells: [Cell<'_>; 4]) -> Result<Option<Play>, RowError> {
     Ok(Some(Play { picks, outcome, rtp, multiplier }))
 }
 
+/// An amount in minor units: a whole number from 0 to 2^53 − 1 (text digits, or a number that is one).
+fn amount(cell: &Cell<'_>, field: &'static str) -> Result<Option<u64>, RowError> {
+    let wrong = |shown: String| {
+        RowError::field(
+            field,
+            format!("{field}: must be a whole number of minor units from 0 to {MAX_AMOUNT}, got {shown}"),
+        )
+    };
+    let n = match cell {
+        Cell::Missing => return Ok(None),
+        Cell::Text(text) if text.trim().is_empty() => return Ok(None),
+        Cell::Text(text) => {
+            let text = text.trim();
+            let n = text.parse::<i128>().map(Number::Int).or_else(|_| text.parse::<f64>().map(Number::Float));
+            n.map_err(|_| wrong(format!("{text:?}")))?
+        }
+        Cell::Number(n) => *n,
+        other => return Err(wrong(other.kind().to_owned())),
+    };
+    match n.integer() {
+        Some(i) if (0..=i128::from(MAX_AMOUNT)).contains(&i) => Ok(Some(i as u64)),
+        _ => Err(wrong(n.to_string())),
+    }
+}
+
+/// A label (`currency`, `player`): text, trimmed, or a number's text; empty is none.
+fn label(cell: &Cell<'_>, field: &'static str) -> Result<Option<String>, RowError> {
+    match cell {
+        Cell::Missing => Ok(None),
+        Cell::Text(text) => Ok(Some(text.trim().to_owned()).filter(|t| !t.is_empty())),
+        Cell::Number(n) => Ok(Some(n.integer().map_or_else(|| n.to_string(), |i| i.to_string()))),
+        other => Err(RowError::field(field, format!("{field}: must be a string, got {}", other.kind()))),
+    }
+}
+
+/// The wager fields' cells (`stake`, `currency`, `payout`, `player`): `None` when all are missing. A payout
+/// needs its stake (`has_play`: whether the row has picks and an outcome, which a payout needs too).
+pub(crate) fn wager(cells: [Cell<'_>; 4], has_play: bool) -> Result<Option<Wager>, RowError> {
+    let [stake, currency, payout, player] = cells;
+    let wager = Wager {
+        stake: amount(&stake, "stake")?,
+        currency: label(&currency, "currency")?,
+        payout: amount(&payout, "payout")?,
+        player: label(&player, "player")?,
+    };
+    if wager.payout.is_some() && wager.stake.is_none() {
+        return Err(RowError::field("stake", "stake: missing (a row with a payout needs its stake)".to_owned()));
+    }
+    if wager.payout.is_some() && !has_play {
+        return Err(RowError::field(
+            "outcome",
+            "outcome: missing (a row with a payout needs picks and outcome, to check what it pays)".to_owned(),
+        ));
+    }
+    Ok((wager != Wager::default()).then_some(wager))
+}
+
 impl Partial {
     /// The seeds and nonce from their cells, when all three read.
     fn round<'a>(cell: impl Fn(usize) -> Cell<'a>) -> Option<Box<(String, String, u64)>> {
@@ -237,10 +294,14 @@ impl Row {
                 positions(cell(5))?,
                 play([cell(7), cell(8), cell(9), cell(10)])?,
             ))
-        })();
+        })()
+        .and_then(|fields| {
+            let wager = wager([cell(11), cell(12), cell(13), cell(14)], fields.6.is_some())?;
+            Ok((fields, wager))
+        });
         match fields {
-            Ok((server_seed, commitment, client_seed, nonce, mines, positions, play)) => {
-                Ok(Row { server_seed, commitment, client_seed, nonce, mines, positions, round_id, play })
+            Ok(((server_seed, commitment, client_seed, nonce, mines, positions, play), wager)) => {
+                Ok(Row { server_seed, commitment, client_seed, nonce, mines, positions, round_id, play, wager })
             }
             Err(e) => Err((e, Partial { round: Partial::round(&cell), round_id })),
         }

@@ -4,8 +4,8 @@ use std::borrow::Cow;
 
 use fairmines::input::Number;
 
-use super::cell::{Cell, commitment, mines, nonce, parse_positions, play};
-use super::{Names, Partial, Row, RowError, RowRef};
+use super::cell::{Cell, commitment, mines, nonce, parse_positions, play, wager};
+use super::{Names, Partial, Row, RowError, RowRef, WAGER_FIELDS};
 
 impl Row {
     /// The row as one CSV line in the column order of [`CSV_HEADER`](super::CSV_HEADER) (no newline),
@@ -67,6 +67,8 @@ pub(crate) struct CsvHeader {
     round_id: Option<usize>,
     /// `rtp`, `picks`, `outcome`, `multiplier`, where the header has them.
     play: Option<[Option<usize>; 4]>,
+    /// `stake`, `currency`, `payout`, `player`, where the header has them.
+    wager: Option<[Option<usize>; 4]>,
     width: usize,
 }
 
@@ -78,7 +80,11 @@ impl CsvHeader {
         Ok(CsvHeader {
             columns: core::array::from_fn(|i| found[i].unwrap_or(0)),
             round_id: found[6],
-            play: found[7..].iter().any(Option::is_some).then(|| [found[7], found[8], found[9], found[10]]),
+            play: found[7..WAGER_FIELDS].iter().any(Option::is_some).then(|| [found[7], found[8], found[9], found[10]]),
+            wager: found[WAGER_FIELDS..]
+                .iter()
+                .any(Option::is_some)
+                .then(|| [found[11], found[12], found[13], found[14]]),
             width: header.len(),
         })
     }
@@ -127,6 +133,19 @@ impl CsvHeader {
             let text = self.text(record, column, field)?;
             if text.is_empty() { Err(RowError::missing(field)) } else { Ok(text) }
         };
+        let play = match self.play {
+            None => None,
+            Some(columns) => {
+                let fields = ["rtp", "picks", "outcome", "multiplier"];
+                let mut cells = [Cell::Missing, Cell::Missing, Cell::Missing, Cell::Missing];
+                for ((cell, column), field) in cells.iter_mut().zip(columns).zip(fields) {
+                    if let Some(column) = column {
+                        *cell = Cell::Text(self.text(record, column, field)?);
+                    }
+                }
+                play(cells)?.map(Box::new)
+            }
+        };
         Ok(RowRef {
             // Seeds are text, and the empty text is a seed (as in JSON Lines): an empty column is not missing.
             server_seed: Cow::Borrowed(self.text(record, server, "server_seed")?),
@@ -136,19 +155,20 @@ impl CsvHeader {
             mines: mines(number(mines_at, "mines")?)?,
             positions: parse_positions(required(positions_at, "positions")?)?,
             round_id: self.round_id_of(record),
-            play: match self.play {
+            wager: match self.wager {
                 None => None,
                 Some(columns) => {
-                    let fields = ["rtp", "picks", "outcome", "multiplier"];
+                    let fields = ["stake", "currency", "payout", "player"];
                     let mut cells = [Cell::Missing, Cell::Missing, Cell::Missing, Cell::Missing];
                     for ((cell, column), field) in cells.iter_mut().zip(columns).zip(fields) {
                         if let Some(column) = column {
                             *cell = Cell::Text(self.text(record, column, field)?);
                         }
                     }
-                    play(cells)?.map(Box::new)
+                    wager(cells, play.is_some())?.map(Box::new)
                 }
             },
+            play,
         })
     }
 }

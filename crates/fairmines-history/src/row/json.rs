@@ -6,8 +6,8 @@ use fairmines::input::Number;
 use fairmines::{Digest, MineCount, Tiles};
 use serde_json::{Map, Value};
 
-use super::cell::{Cell, parse_positions, play};
-use super::{FIELDS, Names, Partial, Row, RowError, RowRef};
+use super::cell::{Cell, parse_positions, play, wager};
+use super::{FIELD_COUNT, FIELDS, Names, Partial, Row, RowError, RowRef};
 
 /// A JSON number as the core takes numbers.
 fn json_number(n: &serde_json::Number) -> Number {
@@ -76,6 +76,19 @@ impl Row {
                 map.insert("multiplier".into(), Value::String(multiplier.to_string()));
             }
         }
+        if let Some(wager) = &self.wager {
+            let texts = [("currency", &wager.currency), ("player", &wager.player)];
+            for (field, amount) in [("stake", wager.stake), ("payout", wager.payout)] {
+                if let Some(amount) = amount {
+                    map.insert(field.into(), Value::from(amount));
+                }
+            }
+            for (field, text) in texts {
+                if let Some(text) = text {
+                    map.insert(field.into(), Value::String(text.clone()));
+                }
+            }
+        }
         Value::Object(map).to_string()
     }
 }
@@ -125,7 +138,7 @@ impl<'a> Plain<'a> {
 /// form). `None` for anything else, and for a row the format's rules refuse: the general path reads those.
 pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
     let mut at = 0;
-    let mut fields: [Option<Plain<'a>>; 11] = [None; 11];
+    let mut fields: [Option<Plain<'a>>; FIELD_COUNT] = [None; FIELD_COUNT];
     let space = |at: &mut usize| {
         while matches!(line.get(*at), Some(b' ' | b'\t')) {
             *at += 1;
@@ -219,8 +232,34 @@ pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a
         return None;
     }
     // The format's rules, as `Row::from_cells` applies them; a refusal goes to the general path.
-    let [server_seed, commitment, client_seed, nonce, mines, positions, round_id, rtp, picks, outcome, multiplier] =
-        fields;
+    let [
+        server_seed,
+        commitment,
+        client_seed,
+        nonce,
+        mines,
+        positions,
+        round_id,
+        rtp,
+        picks,
+        outcome,
+        multiplier,
+        stake,
+        currency,
+        payout,
+        player,
+    ] = fields;
+    let cell = |field: Option<Plain<'a>>| field.map_or(Cell::Missing, Plain::cell);
+    let play = if rtp.is_none() && picks.is_none() && outcome.is_none() && multiplier.is_none() {
+        None
+    } else {
+        play([cell(rtp), cell(picks), cell(outcome), cell(multiplier)]).ok()?.map(Box::new)
+    };
+    let wager = if stake.is_none() && currency.is_none() && payout.is_none() && player.is_none() {
+        None
+    } else {
+        wager([cell(stake), cell(currency), cell(payout), cell(player)], play.is_some()).ok()?.map(Box::new)
+    };
     let text_of = |field: Option<Plain<'a>>| match field {
         Some(Plain::Text(text)) => Some(text),
         _ => None,
@@ -246,12 +285,8 @@ pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a
             Some(Plain::Integer(n)) => Some(Cow::Owned(n.to_string())),
             Some(Plain::Integers(..)) => return None,
         },
-        play: if rtp.is_none() && picks.is_none() && outcome.is_none() && multiplier.is_none() {
-            None
-        } else {
-            let cell = |field: Option<Plain<'a>>| field.map_or(Cell::Missing, Plain::cell);
-            play([cell(rtp), cell(picks), cell(outcome), cell(multiplier)]).ok()?.map(Box::new)
-        },
+        play,
+        wager,
     })
 }
 

@@ -27,8 +27,9 @@ pub const CSV_HEADER: &str = "round_id,server_seed,commitment,client_seed,nonce,
 /// The fields every row must have (`round_id` is optional).
 pub const REQUIRED_FIELDS: [&str; 6] = ["server_seed", "commitment", "client_seed", "nonce", "mines", "positions"];
 
-/// Every field of the format: the required ones, `round_id`, then the optional play fields ([`Play`]).
-pub const FIELDS: [&str; 11] = [
+/// Every field of the format: the required ones, `round_id`, the optional play fields ([`Play`]), then the
+/// optional wager fields ([`Wager`]).
+pub const FIELDS: [&str; FIELD_COUNT] = [
     "server_seed",
     "commitment",
     "client_seed",
@@ -40,7 +41,39 @@ pub const FIELDS: [&str; 11] = [
     "picks",
     "outcome",
     "multiplier",
+    "stake",
+    "currency",
+    "payout",
+    "player",
 ];
+
+/// How many fields [`FIELDS`] has.
+pub(crate) const FIELD_COUNT: usize = 15;
+
+/// Where the wager fields start in [`FIELDS`] (`stake`, `currency`, `payout`, `player`).
+pub(crate) const WAGER_FIELDS: usize = 11;
+
+/// The largest stake or payout: 2^53 − 1 minor units, so that every amount is exact in a JavaScript number
+/// or a float64 column.
+pub const MAX_AMOUNT: u64 = (1 << 53) - 1;
+
+/// What was staked and paid in a round, and by whom, where a history row says (`stake`, `currency`,
+/// `payout`, `player`). Amounts are integers in the currency's minor units (cents), at most [`MAX_AMOUNT`].
+///
+/// A row with a `payout` needs its `stake` and its play (`picks`, `outcome`); it is then checked: a lost
+/// round pays 0, a voided one gives the stake back, a cashed-out one pays `floor(stake × multiplier)` with
+/// the exact multiplier of its picks at its `rtp` (without an `rtp` the payout is not checked).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Wager {
+    /// The stake, in minor units.
+    pub stake: Option<u64>,
+    /// The currency's code (`EUR`, `BTC`), as the history writes it.
+    pub currency: Option<String>,
+    /// What was paid back, stake included, in minor units.
+    pub payout: Option<u64>,
+    /// Who played.
+    pub player: Option<String>,
+}
 
 /// How the player played a round, where a history row says (the fields of the core's
 /// [`RoundRecord`](fairmines::RoundRecord), in the same text forms), checked against the replay with
@@ -82,6 +115,8 @@ pub struct Row {
     pub round_id: Option<String>,
     /// The picks, outcome and multiplier, where the history has them.
     pub play: Option<Play>,
+    /// The stake, currency, payout and player, where the history has them.
+    pub wager: Option<Wager>,
 }
 
 impl fmt::Debug for Row {
@@ -95,6 +130,7 @@ impl fmt::Debug for Row {
             .field("positions", &self.positions)
             .field("round_id", &self.round_id)
             .field("play", &self.play)
+            .field("wager", &self.wager)
             .finish()
     }
 }
@@ -112,6 +148,8 @@ pub(crate) struct RowRef<'a> {
     pub(crate) round_id: Option<Cow<'a, str>>,
     /// Boxed: most histories have none, and a small row keeps the chunks small.
     pub(crate) play: Option<Box<Play>>,
+    /// Boxed, as `play`.
+    pub(crate) wager: Option<Box<Wager>>,
 }
 
 impl From<Row> for RowRef<'_> {
@@ -125,6 +163,7 @@ impl From<Row> for RowRef<'_> {
             positions: row.positions,
             round_id: row.round_id.map(Cow::Owned),
             play: row.play.map(Box::new),
+            wager: row.wager.map(Box::new),
         }
     }
 }
@@ -140,6 +179,7 @@ impl RowRef<'_> {
             positions: self.positions,
             round_id: self.round_id.map(Cow::into_owned),
             play: self.play.map(|play| *play),
+            wager: self.wager.map(|wager| *wager),
         }
     }
 }
@@ -192,7 +232,7 @@ pub(crate) struct Partial {
 /// Where each field of [`FIELDS`] is found in the input: under its own name, or under the name a column
 /// mapping gives it (`{"serverSeed": "server_seed"}`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Names([Cow<'static, str>; 11]);
+pub(crate) struct Names([Cow<'static, str>; FIELD_COUNT]);
 
 impl Default for Names {
     fn default() -> Self {
@@ -204,7 +244,7 @@ impl Names {
     /// The names a column mapping gives (the input's name → the field it holds); the other fields keep theirs.
     pub(crate) fn new(columns: &BTreeMap<String, String>) -> Result<Names, HistoryError> {
         let mut names = Names::default();
-        let mut given: [Option<&str>; 11] = [None; 11];
+        let mut given: [Option<&str>; FIELD_COUNT] = [None; FIELD_COUNT];
         for (name, field) in columns {
             let Some(i) = FIELDS.iter().position(|f| f == field) else {
                 return Err(HistoryError::Argument(format!(
@@ -229,8 +269,8 @@ impl Names {
 
     /// The position of each field among the columns named in `header` (compared trimmed, ignoring case); a
     /// required field that is not there is an error naming every one missing (`what`: `the CSV header`).
-    pub(crate) fn locate(&self, header: &[String], what: &str) -> Result<[Option<usize>; 11], String> {
-        let found: [Option<usize>; 11] =
+    pub(crate) fn locate(&self, header: &[String], what: &str) -> Result<[Option<usize>; FIELD_COUNT], String> {
+        let found: [Option<usize>; FIELD_COUNT] =
             core::array::from_fn(|i| header.iter().position(|name| name.trim().eq_ignore_ascii_case(self.0[i].trim())));
         let missing: Vec<&str> = (0..6).filter(|&i| found[i].is_none()).map(|i| self.get(i)).collect();
         if missing.is_empty() {

@@ -102,6 +102,54 @@ fn pair_index<'r>(
     (pairs.len() - 1) as u32
 }
 
+/// The payout a round owes, by the exact multiplier of its replay: 0 for a lost round, the stake for a voided
+/// one, `floor(stake × multiplier)` for a cashed-out one (in integers: `stake × num / den`, rounded down).
+/// `None` when it cannot be said (no stake or payout; a cash-out without its rtp).
+pub(crate) fn owed_payout(
+    stake: u64,
+    outcome: fairmines::Outcome,
+    multiplier: Option<fairmines::Ratio>,
+) -> Option<u128> {
+    match outcome {
+        fairmines::Outcome::Lost => Some(0),
+        fairmines::Outcome::Voided => Some(u128::from(stake)),
+        fairmines::Outcome::CashedOut => {
+            let m = multiplier?;
+            u128::from(stake).checked_mul(m.numer()).map(|product| product / m.denom())
+        }
+    }
+}
+
+/// The failure of a payout that is not what the round owes ([`owed_payout`]): its message, the payout
+/// owed and the one declared.
+fn payout_failure(
+    wager: &crate::row::Wager,
+    outcome: fairmines::Outcome,
+    multiplier: Option<fairmines::Ratio>,
+    has_rtp: bool,
+) -> Option<(String, String, String)> {
+    let (stake, paid) = (wager.stake?, wager.payout?);
+    if outcome == fairmines::Outcome::CashedOut && !has_rtp {
+        return None;
+    }
+    let owed = owed_payout(stake, outcome, multiplier)?;
+    if owed == u128::from(paid) {
+        return None;
+    }
+    let message = match (outcome, multiplier) {
+        (fairmines::Outcome::Lost, _) => format!("payout: a lost round pays 0, the record says {paid}"),
+        (fairmines::Outcome::Voided, _) => {
+            format!("payout: a voided round gives the stake back ({stake}), the record says {paid}")
+        }
+        (_, Some(m)) => format!(
+            "payout: a stake of {stake} cashed out at multiplier {m} pays floor({stake} × {m}) = {owed}, the record \
+             says {paid}"
+        ),
+        (_, None) => return None,
+    };
+    Some((message, owed.to_string(), paid.to_string()))
+}
+
 pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedChunk {
     let parsed: Vec<_> = chunk.rows.iter().map(|raw| raw.parse(&chunk)).collect();
     let expected = placements(&parsed);
@@ -150,6 +198,9 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
                         play.outcome,
                         play.rtp.map(|rtp| (rtp, play.multiplier)),
                     );
+                    let payout = row.wager.as_deref().and_then(|wager| {
+                        payout_failure(wager, check.expected_outcome, check.expected_multiplier, play.rtp.is_some())
+                    });
                     let failures: Box<[Failure]> = check
                         .differences
                         .into_iter()
@@ -173,6 +224,12 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
                                 ..Failure::new(FailureKind::Play, Some(raw.line), message)
                             }
                         })
+                        .chain(payout.map(|(message, expected, declared)| Failure {
+                            field: Some("payout".to_owned()),
+                            expected: Some(expected),
+                            declared: Some(declared),
+                            ..Failure::new(FailureKind::Play, Some(raw.line), message)
+                        }))
                         .collect();
                     (!failures.is_empty()).then_some(failures)
                 });
