@@ -551,6 +551,133 @@ describe('served page', () => {
     await page.done();
   });
 
+  /** The payout audit as the page shows it: the table's rows and the plot's marks. */
+  async function payoutOf(page) {
+    return page.evaluate(() => {
+      const box = document.getElementById('payout-audit');
+      const rows = [...document.querySelectorAll('#payout-groups tbody tr')].map((tr) => [tr.dataset.group, ...[...tr.cells].map((c) => c.textContent)]);
+      const groups = [...document.querySelectorAll('#payout-plot svg g.group')].map((g) => {
+        const num = (k) => (g.dataset[k] === '' ? null : Number(g.dataset[k]));
+        const bar = g.querySelector('line.interval');
+        const diamond = g.querySelector('path.declared');
+        const dot = g.querySelector('circle.realised');
+        return {
+          mines: num('mines'), realised: num('realised'), low: num('low'), high: num('high'), declared: num('declared'),
+          bar: bar ? [Number(bar.getAttribute('y1')), Number(bar.getAttribute('y2'))] : null,
+          dot: Number(dot.getAttribute('cy')),
+          diamond: diamond ? diamond.getBoundingClientRect().height > 0 : false,
+        };
+      });
+      return { visible: !box.hidden && box.offsetParent !== null, note: document.getElementById('payout-note').textContent, rows, groups, svgs: document.querySelectorAll('#payout-plot svg').length };
+    });
+  }
+  const pct = (x) => (x === null ? '—' : `${(x * 100).toFixed(2)} %`);
+  /** The row the page must show for a group of `fairmines audit --json`'s payout audit. */
+  const wantRow = (key, label, g) => [key, label, g.rounds.toLocaleString('en'), pct(g.realised_return),
+    g.ci_low === null ? '—' : `${pct(g.ci_low)} to ${pct(g.ci_high)}`, pct(g.declared_rtp), g.declared_inside === null ? '—' : g.declared_inside ? 'yes' : 'no'];
+
+  /** Checks the page's payout table and plot against the CLI's payout audit of `file`; returns both. */
+  async function assertCorePayout(page, file) {
+    const want = cliAudit(file).payout;
+    assert.ok(want, `${file} has a payout audit`);
+    await historyOf(page, file);
+    const got = await payoutOf(page);
+    assert.equal(got.visible, true);
+    const mines = want.by_mines.filter((g) => g.rounds > 0);
+    assert.deepEqual(got.rows.slice(0, 1 + mines.length), [
+      wantRow('overall', 'all rounds', want.overall),
+      ...mines.map((g) => wantRow(`mines:${g.mines}`, `${g.mines} mine${g.mines === 1 ? '' : 's'}`, g)),
+    ]);
+    // One plot: a mark per mine count with the CLI's numbers, the dot inside its bar, a diamond for the declared RTP.
+    assert.equal(got.svgs, 1);
+    assert.deepEqual(got.groups.map((g) => [g.mines, g.realised, g.low, g.high, g.declared]),
+      mines.map((g) => [g.mines, g.realised_return, g.ci_low, g.ci_high, g.declared_rtp]));
+    for (const g of got.groups) {
+      assert.ok(g.diamond, `${g.mines} mines: a declared marker`);
+      if (g.bar) assert.ok(Math.min(...g.bar) <= g.dot && g.dot <= Math.max(...g.bar), `${g.mines} mines: dot ${g.dot} inside its bar ${g.bar}`);
+    }
+    const text = await page.evaluate(() => document.getElementById('payout-audit').innerText);
+    assert.doesNotMatch(text, /NaN|Infinity|undefined|null|\.\.=|ci_low|realised_return|declared_inside/);
+    return { got, want };
+  }
+
+  /** A genuine history with plays from the simulated rounds: the player opens tiles 1, 2, … (1 to 3 of them)
+   * and cashes out unless a mine is hit; with `stakes`, 100 to 500 cents staked and floor(stake × multiplier) paid. */
+  function playedHistory(rows, { stakes }) {
+    const file = join(shots, `played-${rows}-${stakes ? 'staked' : 'unstaked'}.jsonl`);
+    const choose = (n, k) => { let c = 1n; for (let i = 0n; i < BigInt(k); i++) c = (c * (BigInt(n) - i)) / (i + 1n); return c; };
+    const gcd = (a, b) => (b === 0n ? a : gcd(b, a % b));
+    const lines = readFileSync(simulated20000(), 'utf8').trim().split('\n').slice(0, rows).map((line, i) => {
+      const row = JSON.parse(line);
+      const k = Math.min(1 + (i % 3), 25 - row.mines);
+      const picks = [];
+      let lost = false;
+      for (let tile = 1; tile <= k; tile++) {
+        picks.push(tile);
+        if (row.positions.includes(tile)) { lost = true; break; }
+      }
+      const out = { ...row, picks, outcome: lost ? 'lost' : 'cashed_out', rtp: '99/100' };
+      let num = 0n;
+      let den = 1n;
+      if (!lost) {
+        num = choose(25, k) * 99n;
+        den = choose(25 - row.mines, k) * 100n;
+        const g = gcd(num, den);
+        [num, den] = [num / g, den / g];
+        out.multiplier = `${num}/${den}`;
+      }
+      if (stakes) {
+        out.stake = 100 * (1 + (i % 5));
+        out.currency = 'EUR';
+        out.payout = Number((BigInt(out.stake) * num) / den);
+      }
+      return JSON.stringify(out);
+    });
+    writeFileSync(file, lines.map((l) => l + '\n').join(''));
+    return file;
+  }
+
+  test('the payout audit: the example\'s stakes and payouts in a table (overall, per mine count, per player) and one plot', async () => {
+    const file = join(root, 'examples', 'history', 'payout.jsonl');
+    const page = await open(origin);
+    const { got, want } = await assertCorePayout(page, file);
+    assert.equal(want.overall.realised_return, 0.856); // 6 cash-outs of 1,712 cents for 12 stakes of 1,000
+    assert.deepEqual(got.rows[0], ['overall', 'all rounds', '12', '85.60 %', '35.01 % to 136.19 %', '99.00 %', 'yes']);
+    assert.deepEqual(got.rows.slice(2).map((r) => r.slice(0, 4)), [['player:ann', 'player ann', '6', '57.07 %'], ['player:bob', 'player bob', '6', '114.13 %']]);
+    assert.equal(got.note, 'The return is the total paid out divided by the total staked.');
+    await page.done();
+  });
+
+  test('the payout audit of 3,000 genuine staked rounds: every mine count in the table and the plot, as the CLI reports', async () => {
+    const page = await open(origin);
+    const { got, want } = await assertCorePayout(page, playedHistory(3000, { stakes: true }));
+    assert.equal(got.groups.length, 24);
+    assert.equal(want.overall.staked_rounds, 3000);
+    assert.equal(await page.getAttribute('#history-verdict', 'data-verdict'), 'ok', 'the payouts verify');
+    await page.done();
+  });
+
+  test('the payout audit without stakes: the mean multiplier at a stake of 1; no payout audit for a history without plays', async () => {
+    const file = playedHistory(3000, { stakes: false });
+    const page = await open(origin);
+    const { got, want } = await assertCorePayout(page, file);
+    assert.equal(want.overall.staked_rounds, 0);
+    assert.match(got.note, /^The file gives no stakes: the return is the mean multiplier at a stake of 1/);
+    // The mean of the multipliers (0 for a lost round), computed here from the rows.
+    const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const mean = rows.reduce((sum, r) => sum + (r.multiplier ? Number(r.multiplier.split('/')[0]) / Number(r.multiplier.split('/')[1]) : 0), 0) / rows.length;
+    assert.ok(Math.abs(want.overall.realised_return - mean) < 1e-9, `${want.overall.realised_return} against ${mean}`);
+    assert.equal(got.rows[0][3], pct(mean));
+    // The next file has no plays: the payout audit goes away.
+    await historyOf(page, GENUINE_CSV);
+    assert.equal(cliAudit(GENUINE_CSV).payout, null);
+    const none = await payoutOf(page);
+    assert.equal(none.visible, false);
+    assert.equal(none.svgs, 0);
+    assert.deepEqual(none.rows, []);
+    await page.done();
+  });
+
   test('Stop during a history run ends it; the next file is verified', async () => {
     const big = join(shots, 'simulated-100000.jsonl');
     if (!existsSync(big)) writeFileSync(big, readFileSync(simulated20000(), 'utf8').repeat(5));
