@@ -604,7 +604,7 @@ function showAudit(audit, ratios) {
     $('audit-effect').hidden = !(d && Number.isFinite(d.percent) && Number.isFinite(d.z));
     if (!$('audit-effect').hidden) {
       const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '');
-      $('audit-effect').textContent = `Effect size: tile ${d.tile} is furthest from uniform, with ${sign(d.percent)}${Math.abs(d.percent).toFixed(1)} % of its expected mines (z = ${sign(d.z)}${Math.abs(d.z).toFixed(1)}).`;
+      $('audit-effect').textContent = `Effect size (the tile furthest from uniform): tile ${d.tile}, ${sign(d.percent)}${Math.abs(d.percent).toFixed(1)} % against its expected mines, z = ${sign(d.z)}${Math.abs(d.z).toFixed(1)}.`;
       $('audit-effect').dataset.tile = String(d.tile);
       $('audit-effect').dataset.percent = String(d.percent);
       $('audit-effect').dataset.z = String(d.z);
@@ -705,11 +705,16 @@ function ticks(lo, hi) {
 function payoutPlot(groups) {
   const shown = groups.filter((g) => Number.isFinite(g.realised_return));
   if (shown.length === 0) return null;
-  const values = shown.flatMap((g) => [g.realised_return, g.ci_low, g.ci_high, g.declared_rtp]).filter(Number.isFinite);
+  // The axis holds every dot and diamond; an interval reaches past it only as far as twice the largest of them
+  // (a few rounds of a high mine count can give one of thousands of percent): past the edge it ends in an arrow.
+  // A return is never below 0, so neither is the axis.
+  const points = shown.flatMap((g) => [g.realised_return, g.declared_rtp]).filter(Number.isFinite);
+  const ceiling = 2 * Math.max(...points);
+  const values = [...points, ...shown.flatMap((g) => [g.ci_low, g.ci_high]).filter(Number.isFinite).map((v) => Math.min(Math.max(v, 0), ceiling))];
   let lo = Math.min(...values);
   let hi = Math.max(...values);
   const pad = Math.max((hi - lo) * 0.08, 0.005);
-  lo -= pad;
+  lo = Math.max(lo - pad, 0);
   hi += pad;
   const { step, out: marks } = ticks(lo * 100, hi * 100);
   const width = 640;
@@ -744,12 +749,14 @@ function payoutPlot(groups) {
     });
     const words = [`${g.mines} mines: realised ${percent(g.realised_return)}`];
     if (Number.isFinite(g.ci_low) && Number.isFinite(g.ci_high)) {
-      const [a, b] = [y(g.ci_high), y(g.ci_low)];
-      mark.append(
-        svg('line', { class: 'interval', x1: cx, x2: cx, y1: a, y2: b }),
-        svg('line', { class: 'interval', x1: cx - cap, x2: cx + cap, y1: a, y2: a }),
-        svg('line', { class: 'interval', x1: cx - cap, x2: cx + cap, y1: b, y2: b }),
-      );
+      const [a, b] = [y(Math.min(g.ci_high, hi)), y(Math.max(g.ci_low, lo))];
+      mark.append(svg('line', { class: 'interval', x1: cx, x2: cx, y1: a, y2: b }));
+      // A cap where the interval ends on the plot, an arrow where it goes on past the edge.
+      for (const [end, clipped, dir] of [[a, g.ci_high > hi, 1], [b, g.ci_low < lo, -1]]) {
+        mark.append(clipped
+          ? svg('path', { class: 'interval', d: `M ${cx - cap / 2} ${end + dir * cap / 2} L ${cx} ${end} L ${cx + cap / 2} ${end + dir * cap / 2}` })
+          : svg('line', { class: 'interval', x1: cx - cap, x2: cx + cap, y1: end, y2: end }));
+      }
       words.push(`95% interval ${percent(g.ci_low)} to ${percent(g.ci_high)}`);
     }
     if (Number.isFinite(g.declared_rtp)) {

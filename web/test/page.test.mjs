@@ -500,7 +500,7 @@ describe('served page', () => {
     assert.match(got.thresholds, /unusual below an overall p-value of 0\.01, strong evidence below 0\.000001; fewer than 125 rounds/);
     if (want.largest_deviation) {
       assert.deepEqual([got.effect.tile, got.effect.percent, got.effect.z], [want.largest_deviation.tile, want.largest_deviation.percent, want.largest_deviation.z]);
-      assert.match(got.effect.text, new RegExp(`^Effect size: tile ${want.largest_deviation.tile} is furthest from uniform, with [+−]${Math.abs(want.largest_deviation.percent).toFixed(1).replace('.', '\\.')} % of its expected mines \\(z = [+−]?${Math.abs(want.largest_deviation.z).toFixed(1).replace('.', '\\.')}\\)\\.$`));
+      assert.match(got.effect.text, new RegExp(`^Effect size \\(the tile furthest from uniform\\): tile ${want.largest_deviation.tile}, [+−]${Math.abs(want.largest_deviation.percent).toFixed(1).replace('.', '\\.')} % against its expected mines, z = [+−]?${Math.abs(want.largest_deviation.z).toFixed(1).replace('.', '\\.')}\\.$`));
     } else {
       assert.equal(got.effect, null);
     }
@@ -535,7 +535,7 @@ describe('served page', () => {
     assert.equal(got.conclusion, 'Audit verdict: strong evidence of bias.');
     assert.equal(got.effect.tile, 13);
     assert.equal(got.effect.percent, -100);
-    assert.match(got.effect.text, /^Effect size: tile 13 is furthest from uniform, with −100\.0 % of its expected mines \(z = −\d+\.\d\)\.$/);
+    assert.match(got.effect.text, /^Effect size \(the tile furthest from uniform\): tile 13, −100\.0 % against its expected mines, z = −\d+\.\d\.$/);
     assert.match(got.overall, /^Overall p-value: \d\.\d × 10\^-\d+ \(/);
     const red = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bad').trim());
     assert.equal(got.colour, await page.evaluate((c) => { const e = document.createElement('i'); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; }, red));
@@ -566,6 +566,7 @@ describe('served page', () => {
           bar: bar ? [Number(bar.getAttribute('y1')), Number(bar.getAttribute('y2'))] : null,
           dot: Number(dot.getAttribute('cy')),
           diamond: diamond ? diamond.getBoundingClientRect().height > 0 : false,
+          arrows: g.querySelectorAll('path.interval').length,
         };
       });
       return { visible: !box.hidden && box.offsetParent !== null, note: document.getElementById('payout-note').textContent, rows, groups, svgs: document.querySelectorAll('#payout-plot svg').length };
@@ -595,6 +596,8 @@ describe('served page', () => {
     for (const g of got.groups) {
       assert.ok(g.diamond, `${g.mines} mines: a declared marker`);
       if (g.bar) assert.ok(Math.min(...g.bar) <= g.dot && g.dot <= Math.max(...g.bar), `${g.mines} mines: dot ${g.dot} inside its bar ${g.bar}`);
+      // A return is never negative: an interval reaching below 0 goes on past the axis (an arrow, not a cap).
+      if (g.low !== null && g.low < 0) assert.ok(g.arrows >= 1, `${g.mines} mines: interval from ${g.low} ends in an arrow`);
     }
     const text = await page.evaluate(() => document.getElementById('payout-audit').innerText);
     assert.doesNotMatch(text, /NaN|Infinity|undefined|null|\.\.=|ci_low|realised_return|declared_inside/);
