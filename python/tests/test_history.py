@@ -671,7 +671,8 @@ def test_the_payout_audit_is_the_cores() -> None:
     assert (overall.key, overall.rounds, overall.staked_rounds) == ("all", 12, 12)
     assert overall.stake_total == sum(r["stake"] for r in rows) and overall.payout_total == sum(r["payout"] for r in rows)
     assert overall.realised_return == pytest.approx(overall.payout_total / overall.stake_total)
-    assert overall.ci_low is not None and overall.ci_high is not None and overall.ci_low < overall.realised_return < overall.ci_high
+    assert overall.ci_low is not None and overall.ci_high is not None and overall.realised_return is not None
+    assert overall.ci_low < overall.realised_return < overall.ci_high
     assert overall.declared_rtp == 0.99 and overall.declared_rtps == ("99/100",) and overall.declared_inside is True
     assert [g.key for g in payout.by_mines] == ["3"] and [g.key for g in payout.by_player] == ["ann", "bob"]
     assert [g.key for g in payout.by_currency] == ["EUR"] and payout.groups_omitted == 0
