@@ -777,6 +777,7 @@ function showPayout(payout) {
   box.hidden = !payout;
   if (!payout) {
     $('payout-groups').tBodies[0].replaceChildren();
+    $('hit-rates').tBodies[0].replaceChildren();
     $('payout-plot').replaceChildren();
     return;
   }
@@ -792,6 +793,22 @@ function showPayout(payout) {
     ...(payout.by_currency.length > 1 ? payout.by_currency.map((g) => payoutRow(`currency ${g.key}`, g, `currency:${g.key}`)) : []),
     // Players only while the table stays readable (the CLI and Python list them all).
     ...(payout.by_player.length <= 20 ? payout.by_player.map((g) => payoutRow(`player ${g.key}`, g, `player:${g.key}`)) : []),
+  );
+  // The hit rates: the k-th pick of a round with m mines is safe with probability (25 − m − k + 1)/(25 − k + 1).
+  const rates = payout.hit_rates ?? [];
+  $('hit-rates-box').hidden = rates.length === 0;
+  $('hit-rates').tBodies[0].replaceChildren(
+    ...rates.map((h) =>
+      el('tr', { 'data-mines': String(h.mines), 'data-pick': String(h.pick) },
+        el('td', { text: String(h.mines) }),
+        el('td', { text: String(h.pick) }),
+        el('td', { text: h.reveals.toLocaleString('en') }),
+        el('td', { text: h.safe.toLocaleString('en') }),
+        el('td', { text: percent(h.rate) }),
+        el('td', { text: `${percent(h.expected)} (${h.expected_exact})` }),
+        el('td', { text: Number.isFinite(h.z) ? h.z.toFixed(2) : '—' }),
+      ),
+    ),
   );
   const plot = payoutPlot(payout.by_mines.filter((g) => g.rounds > 0));
   $('payout-plot').replaceChildren(...(plot ? [plot] : []));

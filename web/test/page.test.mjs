@@ -599,6 +599,11 @@ describe('served page', () => {
       // A return is never negative: an interval reaching below 0 goes on past the axis (an arrow, not a cap).
       if (g.low !== null && g.low < 0) assert.ok(g.arrows >= 1, `${g.mines} mines: interval from ${g.low} ends in an arrow`);
     }
+    // The hit rates per pick, as the core counts them, against their exact probability.
+    const rates = await page.$$eval('#hit-rates tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rates, want.hit_rates.map((h) => [String(h.mines), String(h.pick), h.reveals.toLocaleString('en'), h.safe.toLocaleString('en'),
+      pct(h.rate), `${pct(h.expected)} (${h.expected_exact})`, Number.isFinite(h.z) ? h.z.toFixed(2) : '—']));
+    await page.click('#hit-rates-box > summary');
     const text = await page.evaluate(() => document.getElementById('payout-audit').innerText);
     assert.doesNotMatch(text, /NaN|Infinity|undefined|null|\.\.=|ci_low|realised_return|declared_inside/);
     return { got, want };
@@ -648,6 +653,8 @@ describe('served page', () => {
     assert.deepEqual(got.rows[0], ['overall', 'all rounds', '12', '85.60 %', '35.01 % to 136.19 %', '99.00 %', 'yes']);
     assert.deepEqual(got.rows.slice(2).map((r) => r.slice(0, 4)), [['player:ann', 'player ann', '6', '57.07 %'], ['player:bob', 'player bob', '6', '114.13 %']]);
     assert.equal(got.note, 'The return is the total paid out divided by the total staked.');
+    // The first pick of a 3-mine round is safe with probability 22/25: 10 of the 12 were.
+    assert.deepEqual(await page.$eval('#hit-rates tbody tr', (tr) => [...tr.cells].map((c) => c.textContent)), ['3', '1', '12', '10', '83.33 %', '88.00 % (22/25)', '-0.50']);
     await page.done();
   });
 
