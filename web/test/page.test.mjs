@@ -659,11 +659,14 @@ describe('served page', () => {
   });
 
   test('the payout audit of 3,000 genuine staked rounds: every mine count in the table and the plot, as the CLI reports', async () => {
-    const page = await open(origin);
+    const page = await open(origin, { viewport: { width: 360, height: 740 } });
     const { got, want } = await assertCorePayout(page, playedHistory(3000, { stakes: true }));
     assert.equal(got.groups.length, 24);
     assert.equal(want.overall.staked_rounds, 3000);
     assert.equal(await page.getAttribute('#history-verdict', 'data-verdict'), 'ok', 'the payouts verify');
+    // On a phone-sized screen the table scrolls in its own box and the plot fits: the page never sideways.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
+    assert.ok(await page.$eval('#payout-plot svg', (e) => e.getBoundingClientRect().width <= 360));
     await page.done();
   });
 
