@@ -920,6 +920,18 @@ describe('single file from file://, offline', () => {
     await page.done();
   });
 
+  test('the payout audit and its plot in the single file, offline', async () => {
+    const file = join(root, 'examples', 'history', 'payout.jsonl');
+    const page = await open(single, { offline: true });
+    await historyOf(page, file);
+    const first = await page.$eval('#payout-groups tbody tr', (tr) => [...tr.cells].map((c) => c.textContent));
+    assert.deepEqual(first, ['all rounds', '12', '85.60 %', '35.01 % to 136.19 %', '99.00 %', 'yes']);
+    assert.equal(await page.$$eval('#payout-plot svg g.group', (g) => g.length), 1);
+    assert.equal(await page.getAttribute('#audit-conclusion', 'data-level'), 'too_few_rounds');
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
   test('served over HTTP too (its own policy, nothing fetched)', async () => {
     const page = await open(`${origin}fairmines-verifier.html${fragment(EXAMPLE)}`);
     assert.equal(await verdictOf(page), 'ok');
