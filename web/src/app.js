@@ -571,8 +571,14 @@ function showHistory({ summary, failures, failureCount = failures.length, allFai
 }
 
 let heatmapUrl = null;
-/** The level the page holds the overall p-value against for its one-line conclusion. */
-const OVERALL_LEVEL = 0.05;
+
+/** A number for a reader: `1e-6` as "0.000001", a tiny p-value as "3.2 × 10^-12" (never NaN or Infinity). */
+function readable(x, digits = 4) {
+  if (!Number.isFinite(x)) return '—';
+  if (x === 0 || Math.abs(x) >= 10 ** -digits) return x.toFixed(digits);
+  const [mantissa, exponent] = x.toExponential(1).split('e');
+  return `${mantissa} × 10^${Number(exponent)}`;
+}
 
 function showAudit(audit, ratios) {
   const box = $('audit');
@@ -582,20 +588,33 @@ function showAudit(audit, ratios) {
   }
   box.hidden = false;
   const rounds = audit.by_mines.reduce((n, m) => n + m.rounds, 0);
-  const p = (t) => (t ? `chi-square ${t.statistic.toFixed(2)} (df ${t.degrees_of_freedom}), p = ${t.p_value.toFixed(4)}` : 'no rounds');
+  const p = (t) => (t ? `chi-square ${t.statistic.toFixed(2)} (df ${t.degrees_of_freedom}), p = ${readable(t.p_value)}` : 'no rounds');
   $('audit-text').textContent = rounds
     ? `${rounds.toLocaleString('en')} rounds audited. All mine counts: ${p(audit.combined)}. First draw: ${p(audit.first_draw)}.`
     : 'No valid round to audit.';
-  // The report's one p-value for everything (Holm-adjusted over every test), in plain words.
-  const overall = audit.overall_p_value;
-  const what = audit.p_values?.find((v) => v.name === 'overall')?.what;
-  $('audit-overall').hidden = overall === null || overall === undefined;
-  if (!$('audit-overall').hidden) {
-    $('audit-overall-p').textContent = `Overall p-value: ${overall.toFixed(4)}${what ? ` (${what})` : ''}.`;
-    $('audit-conclusion').textContent = overall < OVERALL_LEVEL
-      ? `Below ${OVERALL_LEVEL}: the mines fall less evenly than chance usually allows. Not proof of cheating, but a reason to look closer (more rounds, the operator's explanation).`
-      : `At or above ${OVERALL_LEVEL}: no sign that the mine placement is uneven; these rounds look like fair, uniform draws.`;
-    $('audit-conclusion').dataset.verdict = overall < OVERALL_LEVEL ? 'mismatch' : 'ok';
+  // The conclusion is the core's verdict (its level, words, explanation and thresholds): the page judges nothing.
+  const verdict = audit.verdict;
+  $('audit-verdict').hidden = !verdict;
+  if (verdict) {
+    const conclusion = $('audit-conclusion');
+    conclusion.dataset.level = verdict.level;
+    conclusion.textContent = `Audit verdict: ${verdict.words}.`;
+    $('audit-explanation').textContent = verdict.explanation;
+    const d = verdict.largest_deviation;
+    $('audit-effect').hidden = !(d && Number.isFinite(d.percent) && Number.isFinite(d.z));
+    if (!$('audit-effect').hidden) {
+      const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '');
+      $('audit-effect').textContent = `Effect size (the tile furthest from uniform): tile ${d.tile}, ${sign(d.percent)}${Math.abs(d.percent).toFixed(1)} % against its expected mines, z = ${sign(d.z)}${Math.abs(d.z).toFixed(1)}.`;
+      $('audit-effect').dataset.tile = String(d.tile);
+      $('audit-effect').dataset.percent = String(d.percent);
+      $('audit-effect').dataset.z = String(d.z);
+    }
+    const overall = verdict.p_value;
+    const what = audit.p_values?.find((v) => v.name === 'overall')?.what;
+    $('audit-overall-p').hidden = !Number.isFinite(overall);
+    if (!$('audit-overall-p').hidden) $('audit-overall-p').textContent = `Overall p-value: ${readable(overall)}${what ? ` (${what})` : ''}.`;
+    const t = verdict.thresholds;
+    $('audit-thresholds').textContent = `The levels: unusual below an overall p-value of ${String(t.unusual)}, strong evidence below ${String(t.strong_evidence)}; fewer than ${t.min_rounds.toLocaleString('en')} rounds are too few to say anything.`;
   }
   const map = $('heatmap');
   map.replaceChildren();
@@ -638,6 +657,161 @@ function showAudit(audit, ratios) {
       ),
     ),
   );
+  showPayout(audit.payout ?? null);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payout audit (the core's: realised return, its 95% interval, the declared RTP)
+
+/** A return as a percentage for a reader ("98.71 %"); no number is a dash. */
+const percent = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(2)} %` : '—');
+
+/** One row of the payout table: what a group of rounds returned against what it declares. */
+function payoutRow(label, g, key) {
+  const interval = Number.isFinite(g.ci_low) && Number.isFinite(g.ci_high) ? `${percent(g.ci_low)} to ${percent(g.ci_high)}` : '—';
+  const inside = g.declared_inside === true ? 'yes' : g.declared_inside === false ? 'no' : '—';
+  const declared = el('td', { text: percent(g.declared_rtp) });
+  // Several declared RTPs in one group (their stake-weighted mean is shown): each as the exact fraction.
+  if (g.declared_rtps?.length > 1) declared.title = `declared: ${g.declared_rtps.join(', ')}`;
+  return el('tr', { 'data-group': key },
+    el('th', { scope: 'row', text: label }),
+    el('td', { text: g.rounds.toLocaleString('en') }),
+    el('td', { text: percent(g.realised_return) }),
+    el('td', { text: interval }),
+    declared,
+    el('td', { text: inside, 'data-inside': inside }),
+  );
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  node.append(...children);
+  return node;
+}
+
+/** Round numbers for an axis from `lo` to `hi`: about five, at 1, 2 or 5 × a power of ten. */
+function ticks(lo, hi) {
+  const raw = (hi - lo) / 5;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw);
+  const out = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step / 1e6; t += step) out.push(Number(t.toPrecision(12)));
+  return { step, out };
+}
+
+/** The plot: per mine count, the realised return (dot), its 95% interval (bar), the declared RTP (diamond). */
+function payoutPlot(groups) {
+  const shown = groups.filter((g) => Number.isFinite(g.realised_return));
+  if (shown.length === 0) return null;
+  // The axis holds every dot and diamond; an interval reaches past it only as far as twice the largest of them
+  // (a few rounds of a high mine count can give one of thousands of percent): past the edge it ends in an arrow.
+  // A return is never below 0, so neither is the axis.
+  const points = shown.flatMap((g) => [g.realised_return, g.declared_rtp]).filter(Number.isFinite);
+  const ceiling = 2 * Math.max(...points);
+  const values = [...points, ...shown.flatMap((g) => [g.ci_low, g.ci_high]).filter(Number.isFinite).map((v) => Math.min(Math.max(v, 0), ceiling))];
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  const pad = Math.max((hi - lo) * 0.08, 0.005);
+  lo = Math.max(lo - pad, 0);
+  hi += pad;
+  const { step, out: marks } = ticks(lo * 100, hi * 100);
+  const width = 640;
+  const height = 300;
+  const left = 64;
+  const right = 16;
+  const top = 16;
+  const bottom = 44;
+  const y = (v) => top + (hi - v) / (hi - lo) * (height - top - bottom);
+  const slot = (width - left - right) / shown.length;
+  const x = (i) => left + slot * (i + 0.5);
+  const digits = step >= 1 ? 0 : Math.min(4, Math.ceil(-Math.log10(step)));
+  const plot = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': 'payout-plot-title' },
+    svg('title', { id: 'payout-plot-title' }, 'Realised return against the declared RTP, per mine count, with 95% intervals'));
+  for (const t of marks) {
+    plot.append(
+      svg('line', { class: 'grid', x1: left, x2: width - right, y1: y(t / 100), y2: y(t / 100) }),
+      svg('text', { x: left - 6, y: y(t / 100) + 4, 'text-anchor': 'end' }, `${t.toFixed(digits)} %`),
+    );
+  }
+  plot.append(
+    svg('line', { class: 'axis', x1: left, x2: left, y1: top, y2: height - bottom }),
+    svg('line', { class: 'axis', x1: left, x2: width - right, y1: height - bottom, y2: height - bottom }),
+    svg('text', { x: left + (width - left - right) / 2, y: height - 6, 'text-anchor': 'middle' }, 'Mines'),
+  );
+  const cap = Math.min(10, slot / 4);
+  shown.forEach((g, i) => {
+    const cx = x(i);
+    const mark = svg('g', {
+      class: 'group', 'data-mines': g.mines, 'data-realised': g.realised_return,
+      'data-low': g.ci_low ?? '', 'data-high': g.ci_high ?? '', 'data-declared': g.declared_rtp ?? '',
+    });
+    const words = [`${g.mines} mines: realised ${percent(g.realised_return)}`];
+    if (Number.isFinite(g.ci_low) && Number.isFinite(g.ci_high)) {
+      const [a, b] = [y(Math.min(g.ci_high, hi)), y(Math.max(g.ci_low, lo))];
+      mark.append(svg('line', { class: 'interval', x1: cx, x2: cx, y1: a, y2: b }));
+      // A cap where the interval ends on the plot, an arrow where it goes on past the edge.
+      for (const [end, clipped, dir] of [[a, g.ci_high > hi, 1], [b, g.ci_low < lo, -1]]) {
+        mark.append(clipped
+          ? svg('path', { class: 'interval', d: `M ${cx - cap / 2} ${end + dir * cap / 2} L ${cx} ${end} L ${cx + cap / 2} ${end + dir * cap / 2}` })
+          : svg('line', { class: 'interval', x1: cx - cap, x2: cx + cap, y1: end, y2: end }));
+      }
+      words.push(`95% interval ${percent(g.ci_low)} to ${percent(g.ci_high)}`);
+    }
+    if (Number.isFinite(g.declared_rtp)) {
+      const d = y(g.declared_rtp);
+      const r = 6;
+      mark.append(svg('path', { class: 'declared', d: `M ${cx} ${d - r} L ${cx + r} ${d} L ${cx} ${d + r} L ${cx - r} ${d} Z` }));
+      words.push(`declared ${percent(g.declared_rtp)}`);
+    }
+    mark.append(svg('circle', { class: 'realised', cx, cy: y(g.realised_return), r: 4 }));
+    mark.append(svg('title', {}, words.join(', ')));
+    plot.append(mark, svg('text', { x: cx, y: height - bottom + 16, 'text-anchor': 'middle' }, String(g.mines)));
+  });
+  return plot;
+}
+
+function showPayout(payout) {
+  const box = $('payout-audit');
+  box.hidden = !payout;
+  if (!payout) {
+    $('payout-groups').tBodies[0].replaceChildren();
+    $('hit-rates').tBodies[0].replaceChildren();
+    $('payout-plot').replaceChildren();
+    return;
+  }
+  const o = payout.overall;
+  $('payout-note').textContent = o.staked_rounds === 0
+    ? 'The file gives no stakes: the return is the mean multiplier at a stake of 1 (a lost round pays 0).'
+    : o.staked_rounds < o.rounds
+      ? `The return is the total paid out divided by the total staked; the ${(o.rounds - o.staked_rounds).toLocaleString('en')} rounds without a stake count at a stake of 1 (their multiplier, 0 when lost).`
+      : 'The return is the total paid out divided by the total staked.';
+  $('payout-groups').tBodies[0].replaceChildren(
+    payoutRow('all rounds', o, 'overall'),
+    ...payout.by_mines.filter((g) => g.rounds > 0).map((g) => payoutRow(`${g.mines} mine${g.mines === 1 ? '' : 's'}`, g, `mines:${g.mines}`)),
+    ...(payout.by_currency.length > 1 ? payout.by_currency.map((g) => payoutRow(`currency ${g.key}`, g, `currency:${g.key}`)) : []),
+    // Players only while the table stays readable (the CLI and Python list them all).
+    ...(payout.by_player.length <= 20 ? payout.by_player.map((g) => payoutRow(`player ${g.key}`, g, `player:${g.key}`)) : []),
+  );
+  // The hit rates: the k-th pick of a round with m mines is safe with probability (25 − m − k + 1)/(25 − k + 1).
+  const rates = payout.hit_rates ?? [];
+  $('hit-rates-box').hidden = rates.length === 0;
+  $('hit-rates').tBodies[0].replaceChildren(
+    ...rates.map((h) =>
+      el('tr', { 'data-mines': String(h.mines), 'data-pick': String(h.pick) },
+        el('td', { text: String(h.mines) }),
+        el('td', { text: String(h.pick) }),
+        el('td', { text: h.reveals.toLocaleString('en') }),
+        el('td', { text: h.safe.toLocaleString('en') }),
+        el('td', { text: percent(h.rate) }),
+        el('td', { text: `${percent(h.expected)} (${h.expected_exact})` }),
+        el('td', { text: Number.isFinite(h.z) ? h.z.toFixed(2) : '—' }),
+      ),
+    ),
+  );
+  const plot = payoutPlot(payout.by_mines.filter((g) => g.rounds > 0));
+  $('payout-plot').replaceChildren(...(plot ? [plot] : []));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -469,18 +469,226 @@ describe('served page', () => {
     }
   });
 
-  test('the audit shows the overall (Holm-adjusted) p-value of the CLI\'s report, with a one-line conclusion', async () => {
+  /** The audit's verdict as the page shows it: level, words, explanation, effect size, overall p. */
+  async function auditVerdictOf(page) {
+    return page.evaluate(() => {
+      const text = (id) => document.getElementById(id).textContent;
+      const effect = document.getElementById('audit-effect');
+      return {
+        visible: !document.getElementById('audit-verdict').hidden,
+        level: document.getElementById('audit-conclusion').dataset.level,
+        conclusion: text('audit-conclusion'),
+        explanation: text('audit-explanation'),
+        effect: effect.hidden ? null : { text: effect.textContent, tile: Number(effect.dataset.tile), percent: Number(effect.dataset.percent), z: Number(effect.dataset.z) },
+        overall: document.getElementById('audit-overall-p').hidden ? null : text('audit-overall-p'),
+        thresholds: text('audit-thresholds'),
+        colour: getComputedStyle(document.getElementById('audit-conclusion')).color,
+      };
+    });
+  }
+  const cliAudit = (file) => JSON.parse(execFileSync(cli, ['audit', '--json', '--threads', '1', file], { encoding: 'utf8' }));
+
+  /** Checks that the page shows the core's verdict of `file` (as `fairmines audit --json` gives it); returns it. */
+  async function assertCoreVerdict(page, file) {
+    const want = cliAudit(file).verdict;
+    await historyOf(page, file);
+    const got = await auditVerdictOf(page);
+    assert.equal(got.visible, true);
+    assert.equal(got.level, want.level);
+    assert.equal(got.conclusion, `Audit verdict: ${want.words}.`);
+    assert.equal(got.explanation, want.explanation);
+    assert.match(got.thresholds, /unusual below an overall p-value of 0\.01, strong evidence below 0\.000001; fewer than 125 rounds/);
+    if (want.largest_deviation) {
+      assert.deepEqual([got.effect.tile, got.effect.percent, got.effect.z], [want.largest_deviation.tile, want.largest_deviation.percent, want.largest_deviation.z]);
+      assert.match(got.effect.text, new RegExp(`^Effect size \\(the tile furthest from uniform\\): tile ${want.largest_deviation.tile}, [+−]${Math.abs(want.largest_deviation.percent).toFixed(1).replace('.', '\\.')} % against its expected mines, z = [+−]?${Math.abs(want.largest_deviation.z).toFixed(1).replace('.', '\\.')}\\.$`));
+    } else {
+      assert.equal(got.effect, null);
+    }
+    if (want.p_value === null) assert.equal(got.overall, null);
+    else assert.match(got.overall, /^Overall p-value: \S+( × 10\^-\d+)? \(everything uniform/);
+    const text = await page.evaluate(() => document.getElementById('audit').innerText);
+    assert.doesNotMatch(text, /NaN|Infinity|\.\.=|0\.05\b(?!\d)|Below 0\.05|At or above/);
+    return { got, want };
+  }
+
+  test('the audit\'s conclusion is the core\'s verdict: too few rounds for the example files (neutral, not green)', async () => {
     for (const file of [GENUINE_CSV, TAMPERED]) {
-      const want = JSON.parse(execFileSync(cli, ['audit', '--json', '--threads', '1', file], { encoding: 'utf8' }));
-      assert.equal(typeof want.overall_p_value, 'number');
       const page = await open(origin);
-      await historyOf(page, file);
-      assert.match(await page.textContent('#audit-overall-p'), new RegExp(`^Overall p-value: ${want.overall_p_value.toFixed(4).replace('.', '\\.')} \\(everything uniform`));
-      const conclusion = await page.textContent('#audit-conclusion');
-      assert.match(conclusion, want.overall_p_value < 0.05 ? /^Below 0\.05: / : /^At or above 0\.05: no sign/);
-      assert.equal(conclusion.split('\n').length, 1);
+      const { got } = await assertCoreVerdict(page, file);
+      assert.equal(got.level, 'too_few_rounds');
+      assert.equal(got.conclusion, 'Audit verdict: too few rounds to say anything.');
+      assert.doesNotMatch(await page.evaluate(() => document.getElementById('audit').innerText), /look like fair|uniform draws/);
+      const fg = await page.evaluate(() => getComputedStyle(document.body).color);
+      assert.equal(got.colour, fg, 'too few rounds is neither green nor red');
       await page.done();
     }
+  });
+
+  test('the audit\'s verdict: a tile never a mine is strong evidence (red), with its effect size', async () => {
+    // The genuine simulated rounds without those whose mines include tile 13 (an operator who dropped them).
+    const file = join(shots, 'never-13.jsonl');
+    const lines = readFileSync(simulated20000(), 'utf8').trim().split('\n');
+    writeFileSync(file, lines.filter((l) => !JSON.parse(l).positions.includes(13)).map((l) => l + '\n').join(''));
+    const page = await open(origin);
+    const { got } = await assertCoreVerdict(page, file);
+    assert.equal(got.level, 'strong_evidence');
+    assert.equal(got.conclusion, 'Audit verdict: strong evidence of bias.');
+    assert.equal(got.effect.tile, 13);
+    assert.equal(got.effect.percent, -100);
+    assert.match(got.effect.text, /^Effect size \(the tile furthest from uniform\): tile 13, −100\.0 % against its expected mines, z = −\d+\.\d\.$/);
+    assert.match(got.overall, /^Overall p-value: \d\.\d × 10\^-\d+ \(/);
+    const red = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--bad').trim());
+    assert.equal(got.colour, await page.evaluate((c) => { const e = document.createElement('i'); e.style.color = c; document.body.append(e); const v = getComputedStyle(e).color; e.remove(); return v; }, red));
+    await page.done();
+  });
+
+  test('the audit\'s verdict: a few thousand genuine rounds are not strong evidence, as the CLI says', async () => {
+    const file = join(shots, 'genuine-3000.jsonl');
+    writeFileSync(file, readFileSync(simulated20000(), 'utf8').split('\n').slice(0, 3000).map((l) => l + '\n').join(''));
+    const page = await open(origin);
+    const { got } = await assertCoreVerdict(page, file);
+    assert.ok(['consistent', 'unusual'].includes(got.level), got.level);
+    await page.done();
+  });
+
+  /** The payout audit as the page shows it: the table's rows and the plot's marks. */
+  async function payoutOf(page) {
+    return page.evaluate(() => {
+      const box = document.getElementById('payout-audit');
+      const rows = [...document.querySelectorAll('#payout-groups tbody tr')].map((tr) => [tr.dataset.group, ...[...tr.cells].map((c) => c.textContent)]);
+      const groups = [...document.querySelectorAll('#payout-plot svg g.group')].map((g) => {
+        const num = (k) => (g.dataset[k] === '' ? null : Number(g.dataset[k]));
+        const bar = g.querySelector('line.interval');
+        const diamond = g.querySelector('path.declared');
+        const dot = g.querySelector('circle.realised');
+        return {
+          mines: num('mines'), realised: num('realised'), low: num('low'), high: num('high'), declared: num('declared'),
+          bar: bar ? [Number(bar.getAttribute('y1')), Number(bar.getAttribute('y2'))] : null,
+          dot: Number(dot.getAttribute('cy')),
+          diamond: diamond ? diamond.getBoundingClientRect().height > 0 : false,
+          arrows: g.querySelectorAll('path.interval').length,
+        };
+      });
+      return { visible: !box.hidden && box.offsetParent !== null, note: document.getElementById('payout-note').textContent, rows, groups, svgs: document.querySelectorAll('#payout-plot svg').length };
+    });
+  }
+  const pct = (x) => (x === null ? '—' : `${(x * 100).toFixed(2)} %`);
+  /** The row the page must show for a group of `fairmines audit --json`'s payout audit. */
+  const wantRow = (key, label, g) => [key, label, g.rounds.toLocaleString('en'), pct(g.realised_return),
+    g.ci_low === null ? '—' : `${pct(g.ci_low)} to ${pct(g.ci_high)}`, pct(g.declared_rtp), g.declared_inside === null ? '—' : g.declared_inside ? 'yes' : 'no'];
+
+  /** Checks the page's payout table and plot against the CLI's payout audit of `file`; returns both. */
+  async function assertCorePayout(page, file) {
+    const want = cliAudit(file).payout;
+    assert.ok(want, `${file} has a payout audit`);
+    await historyOf(page, file);
+    const got = await payoutOf(page);
+    assert.equal(got.visible, true);
+    const mines = want.by_mines.filter((g) => g.rounds > 0);
+    assert.deepEqual(got.rows.slice(0, 1 + mines.length), [
+      wantRow('overall', 'all rounds', want.overall),
+      ...mines.map((g) => wantRow(`mines:${g.mines}`, `${g.mines} mine${g.mines === 1 ? '' : 's'}`, g)),
+    ]);
+    // One plot: a mark per mine count with the CLI's numbers, the dot inside its bar, a diamond for the declared RTP.
+    assert.equal(got.svgs, 1);
+    assert.deepEqual(got.groups.map((g) => [g.mines, g.realised, g.low, g.high, g.declared]),
+      mines.map((g) => [g.mines, g.realised_return, g.ci_low, g.ci_high, g.declared_rtp]));
+    for (const g of got.groups) {
+      assert.ok(g.diamond, `${g.mines} mines: a declared marker`);
+      if (g.bar) assert.ok(Math.min(...g.bar) <= g.dot && g.dot <= Math.max(...g.bar), `${g.mines} mines: dot ${g.dot} inside its bar ${g.bar}`);
+      // A return is never negative: an interval reaching below 0 goes on past the axis (an arrow, not a cap).
+      if (g.low !== null && g.low < 0) assert.ok(g.arrows >= 1, `${g.mines} mines: interval from ${g.low} ends in an arrow`);
+    }
+    // The hit rates per pick, as the core counts them, against their exact probability.
+    const rates = await page.$$eval('#hit-rates tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rates, want.hit_rates.map((h) => [String(h.mines), String(h.pick), h.reveals.toLocaleString('en'), h.safe.toLocaleString('en'),
+      pct(h.rate), `${pct(h.expected)} (${h.expected_exact})`, Number.isFinite(h.z) ? h.z.toFixed(2) : '—']));
+    await page.click('#hit-rates-box > summary');
+    const text = await page.evaluate(() => document.getElementById('payout-audit').innerText);
+    assert.doesNotMatch(text, /NaN|Infinity|undefined|null|\.\.=|ci_low|realised_return|declared_inside/);
+    return { got, want };
+  }
+
+  /** A genuine history with plays from the simulated rounds: the player opens tiles 1, 2, … (1 to 3 of them)
+   * and cashes out unless a mine is hit; with `stakes`, 100 to 500 cents staked and floor(stake × multiplier) paid. */
+  function playedHistory(rows, { stakes }) {
+    const file = join(shots, `played-${rows}-${stakes ? 'staked' : 'unstaked'}.jsonl`);
+    const choose = (n, k) => { let c = 1n; for (let i = 0n; i < BigInt(k); i++) c = (c * (BigInt(n) - i)) / (i + 1n); return c; };
+    const gcd = (a, b) => (b === 0n ? a : gcd(b, a % b));
+    const lines = readFileSync(simulated20000(), 'utf8').trim().split('\n').slice(0, rows).map((line, i) => {
+      const row = JSON.parse(line);
+      const k = Math.min(1 + (i % 3), 25 - row.mines);
+      const picks = [];
+      let lost = false;
+      for (let tile = 1; tile <= k; tile++) {
+        picks.push(tile);
+        if (row.positions.includes(tile)) { lost = true; break; }
+      }
+      const out = { ...row, picks, outcome: lost ? 'lost' : 'cashed_out', rtp: '99/100' };
+      let num = 0n;
+      let den = 1n;
+      if (!lost) {
+        num = choose(25, k) * 99n;
+        den = choose(25 - row.mines, k) * 100n;
+        const g = gcd(num, den);
+        [num, den] = [num / g, den / g];
+        out.multiplier = `${num}/${den}`;
+      }
+      if (stakes) {
+        out.stake = 100 * (1 + (i % 5));
+        out.currency = 'EUR';
+        out.payout = Number((BigInt(out.stake) * num) / den);
+      }
+      return JSON.stringify(out);
+    });
+    writeFileSync(file, lines.map((l) => l + '\n').join(''));
+    return file;
+  }
+
+  test('the payout audit: the example\'s stakes and payouts in a table (overall, per mine count, per player) and one plot', async () => {
+    const file = join(root, 'examples', 'history', 'payout.jsonl');
+    const page = await open(origin);
+    const { got, want } = await assertCorePayout(page, file);
+    assert.equal(want.overall.realised_return, 0.856); // 6 cash-outs of 1,712 cents for 12 stakes of 1,000
+    assert.deepEqual(got.rows[0], ['overall', 'all rounds', '12', '85.60 %', '35.01 % to 136.19 %', '99.00 %', 'yes']);
+    assert.deepEqual(got.rows.slice(2).map((r) => r.slice(0, 4)), [['player:ann', 'player ann', '6', '57.07 %'], ['player:bob', 'player bob', '6', '114.13 %']]);
+    assert.equal(got.note, 'The return is the total paid out divided by the total staked.');
+    // The first pick of a 3-mine round is safe with probability 22/25: 10 of the 12 were.
+    assert.deepEqual(await page.$eval('#hit-rates tbody tr', (tr) => [...tr.cells].map((c) => c.textContent)), ['3', '1', '12', '10', '83.33 %', '88.00 % (22/25)', '-0.50']);
+    await page.done();
+  });
+
+  test('the payout audit of 3,000 genuine staked rounds: every mine count in the table and the plot, as the CLI reports', async () => {
+    const page = await open(origin, { viewport: { width: 360, height: 740 } });
+    const { got, want } = await assertCorePayout(page, playedHistory(3000, { stakes: true }));
+    assert.equal(got.groups.length, 24);
+    assert.equal(want.overall.staked_rounds, 3000);
+    assert.equal(await page.getAttribute('#history-verdict', 'data-verdict'), 'ok', 'the payouts verify');
+    // On a phone-sized screen the table scrolls in its own box and the plot fits: the page never sideways.
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 360);
+    assert.ok(await page.$eval('#payout-plot svg', (e) => e.getBoundingClientRect().width <= 360));
+    await page.done();
+  });
+
+  test('the payout audit without stakes: the mean multiplier at a stake of 1; no payout audit for a history without plays', async () => {
+    const file = playedHistory(3000, { stakes: false });
+    const page = await open(origin);
+    const { got, want } = await assertCorePayout(page, file);
+    assert.equal(want.overall.staked_rounds, 0);
+    assert.match(got.note, /^The file gives no stakes: the return is the mean multiplier at a stake of 1/);
+    // The mean of the multipliers (0 for a lost round), computed here from the rows.
+    const rows = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const mean = rows.reduce((sum, r) => sum + (r.multiplier ? Number(r.multiplier.split('/')[0]) / Number(r.multiplier.split('/')[1]) : 0), 0) / rows.length;
+    assert.ok(Math.abs(want.overall.realised_return - mean) < 1e-9, `${want.overall.realised_return} against ${mean}`);
+    assert.equal(got.rows[0][3], pct(mean));
+    // The next file has no plays: the payout audit goes away.
+    await historyOf(page, GENUINE_CSV);
+    assert.equal(cliAudit(GENUINE_CSV).payout, null);
+    const none = await payoutOf(page);
+    assert.equal(none.visible, false);
+    assert.equal(none.svgs, 0);
+    assert.deepEqual(none.rows, []);
+    await page.done();
   });
 
   test('Stop during a history run ends it; the next file is verified', async () => {
@@ -708,6 +916,18 @@ describe('single file from file://, offline', () => {
   test('the tampered history in the inlined worker, as the CLI reports it', async () => {
     const page = await open(single, { offline: true });
     assertSameHistory(await historyOf(page, TAMPERED), cliHistory(TAMPERED));
+    assert.deepEqual(page.errors, []);
+    await page.done();
+  });
+
+  test('the payout audit and its plot in the single file, offline', async () => {
+    const file = join(root, 'examples', 'history', 'payout.jsonl');
+    const page = await open(single, { offline: true });
+    await historyOf(page, file);
+    const first = await page.$eval('#payout-groups tbody tr', (tr) => [...tr.cells].map((c) => c.textContent));
+    assert.deepEqual(first, ['all rounds', '12', '85.60 %', '35.01 % to 136.19 %', '99.00 %', 'yes']);
+    assert.equal(await page.$$eval('#payout-plot svg g.group', (g) => g.length), 1);
+    assert.equal(await page.getAttribute('#audit-conclusion', 'data-level'), 'too_few_rounds');
     assert.deepEqual(page.errors, []);
     await page.done();
   });
