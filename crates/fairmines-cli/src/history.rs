@@ -236,7 +236,15 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> io::Result<()> {
     writeln!(out, "seed pairs       {}", s.seed_pairs)?;
     writeln!(out, "nonce gaps       {}  ({} nonces missing)", s.nonce_gaps, s.missing_nonces)?;
     if s.failures_omitted > 0 {
-        writeln!(out, "failures omitted {}  (past --max-failures; counted above)", s.failures_omitted)?;
+        writeln!(
+            out,
+            "failures         {}  ({} listed above, {} not listed: past --max-failures; counted above)",
+            s.failures_found(),
+            s.failures_listed,
+            s.failures_omitted
+        )?;
+    } else {
+        writeln!(out, "failures         {}  (all listed above)", s.failures_found())?;
     }
     if s.blank_lines > 0 {
         writeln!(out, "blank lines      {}  (skipped; not rows)", s.blank_lines)?;
@@ -252,6 +260,7 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> io::Result<()> {
             s.pairs_closed_early
         )?;
     }
+    writeln!(out, "summary: {}", s.text())?;
     writeln!(out, "verdict: {}", s.verdict())
 }
 

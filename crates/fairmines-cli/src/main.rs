@@ -108,11 +108,14 @@ struct VerifyArgs {
 }
 
 fn parse_nonce(text: &str) -> Result<u64, String> {
-    text.trim().parse().map_err(|_| format!("nonce: must be a whole number from 0 to 18446744073709551615, got {text:?}"))
+    text.trim()
+        .parse()
+        .map_err(|_| format!("nonce: must be a whole number from 0 to 18446744073709551615, got {text:?}"))
 }
 
 fn parse_mines(text: &str) -> Result<MineCount, String> {
-    let number: i128 = text.trim().parse().map_err(|_| format!("mines: must be a whole number from 1 to 24, got {text:?}"))?;
+    let number: i128 =
+        text.trim().parse().map_err(|_| format!("mines: must be a whole number from 1 to 24, got {text:?}"))?;
     MineCount::try_from(number).map_err(|e| e.to_string())
 }
 

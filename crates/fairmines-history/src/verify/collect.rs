@@ -11,10 +11,11 @@ use super::report::{Failure, FailureKind, Sink, Summary};
 use crate::nonces::{OpenPairs, PairKey, PairNonces, Slot};
 use crate::options::{Options, Progress};
 
-/// A sink that hands on at most `left` failures and counts the others.
+/// A sink that hands on at most `left` failures and counts those it hands on and the others.
 struct Capped<S> {
     sink: S,
     left: Option<u64>,
+    listed: u64,
     omitted: u64,
 }
 
@@ -24,9 +25,13 @@ impl<S: Sink> Sink for Capped<S> {
             Some(0) => self.omitted += 1,
             Some(left) => {
                 *left -= 1;
+                self.listed += 1;
                 self.sink.failure(failure);
             }
-            None => self.sink.failure(failure),
+            None => {
+                self.listed += 1;
+                self.sink.failure(failure);
+            }
         }
     }
     fn progress(&mut self, progress: Progress) -> ControlFlow<()> {
@@ -78,7 +83,7 @@ impl Revealed {
 
 impl<S: Sink> Collector<S> {
     pub(crate) fn new(options: &Options, sink: S) -> Self {
-        let sink = Capped { sink, left: options.max_failures, omitted: 0 };
+        let sink = Capped { sink, left: options.max_failures, listed: 0, omitted: 0 };
         let revealed = Revealed(
             options
                 .revealed
@@ -255,7 +260,7 @@ impl<S: Sink> Collector<S> {
             summary.missing_nonces += rounds;
             sink.failure(Failure::gap(&pair, (0, rounds - 1)));
         }
-        summary.failures_omitted = sink.omitted;
+        (summary.failures_listed, summary.failures_omitted) = (sink.listed, sink.omitted);
         (summary, pairs, sink.sink)
     }
 }

@@ -160,6 +160,10 @@ pub struct Summary {
     pub pairs_closed_early: u64,
     /// The input's last line has no newline (counted, not a failure; a truncated row fails on its own).
     pub unterminated_last_line: bool,
+    /// Failures reported (handed to the report or sink): every one found, or the first
+    /// [`Options::max_failures`](crate::Options::max_failures).
+    #[serde(default)]
+    pub failures_listed: u64,
     /// Failures found but not reported, past [`Options::max_failures`](crate::Options::max_failures).
     #[serde(default)]
     pub failures_omitted: u64,
@@ -183,6 +187,59 @@ impl Summary {
         }
     }
 
+    /// Every failure found, listed or not. A row that fails two checks gives two failures (and counts once
+    /// among the rows that failed); a gap gives one.
+    pub fn failures_found(&self) -> u64 {
+        self.failures_listed + self.failures_omitted
+    }
+
+    /// The counts in one line of words, as every front end shows them: rows read, ok, failed (by kind, the
+    /// kinds that occur), malformed, the nonce gaps, then the failures found, listed and not listed:
+    ///
+    /// `1,000,000 rows read: 0 ok, 1,000,000 failed (positions 1,000,000), 0 malformed; 0 nonce gaps;
+    /// 1,000,000 failures found: 10,000 listed, 990,000 not listed (past max_failures)`.
+    pub fn text(&self) -> String {
+        let n = grouped;
+        let kinds: Vec<String> = [
+            ("commitment", self.commitment_mismatches),
+            ("positions", self.position_mismatches),
+            ("play", self.play_mismatches),
+            ("duplicate nonce", self.duplicate_nonces),
+            ("nonce past the revealed end", self.nonces_past_end),
+        ]
+        .into_iter()
+        .filter(|&(_, count)| count > 0)
+        .map(|(kind, count)| format!("{kind} {}", n(count)))
+        .collect();
+        let kinds = if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) };
+        let gaps = match self.nonce_gaps {
+            0 => "0 nonce gaps".to_owned(),
+            1 => format!("1 nonce gap ({} missing)", n(self.missing_nonces)),
+            gaps => format!("{} nonce gaps ({} missing)", n(gaps), n(self.missing_nonces)),
+        };
+        let found = self.failures_found();
+        let failures = match (found, self.failures_omitted) {
+            (0, _) => "no failures".to_owned(),
+            (1, 0) => "1 failure found, listed".to_owned(),
+            (found, 0) => format!("{} failures found, all listed", n(found)),
+            (found, omitted) => format!(
+                "{} failure{} found: {} listed, {} not listed (past max_failures)",
+                n(found),
+                if found == 1 { "" } else { "s" },
+                n(self.failures_listed),
+                n(omitted)
+            ),
+        };
+        format!(
+            "{} row{} read: {} ok, {} failed{kinds}, {} malformed; {gaps}; {failures}",
+            n(self.rows_read),
+            if self.rows_read == 1 { "" } else { "s" },
+            n(self.ok),
+            n(self.mismatched),
+            n(self.malformed),
+        )
+    }
+
     fn add(&mut self, other: &Summary) {
         self.rows_read += other.rows_read;
         self.ok += other.ok;
@@ -196,8 +253,22 @@ impl Summary {
         self.blank_lines += other.blank_lines;
         self.pairs_closed_early += other.pairs_closed_early;
         self.unterminated_last_line |= other.unterminated_last_line;
+        self.failures_listed += other.failures_listed;
         self.failures_omitted += other.failures_omitted;
     }
+}
+
+/// A count with its thousands grouped by commas (`1,000,000`).
+fn grouped(count: u64) -> String {
+    let digits = count.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// Where the findings of a run go, in input order (gaps come when their pair closes, mostly at the end).
@@ -321,6 +392,8 @@ impl Report {
                 failures.push(Failure::gap(pair, gap));
             }
         }
+        // Gaps are found again over the whole and duplicates across the parts added: listed is what is kept.
+        summary.failures_listed = failures.len() as u64;
         Report { summary, failures, pairs: merged }
     }
 }
