@@ -682,6 +682,8 @@ class _Report:
     @property
     def ok(self) -> bool:
         """Whether the history checks out."""
+    def summary_text(self) -> str:
+        """The counts in one line of words (the core's ``Summary::text``)."""
     def summary(self) -> str:
         """The summary as JSON."""
     def failures(self) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ replayed against mine_positions / draw_order."""
 from __future__ import annotations
 
 import copy
+import csv
 import dataclasses
 import gzip
 import io
@@ -20,7 +21,7 @@ import pytest
 
 import fairmines
 from conftest import REPO_ROOT
-from history_data import FAULTY_SUMMARY, faulty_lines, faulty_rows, genuine_rows
+from history_data import FAULTY_SUMMARY, faulty_lines, faulty_rows, genuine_rows, other_positions
 
 SAMPLES = REPO_ROOT / "examples" / "history"
 
@@ -316,7 +317,10 @@ def test_reports_pickle_and_round_trip_through_json(faulty_path: Path) -> None:
     with pytest.raises(fairmines.InvalidStateError, match="^json: ") as bad:
         fairmines.HistoryReport.from_json("{")
     assert bad.value.argument == "json"
-    assert repr(report).startswith("<HistoryReport FAILED: 361 rows read, 354 ok, 3 mismatched, 4 malformed")
+    assert repr(report) == (
+        "<HistoryReport FAILED: 361 rows read: 354 ok, 3 failed (commitment 1, positions 1, duplicate nonce 1), "
+        "4 malformed; 2 nonce gaps (2 missing); 9 failures found, all listed>"
+    )
     assert repr(report.failures[0]).startswith("<Failure malformed line 6: row: incomplete JSON")
     assert repr(report.failures[1]).startswith("<Failure positions line 12 round 'p0n10': positions: the seeds give")
 
@@ -603,6 +607,7 @@ def test_max_failures_caps_the_failures_kept() -> None:
     report = fairmines.verify_history(rows, max_failures=5)
     assert len(report.failures) == 5
     assert (report.summary.commitment_mismatches, report.summary.failures_omitted) == (30, 25)
+    assert (report.summary.failures_listed, report.summary.failures_found) == (5, 30)
     assert len(fairmines.verify_history(rows, max_failures=None).failures) == 30
     with pytest.raises(TypeError, match="max_failures"):
         fairmines.verify_history(rows, max_failures="5")  # type: ignore[arg-type]
@@ -632,3 +637,63 @@ def test_revealed_pairs_report_rounds_missing_at_either_end() -> None:
     assert gaps == [(0, 1), (6, 7)]
     with pytest.raises(TypeError, match="revealed"):
         fairmines.verify_history(rows, revealed=["x"])  # type: ignore[list-item]
+
+
+def _tampered_and_malformed(rows: list[dict[str, Any]]) -> None:
+    """Row 1 declares other positions, row 3 has 25 mines (malformed)."""
+    rows[1]["positions"] = other_positions(rows[1])
+    rows[3]["mines"] = 25
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_line_numbers_are_the_files_physical_lines(tmp_path: Path, ending: str) -> None:
+    rows = genuine_rows(1, 6)
+    _tampered_and_malformed(rows)
+    # CSV as Python's csv module writes it (\r\n by default, as Excel): the header is line 1, row 1 on line 3.
+    fields = ["round_id", "server_seed", "commitment", "client_seed", "nonce", "mines", "positions"]
+    path = tmp_path / "history.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, lineterminator=ending)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(dict(row, positions=",".join(map(str, row["positions"]))))
+    found = [(f.kind, f.line, f.round_id) for f in fairmines.verify_history(path).failures]
+    assert found == [("positions", 3, "p0n1"), ("malformed", 5, "p0n3")]
+    # A quoted round id across two lines moves every later row one line down.
+    rows[0]["round_id"] = "p0n0" + ending + "continued"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, lineterminator=ending)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(dict(row, positions=",".join(map(str, row["positions"]))))
+    found = [(f.kind, f.line) for f in fairmines.verify_history(path).failures]
+    assert found == [("positions", 4), ("malformed", 6)]
+    # JSON Lines: row 1 on line 2, with a blank line before row 3 (line 5).
+    lines = [json.dumps(r) for r in rows]
+    lines.insert(3, "")
+    path = tmp_path / "history.jsonl"
+    path.write_bytes((ending.join(lines) + ending).encode())
+    found = [(f.kind, f.line) for f in fairmines.verify_history(path).failures]
+    assert found == [("positions", 2), ("malformed", 5)]
+
+
+def test_an_all_failing_history_counts_rows_and_failures_without_contradiction(tmp_path: Path) -> None:
+    # 20,000 rows whose commitment is wrong (one failure a row), read back from a CSV file.
+    server, client = "server-seed", "client"
+    path = tmp_path / "failing.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["server_seed", "commitment", "client_seed", "nonce", "mines", "positions"])
+        for nonce in range(20_000):
+            positions = fairmines.mine_positions(server, client, nonce, 1)
+            writer.writerow([server, "00" * 32, client, nonce, 1, positions[0]])
+    report = fairmines.verify_history(path, max_failures=10)
+    s = report.summary
+    assert (s.rows_read, s.ok, s.mismatched, s.commitment_mismatches, s.malformed) == (20_000, 0, 20_000, 20_000, 0)
+    assert (len(report.failures), s.failures_listed, s.failures_omitted, s.failures_found) == (10, 10, 19_990, 20_000)
+    assert repr(report) == (
+        "<HistoryReport FAILED: 20,000 rows read: 0 ok, 20,000 failed (commitment 20,000), 0 malformed; "
+        "0 nonce gaps; 20,000 failures found: the first 10 listed, 19,990 more counted but not listed>"
+    )
+    assert len(report.to_pandas()) == 10
+    assert "The first 10 of the 10 listed" not in report._repr_html_()

@@ -236,7 +236,7 @@ fn max_failures_caps_the_failures_printed_and_the_summary_counts_the_rest() {
         summary["text"],
         format!(
             "30 rows read: 21 ok, 3 failed (commitment 1, positions 1, duplicate nonce 1), 6 malformed; 3 nonce gaps \
-             (3 missing); {found} failures found: 3 listed, {} not listed (past max_failures)",
+             (3 missing); {found} failures found: the first 3 listed, {} more counted but not listed",
             found - 3
         )
     );

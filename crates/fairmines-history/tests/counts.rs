@@ -48,7 +48,7 @@ fn an_all_failing_history_lists_max_failures_and_counts_every_other() {
     assert_eq!(
         report.summary.text(),
         "20,001 rows read: 0 ok, 20,000 failed (positions 20,000), 1 malformed; 0 nonce gaps; \
-         20,001 failures found: 25 listed, 19,976 not listed (past max_failures)"
+         20,001 failures found: the first 25 listed, 19,976 more counted but not listed"
     );
     // The JSON summary line carries the same counts and words.
     let json = summary_json(&report.summary);

@@ -197,7 +197,7 @@ impl Summary {
     /// kinds that occur), malformed, the nonce gaps, then the failures found, listed and not listed:
     ///
     /// `1,000,000 rows read: 0 ok, 1,000,000 failed (positions 1,000,000), 0 malformed; 0 nonce gaps;
-    /// 1,000,000 failures found: 10,000 listed, 990,000 not listed (past max_failures)`.
+    /// 1,000,000 failures found: the first 10,000 listed, 990,000 more counted but not listed`.
     pub fn text(&self) -> String {
         let n = grouped;
         let kinds: Vec<String> = [
@@ -223,7 +223,7 @@ impl Summary {
             (1, 0) => "1 failure found, listed".to_owned(),
             (found, 0) => format!("{} failures found, all listed", n(found)),
             (found, omitted) => format!(
-                "{} failure{} found: {} listed, {} not listed (past max_failures)",
+                "{} failure{} found: the first {} listed, {} more counted but not listed",
                 n(found),
                 if found == 1 { "" } else { "s" },
                 n(self.failures_listed),
