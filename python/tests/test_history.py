@@ -72,7 +72,9 @@ def test_every_fault_kind_is_reported_and_counted(faulty_path: Path) -> None:
 def test_dict_rows_are_checked_like_lines() -> None:
     rows = faulty_rows()
     report = fairmines.verify_history(rows)
-    expected = dict(FAULTY_SUMMARY, rows_read=len(rows), ok=len(rows) - 5, malformed=2, unterminated_last_line=False)
+    expected = dict(
+        FAULTY_SUMMARY, rows_read=len(rows), ok=len(rows) - 5, malformed=2, unterminated_last_line=False, failures_listed=7
+    )
     assert report.summary.to_dict() == expected
     # Row i is line i + 1; a generator streams the same rows.
     first = next(f for f in report.failures if f.kind == "positions")
@@ -96,7 +98,7 @@ def test_numpy_integers_inside_positions_are_tile_numbers() -> None:
         report = fairmines.verify_history(converted)
         assert report.ok and report.summary.ok == len(rows), report.failures[:1]
     bad = [dict(rows[0], positions=[np.float32(7.5), 1])]
-    assert fairmines.verify_history(bad).failures[0].message.startswith("positions: tile 7.5 at index 0 is outside")
+    assert fairmines.verify_history(bad).failures[0].message.startswith("positions: tile 7.5 at index 0 is not between 1 and 25")
 
 
 def test_what_pandas_makes_of_a_csv_is_read_as_written() -> None:
@@ -561,7 +563,7 @@ def test_per_mine_heatmaps_and_notebook_display(faulty_path: Path) -> None:
     history = fairmines.verify_history(faulty_path)._repr_html_()
     assert "FAILED" in history and "<td>positions: the seeds give" in history and history.count("<table>") == 2
     many = fairmines.verify_history([{"nonce": n} for n in range(25)])._repr_html_()
-    assert "… and 5 more failure(s)" in many
+    assert "The first 20 of the 25 listed failures are shown" in many
 
 
 def _played(row: dict[str, Any], lost: bool) -> dict[str, Any]:
