@@ -176,8 +176,12 @@ export interface HistorySummary {
   blank_lines: number
   pairs_closed_early: number
   unterminated_last_line: boolean
+  /** Failures listed (in `failures`): every one found, or the first `maxFailures`. */
+  failures_listed: number
   /** Failures found past `maxFailures`: counted above, not listed. */
   failures_omitted: number
+  /** The counts in one line of words: rows read, ok, failed by kind, malformed, gaps, failures listed and not. */
+  text: string
 }
 
 /** A failure line of `fairmines verify-history --json`. */

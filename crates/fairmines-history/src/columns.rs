@@ -16,13 +16,14 @@ use fairmines::input::Number;
 use crate::audit::{AuditCounts, audit_chunks};
 use crate::chunk::{Chunk, Layout, RawData, RawRow, RowSource};
 use crate::error::HistoryError;
+use crate::options::MultiplierForm;
 use crate::options::{Options, Proceed, Progress};
 use crate::reading::Reading;
 use crate::row::{Cell, FIELDS, Partial, Row, RowError};
 use crate::verify::{Report, verify_into_report};
 
 /// The format's columns in one slice of a record batch (`None`: `round_id` when the table has none).
-struct Columns([Option<Column>; 11]);
+struct Columns([Option<Column>; 12], MultiplierForm);
 
 struct Column {
     array: ArrayRef,
@@ -32,7 +33,10 @@ struct Column {
 
 impl RowSource for Columns {
     fn row(&self, index: usize) -> Result<Row, (RowError, Partial)> {
-        Row::from_cells(|i| self.0[i].as_ref().map_or(Cell::Missing, |c| cell(c.array.as_ref(), index, &c.kind)))
+        Row::from_cells(
+            |i| self.0[i].as_ref().map_or(Cell::Missing, |c| cell(c.array.as_ref(), index, &c.kind)),
+            self.1,
+        )
     }
 }
 
@@ -130,7 +134,7 @@ fn takes(i: usize) -> (&'static [Holds], &'static str) {
     use Holds::{Floats, Integers, Lists, Text};
     match i {
         0 | 2 | 6 => (&[Text, Integers, Floats], "text (or integers, read as their digits)"),
-        1 | 9 => (&[Text], "text"),
+        1 | 9 | 11 => (&[Text], "text"),
         3 | 4 => (&[Integers, Floats], "integers (or floats that are whole numbers)"),
         5 | 8 => (&[Text, Lists], "text like \"7,10,19\" or lists of tile numbers"),
         _ => (&[Text, Integers, Floats], "text like \"99/100\" or numbers"),
@@ -139,7 +143,7 @@ fn takes(i: usize) -> (&'static [Holds], &'static str) {
 
 /// Where each field is among the table's columns; a required one missing, or a column whose type its field
 /// cannot take (said once for the column, not for each of its rows), is a [`HistoryError::Header`].
-fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 11], HistoryError> {
+fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 12], HistoryError> {
     let names: Vec<String> = schema.fields().iter().map(|f| f.name().clone()).collect();
     let found = reading.names.locate(&names, "the table").map_err(HistoryError::Header)?;
     let mistyped: Vec<String> = (0..found.len())
@@ -164,7 +168,7 @@ fn locate(schema: &Schema, reading: &Reading) -> Result<[Option<usize>; 11], His
 /// (0-based, over every batch) is line `i + 1`.
 fn batch_chunks(
     batches: impl RecordBatchReader,
-    found: [Option<usize>; 11],
+    found: [Option<usize>; 12],
     reading: &Reading,
     send: &mut dyn FnMut(Chunk) -> bool,
 ) -> Result<(), HistoryError> {
@@ -181,7 +185,7 @@ fn batch_chunks(
                     Column { kind: format!("a value of type {}", array.data_type()), array }
                 })
             });
-            let mut chunk = Chunk::new(Layout::Source(Arc::new(Columns(columns))));
+            let mut chunk = Chunk::new(Layout::Source(Arc::new(Columns(columns, reading.names.1))));
             chunk.rows = (0..len)
                 .map(|j| RawRow { line: line + j as u64 + 1, data: RawData::Indexed(j), unterminated: false })
                 .collect();

@@ -63,7 +63,7 @@ pub use columns::{audit_batches, verify_batches};
 pub use error::HistoryError;
 pub use feed::{HistoryAuditor, HistoryVerifier};
 pub use nonces::{NonceRanges, PairNonces};
-pub use options::{Format, Options, Proceed, Progress, parse_delimiter};
+pub use options::{Format, MultiplierForm, Options, Proceed, Progress, parse_delimiter};
 pub use report_json::{audit_counts_from_json, audit_json, failure_json, summary_json};
 pub use row::{CSV_HEADER, FIELDS, Play, REQUIRED_FIELDS, Row, RowError, parse_picks, parse_positions};
 pub use verify::{Failure, FailureKind, Report, Sink, Summary, verify_history, verify_history_to, verify_values};

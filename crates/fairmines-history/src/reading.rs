@@ -29,7 +29,9 @@ impl Reading {
         if !delimiter.is_ascii() || matches!(delimiter, b'"' | b'\n' | b'\r') {
             return Err(HistoryError::Argument(delimiter_message(&char::from(delimiter).to_string())));
         }
-        let names = Arc::new(Names::new(&options.columns)?);
+        let mut names = Names::new(&options.columns)?;
+        names.1 = options.multiplier_form;
+        let names = Arc::new(names);
         Ok(Reading { format: options.format, chunk_rows: options.chunk_rows.max(1), delimiter, names })
     }
 }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::cell::{Cell, parse_positions, play};
 use super::{FIELDS, Names, Partial, Row, RowError, RowRef};
+use crate::options::MultiplierForm;
 
 /// A JSON number as the core takes numbers.
 fn json_number(n: &serde_json::Number) -> Number {
@@ -46,7 +47,7 @@ impl Row {
 
     /// Reads a row from the fields of a JSON object.
     pub fn from_json_map(map: &Map<String, Value>) -> Result<Row, RowError> {
-        Row::from_cells(|i| json_cell(map.get(FIELDS[i]))).map_err(|(e, _)| e)
+        Row::from_cells(|i| json_cell(map.get(FIELDS[i])), MultiplierForm::Exact).map_err(|(e, _)| e)
     }
 
     /// Reads a row from one line of JSON Lines.
@@ -125,7 +126,7 @@ impl<'a> Plain<'a> {
 /// form). `None` for anything else, and for a row the format's rules refuse: the general path reads those.
 pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a>> {
     let mut at = 0;
-    let mut fields: [Option<Plain<'a>>; 11] = [None; 11];
+    let mut fields: [Option<Plain<'a>>; 12] = [None; 12];
     let space = |at: &mut usize| {
         while matches!(line.get(*at), Some(b' ' | b'\t')) {
             *at += 1;
@@ -219,8 +220,20 @@ pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a
         return None;
     }
     // The format's rules, as `Row::from_cells` applies them; a refusal goes to the general path.
-    let [server_seed, commitment, client_seed, nonce, mines, positions, round_id, rtp, picks, outcome, multiplier] =
-        fields;
+    let [
+        server_seed,
+        commitment,
+        client_seed,
+        nonce,
+        mines,
+        positions,
+        round_id,
+        rtp,
+        picks,
+        outcome,
+        multiplier,
+        form,
+    ] = fields;
     let text_of = |field: Option<Plain<'a>>| match field {
         Some(Plain::Text(text)) => Some(text),
         _ => None,
@@ -250,14 +263,14 @@ pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a
             None
         } else {
             let cell = |field: Option<Plain<'a>>| field.map_or(Cell::Missing, Plain::cell);
-            play([cell(rtp), cell(picks), cell(outcome), cell(multiplier)]).ok()?.map(Box::new)
+            play([cell(rtp), cell(picks), cell(outcome), cell(multiplier), cell(form)], names.1).ok()?.map(Box::new)
         },
     })
 }
 
 pub(crate) fn parse_value(value: &Value, names: &Names) -> Result<Row, (RowError, Partial)> {
     match value {
-        Value::Object(map) => Row::from_cells(|i| json_cell(map.get(names.get(i)))),
+        Value::Object(map) => Row::from_cells(|i| json_cell(map.get(names.get(i))), names.1),
         other => Err((
             RowError::whole(format!("row: must be a JSON object, got {}", json_cell(Some(other)).kind())),
             Partial::default(),

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use fairmines::{Digest, MineCount, Outcome, Ratio, Rtp, Tiles};
 
 use crate::error::HistoryError;
+use crate::options::MultiplierForm;
 
 mod cell;
 mod csv;
@@ -28,7 +29,7 @@ pub const CSV_HEADER: &str = "round_id,server_seed,commitment,client_seed,nonce,
 pub const REQUIRED_FIELDS: [&str; 6] = ["server_seed", "commitment", "client_seed", "nonce", "mines", "positions"];
 
 /// Every field of the format: the required ones, `round_id`, then the optional play fields ([`Play`]).
-pub const FIELDS: [&str; 11] = [
+pub const FIELDS: [&str; 12] = [
     "server_seed",
     "commitment",
     "client_seed",
@@ -40,6 +41,7 @@ pub const FIELDS: [&str; 11] = [
     "picks",
     "outcome",
     "multiplier",
+    "multiplier_form",
 ];
 
 /// How the player played a round, where a history row says (the fields of the core's
@@ -48,7 +50,8 @@ pub const FIELDS: [&str; 11] = [
 ///
 /// A row has a play when it has any of `rtp`, `picks`, `outcome`, `multiplier`; it then needs `picks` and
 /// `outcome`. `multiplier` (absent or null: none, as for a lost round) is checked only with the `rtp` it was
-/// computed with: a multiplier without an `rtp` makes the row malformed (field `rtp`).
+/// computed with: a multiplier without an `rtp` makes the row malformed (field `rtp`). `multiplier_form`
+/// (`exact` or `displayed`, see [`MultiplierForm`](crate::MultiplierForm)) says how it is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Play {
     /// The tiles picked, in order (1-based; repeats kept, so they fail the check).
@@ -59,6 +62,9 @@ pub struct Play {
     pub rtp: Option<Rtp>,
     /// The multiplier paid.
     pub multiplier: Option<Ratio>,
+    /// `Some(d)`: the multiplier is written as displayed, the exact one rounded down to `d` decimals (its
+    /// decimals as written); `None`: it is exact.
+    pub displayed_places: Option<fairmines::Places>,
 }
 
 /// One round of a history, as the operator declared it.
@@ -192,11 +198,11 @@ pub(crate) struct Partial {
 /// Where each field of [`FIELDS`] is found in the input: under its own name, or under the name a column
 /// mapping gives it (`{"serverSeed": "server_seed"}`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Names([Cow<'static, str>; 11]);
+pub(crate) struct Names([Cow<'static, str>; 12], pub(crate) MultiplierForm);
 
 impl Default for Names {
     fn default() -> Self {
-        Names(FIELDS.map(Cow::Borrowed))
+        Names(FIELDS.map(Cow::Borrowed), MultiplierForm::Exact)
     }
 }
 
@@ -204,7 +210,7 @@ impl Names {
     /// The names a column mapping gives (the input's name → the field it holds); the other fields keep theirs.
     pub(crate) fn new(columns: &BTreeMap<String, String>) -> Result<Names, HistoryError> {
         let mut names = Names::default();
-        let mut given: [Option<&str>; 11] = [None; 11];
+        let mut given: [Option<&str>; 12] = [None; 12];
         for (name, field) in columns {
             let Some(i) = FIELDS.iter().position(|f| f == field) else {
                 return Err(HistoryError::Argument(format!(
@@ -229,8 +235,8 @@ impl Names {
 
     /// The position of each field among the columns named in `header` (compared trimmed, ignoring case); a
     /// required field that is not there is an error naming every one missing (`what`: `the CSV header`).
-    pub(crate) fn locate(&self, header: &[String], what: &str) -> Result<[Option<usize>; 11], String> {
-        let found: [Option<usize>; 11] =
+    pub(crate) fn locate(&self, header: &[String], what: &str) -> Result<[Option<usize>; 12], String> {
+        let found: [Option<usize>; 12] =
             core::array::from_fn(|i| header.iter().position(|name| name.trim().eq_ignore_ascii_case(self.0[i].trim())));
         let missing: Vec<&str> = (0..6).filter(|&i| found[i].is_none()).map(|i| self.get(i)).collect();
         if missing.is_empty() {
