@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use fairmines::{MineCount, ServerSeed, Tiles};
 use fairmines_history::{
-    AuditCounts, AuditReport, CSV_HEADER, ChiSquare, Failure, Format, Options, Progress, Row, Sink, Summary,
-    audit_history, audit_json, audit_seed_pair_counts, failure_json, heatmap_svg, heatmap_text, summary_json,
+    AuditCounts, AuditReport, CSV_HEADER, ChiSquare, Failure, Format, MultiplierForm, Options, Progress, Row, Sink,
+    Summary, audit_history, audit_json, audit_seed_pair_counts, failure_json, heatmap_svg, heatmap_text, summary_json,
     verify_history_to,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -41,6 +41,10 @@ pub struct VerifyHistoryArgs {
     /// round count, are reported too.
     #[arg(long, value_name = "FILE")]
     revealed: Option<PathBuf>,
+    /// How the `multiplier` of a row without a `multiplier_form` column is written: exact, or displayed (as
+    /// the operator's site shows it: the exact multiplier rounded down to the decimals written, 99/80 as 1.23).
+    #[arg(long, default_value = "exact", value_parser = MultiplierForm::parse)]
+    multiplier_form: MultiplierForm,
 }
 
 /// The revealed seed pairs of `--revealed`, one JSON object a line (blank lines skipped).
@@ -285,6 +289,7 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
         max_open_pairs: args.max_open_pairs,
         max_failures: args.max_failures,
         revealed,
+        multiplier_form: args.multiplier_form,
         ..Options::default()
     };
     let bar = progress_bar(len);

@@ -327,3 +327,51 @@ fn failures_name_the_physical_line_with_lf_and_crlf() {
         }
     }
 }
+
+/// A history of one round with 5 mines cashed out after one safe pick at RTP 0.99 (exactly 99/80, shown as
+/// 1.23), its multiplier written `multiplier`, with a `multiplier_form` column when `form` is given.
+fn displayed_history(multiplier: &str, form: Option<&str>) -> std::path::PathBuf {
+    let server = fairmines::ServerSeed::from_bytes(&[5; 32]);
+    let mines = fairmines::MineCount::new(5).unwrap();
+    let grid = fairmines::placement(server.reveal(), "c", 7, mines);
+    let pick = (1..=25u8).find(|&t| !grid.is_mine(t)).unwrap();
+    let positions = grid.positions().iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+    let (header, cell) = form.map_or((String::new(), String::new()), |f| (",multiplier_form".into(), format!(",{f}")));
+    let text = format!(
+        "server_seed,commitment,client_seed,nonce,mines,positions,rtp,picks,outcome,multiplier{header}\n\
+         {},{},c,7,5,\"{positions}\",0.99,{pick},cashed_out,{multiplier}{cell}\n",
+        server.reveal(),
+        server.commitment()
+    );
+    let path = tmp(&format!("displayed-{multiplier}-{}.csv", form.unwrap_or("none")));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn displayed_multipliers_by_column_or_option() {
+    let run = |path: &std::path::Path, args: &[&str]| {
+        let mut all = vec!["verify-history", path.to_str().unwrap(), "--json"];
+        all.extend_from_slice(args);
+        let out = fairmines(&all);
+        (out.status.code(), json_lines(&out))
+    };
+    // The floor of the exact multiplier passes, said by the column or by --multiplier-form.
+    assert_eq!(run(&displayed_history("1.23", Some("displayed")), &[]).0, Some(0));
+    assert_eq!(run(&displayed_history("1.23", None), &["--multiplier-form", "displayed"]).0, Some(0));
+    // Off by 0.01 it fails as play; an exact-form row with the rounded value fails too.
+    for (path, args) in [
+        (displayed_history("1.24", Some("displayed")), vec![]),
+        (displayed_history("1.22", None), vec!["--multiplier-form", "displayed"]),
+        (displayed_history("1.23", None), vec![]),
+        (displayed_history("1.23", Some("exact")), vec!["--multiplier-form", "displayed"]),
+    ] {
+        let (code, lines) = run(&path, &args);
+        assert_eq!(code, Some(1), "{path:?} {args:?}");
+        assert_eq!((lines[0]["kind"].as_str(), lines[0]["field"].as_str()), (Some("play"), Some("multiplier")));
+        assert_eq!(lines[0]["line"], 2);
+    }
+    let bad = fairmines(&["verify-history", "--multiplier-form", "rounded", "x.csv"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("multiplier_form: must be exact or displayed"));
+}
