@@ -644,6 +644,7 @@ def _verify_history(
     delimiter: str | None = None,
     max_failures: int | None = None,
     revealed: Iterable[RevealedSeedPair] | None = None,
+    multiplier_form: Literal["exact", "displayed"] | None = None,
 ) -> _Report:
     """``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report."""
 

@@ -699,3 +699,39 @@ def test_an_all_failing_history_counts_rows_and_failures_without_contradiction(t
     )
     assert len(report.to_pandas()) == 10
     assert "The first 10 of the 10 listed" not in report._repr_html_()
+
+
+def _cashed_out(multiplier: str, form: str | None) -> dict[str, Any]:
+    """A round with 5 mines cashed out after one safe pick at RTP 0.99: exactly 99/80, displayed as 1.23."""
+    server, client = "server-seed", "client"
+    positions = fairmines.mine_positions(server, client, 7, 5)
+    pick = next(t for t in range(1, 26) if t not in positions)
+    row = {"server_seed": server, "commitment": fairmines.commitment(server), "client_seed": client, "nonce": 7,
+           "mines": 5, "positions": positions, "rtp": "0.99", "picks": [pick], "outcome": "cashed_out",
+           "multiplier": multiplier}
+    return row if form is None else dict(row, multiplier_form=form)
+
+
+def test_displayed_multipliers_by_column_or_keyword(tmp_path: Path) -> None:
+    # The exact multiplier rounded down to the decimals written passes: by the column or by the keyword.
+    assert fairmines.verify_history([_cashed_out("1.23", "displayed")]).ok
+    assert fairmines.verify_history([_cashed_out("1.23", None)], multiplier_form="displayed").ok
+    path = tmp_path / "displayed.jsonl"
+    path.write_text(json.dumps(_cashed_out("1.23", None)) + "\n")
+    assert fairmines.verify_history(path, multiplier_form="displayed").ok
+    # Off by 0.01 it fails as play; an exact-form row with the rounded value fails too.
+    for row, form in [
+        (_cashed_out("1.24", "displayed"), None),
+        (_cashed_out("1.22", None), "displayed"),
+        (_cashed_out("1.23", None), None),
+        (_cashed_out("1.23", "exact"), "displayed"),
+    ]:
+        report = fairmines.verify_history([row], multiplier_form=form)  # type: ignore[arg-type]
+        assert [(f.kind, f.field) for f in report.failures] == [("play", "multiplier")], (row, form)
+    failure = fairmines.verify_history([_cashed_out("1.24", "displayed")]).failures[0]
+    assert (failure.expected, failure.declared) == ("1.23", "1.24")
+    assert failure.message == (
+        "multiplier: the record displays 1.24, the picks give 99/80, displayed as 1.23 (rounded down to 2 decimals)"
+    )
+    with pytest.raises(ValueError, match="^multiplier_form: must be exact or displayed"):
+        fairmines.verify_history([], multiplier_form="rounded")  # type: ignore[arg-type]
