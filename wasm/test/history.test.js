@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import { HistoryVerifier, audit, heatmapSvg, tileRatios, verifyHistory } from 'fairmines-wasm';
+import { HistoryVerifier, audit, commitment, heatmapSvg, minePositions, tileRatios, verifyHistory } from 'fairmines-wasm';
 import { CLI, expectError, repoRoot } from './helpers.js';
 
 const EXAMPLES = path.join(repoRoot, 'examples', 'history');
@@ -218,4 +218,31 @@ test('an all-failing history: rows, failures listed (maxFailures) and not listed
   const number = (text) => Number(text.replaceAll(',', ''));
   assert.equal(number(found), s.failures_listed + s.failures_omitted);
   assert.equal(number(omitted), s.failures_omitted);
+});
+
+/** One round with 5 mines cashed out after one safe pick at RTP 0.99 (exactly 99/80, displayed as 1.23) as a
+ * JSON line, its multiplier written `multiplier`, with `multiplier_form` when `form` is given. */
+function cashedOut(multiplier, form) {
+  const positions = minePositions('server-seed', 'client', 7, 5);
+  const pick = [...Array(25).keys()].map((i) => i + 1).find((t) => !positions.includes(t));
+  const row = { server_seed: 'server-seed', commitment: commitment('server-seed'), client_seed: 'client', nonce: 7, mines: 5, positions, rtp: '0.99', picks: [pick], outcome: 'cashed_out', multiplier };
+  if (form !== undefined) row.multiplier_form = form;
+  return new TextEncoder().encode(JSON.stringify(row) + '\n');
+}
+
+test('displayed multipliers: the floor passes by column or multiplierForm; 0.01 off, or a rounded exact one, fails as play', async () => {
+  assert.equal((await verifyHistory(cashedOut('1.23', 'displayed'))).summary.all_ok, true);
+  assert.equal((await verifyHistory(cashedOut('1.23'), { multiplierForm: 'displayed' })).summary.all_ok, true);
+  for (const [bytes, options] of [
+    [cashedOut('1.24', 'displayed'), {}],
+    [cashedOut('1.22'), { multiplierForm: 'displayed' }],
+    [cashedOut('1.23'), {}],
+    [cashedOut('1.23', 'exact'), { multiplierForm: 'displayed' }],
+  ]) {
+    const report = await verifyHistory(bytes, options);
+    assert.deepEqual(report.failures.map((f) => [f.kind, f.field, f.line]), [['play', 'multiplier', 1]]);
+  }
+  const [failure] = (await verifyHistory(cashedOut('1.24', 'displayed'))).failures;
+  assert.deepEqual([failure.expected, failure.declared], ['1.23', '1.24']);
+  expectError(() => new HistoryVerifier({ multiplierForm: 'rounded' }), RangeError, 'ERR_INVALID_ARG_VALUE', 'options', 'multiplier_form');
 });
