@@ -133,6 +133,11 @@ export interface HistoryOptions {
   maxOpenPairs?: number | bigint | null
   /** Failures kept in the report (default 10000); the ones past it are counted in `failures_omitted`. */
   maxFailures?: number | bigint | null
+  /**
+   * How the `multiplier` of a row without a `multiplier_form` column is written: `'exact'` (the default) or
+   * `'displayed'` (as the operator's site shows it: the exact multiplier rounded down to its decimals).
+   */
+  multiplierForm?: 'exact' | 'displayed' | null
   /** What an audit report names as its `source` (default `'input'`). */
   source?: string | null
 }
