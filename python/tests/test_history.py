@@ -668,15 +668,13 @@ def test_line_numbers_are_the_files_physical_lines(tmp_path: Path, ending: str) 
         writer.writeheader()
         for row in rows:
             writer.writerow(dict(row, positions=",".join(map(str, row["positions"]))))
-    found = [(f.kind, f.line) for f in fairmines.verify_history(path).failures]
-    assert found == [("positions", 4), ("malformed", 6)]
+    assert [(f.kind, f.line) for f in fairmines.verify_history(path).failures] == [("positions", 4), ("malformed", 6)]
     # JSON Lines: row 1 on line 2, with a blank line before row 3 (line 5).
     lines = [json.dumps(r) for r in rows]
     lines.insert(3, "")
     path = tmp_path / "history.jsonl"
     path.write_bytes((ending.join(lines) + ending).encode())
-    found = [(f.kind, f.line) for f in fairmines.verify_history(path).failures]
-    assert found == [("positions", 2), ("malformed", 5)]
+    assert [(f.kind, f.line) for f in fairmines.verify_history(path).failures] == [("positions", 2), ("malformed", 5)]
 
 
 def test_an_all_failing_history_counts_rows_and_failures_without_contradiction(tmp_path: Path) -> None:
