@@ -192,13 +192,16 @@ struct Printer<W: Write> {
 }
 
 fn describe_failure(f: &Failure) -> String {
+    let pair = || {
+        let pair = f.pair_commitment.as_deref().map_or("", |c| &c[..c.len().min(16)]);
+        format!("seed pair {pair}… / client seed {:?}", f.client_seed.as_deref().unwrap_or(""))
+    };
     let at = match (f.line, &f.round_id) {
+        // A gap lies before the row of its line, in its seed pair.
+        (Some(line), _) if f.kind == fairmines_history::FailureKind::NonceGap => format!("line {line}, {}", pair()),
         (Some(line), Some(id)) => format!("line {line} (round {id})"),
         (Some(line), None) => format!("line {line}"),
-        (None, _) => {
-            let pair = f.pair_commitment.as_deref().map_or("", |c| &c[..c.len().min(16)]);
-            format!("seed pair {pair}… / client seed {:?}", f.client_seed.as_deref().unwrap_or(""))
-        }
+        (None, _) => pair(),
     };
     let mut text = format!("{at}: {} {}", f.kind.as_str().to_uppercase(), f.message);
     if let (Some(expected), Some(declared), fairmines_history::FailureKind::Commitment) =

@@ -145,3 +145,19 @@ fn blank_lines_count_as_lines() {
         );
     }
 }
+
+#[test]
+fn a_gap_names_the_line_of_the_row_after_it() {
+    // Row 2 (nonce 2) removed: the gap is on the line of the row with nonce 3 (line 4 in CSV, 3 in JSON Lines).
+    for ending in ["\n", "\r\n"] {
+        let mut lines = csv_lines(9, 9);
+        lines.remove(3);
+        let report = run(&(lines.join(ending) + ending), Format::Csv);
+        assert_eq!(found(&report), [(FailureKind::NonceGap, Some(4))], "{ending:?}");
+        assert_eq!((report.failures[0].nonce, report.failures[0].last_nonce), (Some(2), Some(2)));
+        let mut lines = json_lines(9, 9);
+        lines.remove(2);
+        let report = run(&(lines.join(ending) + ending), Format::JsonLines);
+        assert_eq!(found(&report), [(FailureKind::NonceGap, Some(3))], "{ending:?}");
+    }
+}

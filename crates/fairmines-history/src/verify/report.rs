@@ -65,8 +65,10 @@ impl FailureKind {
 pub struct Failure {
     /// What went wrong.
     pub kind: FailureKind,
-    /// The row's first line in the input (1-based; the CSV header is line 1); `None` for gaps and for
-    /// duplicates found only when merging reports.
+    /// The row's first line in the input (1-based; the CSV header is line 1). For a gap, the line of the row
+    /// right after it (the row with the next nonce of the pair; for rounds missing after a revealed pair's
+    /// last row, that row's line); `None` for the gaps and duplicates found only when merging reports, and
+    /// for a revealed pair with no row.
     pub line: Option<u64>,
     /// The row's round id, where it has one.
     pub round_id: Option<String>,
@@ -105,7 +107,7 @@ impl Failure {
         }
     }
 
-    pub(super) fn gap(pair: &PairNonces, (first, last): (u64, u64)) -> Self {
+    pub(super) fn gap(pair: &PairNonces, (first, last): (u64, u64), line: Option<u64>) -> Self {
         let missing = last - first + 1;
         let what = if missing == 1 {
             format!("nonce {first} is missing")
@@ -118,7 +120,7 @@ impl Failure {
             nonce: Some(first),
             last_nonce: Some(last),
             field: Some("nonce".into()),
-            ..Failure::new(FailureKind::NonceGap, None, format!("nonce: {what} in the seed pair"))
+            ..Failure::new(FailureKind::NonceGap, line, format!("nonce: {what} in the seed pair"))
         }
     }
 }
@@ -389,7 +391,7 @@ impl Report {
             for gap in pair.gaps() {
                 summary.nonce_gaps += 1;
                 summary.missing_nonces += gap.1 - gap.0 + 1;
-                failures.push(Failure::gap(pair, gap));
+                failures.push(Failure::gap(pair, gap, None));
             }
         }
         // Gaps are found again over the whole and duplicates across the parts added: listed is what is kept.
