@@ -61,7 +61,13 @@ def test_every_fault_kind_is_reported_and_counted(faulty_path: Path) -> None:
     assert (commitment.expected, commitment.declared) == (fairmines.commitment("server-seed-0"), "00" * 32)
     assert by_kind["duplicate_nonce"].round_id == "dup" and by_kind["duplicate_nonce"].nonce == 40
     gaps = sorted((f.nonce, f.last_nonce, f.line) for f in report.failures if f.kind == "nonce_gap")
-    assert gaps == [(30, 30, None), (60, 60, None)]  # the row of nonce 50 (mines "3") has its seeds and nonce
+    # A gap is on the line of the row right after it (p0n31, p1n61); the row of nonce 50 (mines "3") has its
+    # seeds and nonce, so it is no gap.
+    line_of = {}
+    for i, line in enumerate(faulty_lines()):
+        if line.endswith("}\n"):  # not the broken line nor the cut last one
+            line_of[json.loads(line)["round_id"]] = i + 1
+    assert gaps == [(30, 30, line_of["p0n31"]), (60, 60, line_of["p1n61"])]
     malformed = [f for f in report.failures if f.kind == "malformed"]
     assert [f.field for f in malformed] == [None, "mines", "client_seed", None]
     assert malformed[1].message.startswith("mines: must be an integer")

@@ -448,6 +448,12 @@ describe('served page', () => {
         const got = await historyOf(page, file);
         assert.deepEqual(got.rows.map((r) => [r.line, r.kind]), [[tampered, 'positions'], [malformed, 'malformed']], `${format} ${JSON.stringify(ending)}`);
         assertSameHistory(got, cliHistory(file));
+        // Without round r3 (nonce 2) the gap is on the line of the row after it: r4's, one line up.
+        const gappedFile = join(shots, `gap-${ending.length}.${format}`);
+        writeFileSync(gappedFile, text.filter((line) => !line.startsWith('r3,') && !line.includes('"r3"')).join(ending) + ending);
+        const gapped = await historyOf(page, gappedFile);
+        assert.deepEqual(gapped.rows.map((r) => [r.line, r.kind]), [[tampered, 'positions'], [malformed - 1, 'malformed'], [malformed - 1, 'nonce_gap']]);
+        assertSameHistory(gapped, cliHistory(gappedFile));
         await page.done();
       }
     }
