@@ -137,6 +137,11 @@ export interface HistoryOptions {
   maxOpenPairs?: number | bigint | null
   /** Failures kept in the report (default 10000); the ones past it are counted in `failures_omitted`. */
   maxFailures?: number | bigint | null
+  /**
+   * How the `multiplier` of a row without a `multiplier_form` column is written: `'exact'` (the default) or
+   * `'displayed'` (as the operator's site shows it: the exact multiplier rounded down to its decimals).
+   */
+  multiplierForm?: 'exact' | 'displayed' | null
   /** What an audit report names as its `source` (default `'input'`). */
   source?: string | null
 }
@@ -180,8 +185,12 @@ export interface HistorySummary {
   blank_lines: number
   pairs_closed_early: number
   unterminated_last_line: boolean
+  /** Failures listed (in `failures`): every one found, or the first `maxFailures`. */
+  failures_listed: number
   /** Failures found past `maxFailures`: counted above, not listed. */
   failures_omitted: number
+  /** The counts in one line of words: rows read, ok, failed by kind, malformed, gaps, failures listed and not. */
+  text: string
 }
 
 /** A failure line of `fairmines verify-history --json`. */

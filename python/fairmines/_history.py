@@ -175,6 +175,7 @@ def verify_history(
     delimiter: str | None = None,
     max_failures: int | None = 10_000,
     revealed: Iterable[RevealedSeedPair] | None = None,
+    multiplier_form: Literal["exact", "displayed"] | None = None,
 ) -> HistoryReport:
     """Verifies a whole bet history: every row's commitment and mine positions recomputed from its seeds,
     nonce gaps and duplicates per seed pair, malformed rows reported and skipped.
@@ -201,7 +202,10 @@ def verify_history(
     the others; the other counts stay exact); None keeps every one. A history without rows is not ok.
     ``revealed``: the seed pairs the operator revealed (``RevealedSeedPair``, as ``rotate`` returns them):
     rounds missing before a pair's first row or after its last are reported as gaps, rows at or past its
-    ``rounds`` as ``"nonce_past_end"``.
+    ``rounds`` as ``"nonce_past_end"``. ``multiplier_form`` says how the ``multiplier`` of a row without a
+    ``multiplier_form`` column is written: ``"exact"`` (the default) or ``"displayed"``, as the operator's site
+    shows it (the exact multiplier rounded down to the decimals written: 99/80 as ``1.23``; any other value
+    fails as ``"play"``).
 
     ``progress`` is called after every chunk of 2,048 rows: ``progress(rows, bytes)``; with three parameters
     ``progress(rows, bytes, total)``, ``total`` the file's size in bytes (None when unknown or not a file);
@@ -218,6 +222,7 @@ def verify_history(
         delimiter=delimiter,
         max_failures=max_failures,
         revealed=revealed,
+        multiplier_form=multiplier_form,
     )
     return HistoryReport._of(report)
 

@@ -644,6 +644,7 @@ def _verify_history(
     delimiter: str | None = None,
     max_failures: int | None = None,
     revealed: Iterable[RevealedSeedPair] | None = None,
+    multiplier_form: Literal["exact", "displayed"] | None = None,
 ) -> _Report:
     """``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report."""
 
@@ -682,6 +683,8 @@ class _Report:
     @property
     def ok(self) -> bool:
         """Whether the history checks out."""
+    def summary_text(self) -> str:
+        """The counts in one line of words (the core's ``Summary::text``)."""
     def summary(self) -> str:
         """The summary as JSON."""
     def failures(self) -> list[dict[str, Any]]:

@@ -145,8 +145,15 @@ class HistorySummary:
     """Seed pairs closed early because too many were open at once (see the crate's README)."""
     unterminated_last_line: bool
     """The input's last line has no newline (not a failure by itself)."""
+    failures_listed: int
+    """Failures kept in the report (``HistoryReport.failures``): every one found, or the first ``max_failures``."""
     failures_omitted: int
     """Failures found but not kept in the report, past ``max_failures``."""
+
+    @property
+    def failures_found(self) -> int:
+        """Every failure found, listed or not (a row failing two checks gives two; a gap gives one)."""
+        return self.failures_listed + self.failures_omitted
 
     def to_dict(self) -> dict[str, int | bool]:
         """Every count (and ``unterminated_last_line``) as a dict."""
@@ -228,12 +235,7 @@ class HistoryReport:
         return HistoryReport.from_json, (self.to_json(),)
 
     def __repr__(self) -> str:
-        s = self.summary
-        return (
-            f"<HistoryReport {'ok' if self.ok else 'FAILED'}: {s.rows_read} rows read, {s.ok} ok, "
-            f"{s.mismatched} mismatched, {s.malformed} malformed, {s.nonce_gaps} nonce gap(s), "
-            f"{len(self._report)} failure(s)>"
-        )
+        return f"<HistoryReport {'ok' if self.ok else 'FAILED'}: {self._report.summary_text()}>"
 
     def _repr_html_(self) -> str:
         """The verdict, the counts and the first 20 failures, for notebooks."""
@@ -241,10 +243,11 @@ class HistoryReport:
         failures = [tuple(f.to_dict()[c] for c in ("line", "round_id", "kind", "message")) for f in self.failures[:20]]
         more = len(self.failures) - len(failures)
         return (
-            f"<p><b>HistoryReport: {'ok' if self.ok else 'FAILED'}</b></p>"
+            f"<p><b>HistoryReport: {'ok' if self.ok else 'FAILED'}</b>: {html.escape(self._report.summary_text())}</p>"
             + _table(("count", "value"), counts)
             + (_table(("line", "round_id", "kind", "message"), failures) if failures else "")
-            + (f"<p>… and {more} more failure(s): <code>to_pandas()</code> has them all</p>" if more else "")
+            + (f"<p>The first {len(failures)} of the {len(self.failures)} listed failures are shown: "
+               "<code>to_pandas()</code> has the listed ones</p>" if more else "")
         )
 
 

@@ -56,6 +56,7 @@ FAULTY_SUMMARY = {
     "duplicate_nonces": 1,
     "play_mismatches": 0,
     "nonces_past_end": 0,
+    "failures_listed": 9,  # 3 mismatched rows, 4 malformed, 2 gaps
     "failures_omitted": 0,
     "nonce_gaps": 2,  # the removed row, and the row missing its client seed (its pair is unknown)
     "missing_nonces": 2,

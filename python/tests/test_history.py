@@ -5,6 +5,7 @@ replayed against mine_positions / draw_order."""
 from __future__ import annotations
 
 import copy
+import csv
 import dataclasses
 import gzip
 import io
@@ -20,7 +21,7 @@ import pytest
 
 import fairmines
 from conftest import REPO_ROOT
-from history_data import FAULTY_SUMMARY, faulty_lines, faulty_rows, genuine_rows
+from history_data import FAULTY_SUMMARY, faulty_lines, faulty_rows, genuine_rows, other_positions
 
 SAMPLES = REPO_ROOT / "examples" / "history"
 
@@ -60,7 +61,13 @@ def test_every_fault_kind_is_reported_and_counted(faulty_path: Path) -> None:
     assert (commitment.expected, commitment.declared) == (fairmines.commitment("server-seed-0"), "00" * 32)
     assert by_kind["duplicate_nonce"].round_id == "dup" and by_kind["duplicate_nonce"].nonce == 40
     gaps = sorted((f.nonce, f.last_nonce, f.line) for f in report.failures if f.kind == "nonce_gap")
-    assert gaps == [(30, 30, None), (60, 60, None)]  # the row of nonce 50 (mines "3") has its seeds and nonce
+    # A gap is on the line of the row right after it (p0n31, p1n61); the row of nonce 50 (mines "3") has its
+    # seeds and nonce, so it is no gap.
+    line_of = {}
+    for i, line in enumerate(faulty_lines()):
+        if line.endswith("}\n"):  # not the broken line nor the cut last one
+            line_of[json.loads(line)["round_id"]] = i + 1
+    assert gaps == [(30, 30, line_of["p0n31"]), (60, 60, line_of["p1n61"])]
     malformed = [f for f in report.failures if f.kind == "malformed"]
     assert [f.field for f in malformed] == [None, "mines", "client_seed", None]
     assert malformed[1].message.startswith("mines: must be an integer")
@@ -71,7 +78,9 @@ def test_every_fault_kind_is_reported_and_counted(faulty_path: Path) -> None:
 def test_dict_rows_are_checked_like_lines() -> None:
     rows = faulty_rows()
     report = fairmines.verify_history(rows)
-    expected = dict(FAULTY_SUMMARY, rows_read=len(rows), ok=len(rows) - 5, malformed=2, unterminated_last_line=False)
+    expected = dict(
+        FAULTY_SUMMARY, rows_read=len(rows), ok=len(rows) - 5, malformed=2, unterminated_last_line=False, failures_listed=7
+    )
     assert report.summary.to_dict() == expected
     # Row i is line i + 1; a generator streams the same rows.
     first = next(f for f in report.failures if f.kind == "positions")
@@ -274,7 +283,7 @@ def test_to_pandas(faulty_path: Path) -> None:
     positions = next(i for i, f in enumerate(report.failures) if f.kind == "positions")
     assert frame.iloc[positions]["round_id"] == report.failures[positions].round_id == "p0n10"
     assert frame.iloc[positions]["line"] == report.failures[positions].line
-    assert frame["line"].isna().sum() == 2  # the gaps
+    assert frame["line"].isna().sum() == 0  # every failure has its line, the gaps too
     assert [f.to_dict()["message"] for f in report.failures] == list(frame["message"])
     empty = fairmines.verify_history(SAMPLES / "history.jsonl").to_pandas()
     assert isinstance(empty, pd.DataFrame) and len(empty) == 0 and len(empty.columns) == 11
@@ -316,7 +325,10 @@ def test_reports_pickle_and_round_trip_through_json(faulty_path: Path) -> None:
     with pytest.raises(fairmines.InvalidStateError, match="^json: ") as bad:
         fairmines.HistoryReport.from_json("{")
     assert bad.value.argument == "json"
-    assert repr(report).startswith("<HistoryReport FAILED: 361 rows read, 354 ok, 3 mismatched, 4 malformed")
+    assert repr(report) == (
+        "<HistoryReport FAILED: 361 rows read: 354 ok, 3 failed (commitment 1, positions 1, duplicate nonce 1), "
+        "4 malformed; 2 nonce gaps (2 missing); 9 failures found, all listed>"
+    )
     assert repr(report.failures[0]).startswith("<Failure malformed line 6: row: incomplete JSON")
     assert repr(report.failures[1]).startswith("<Failure positions line 12 round 'p0n10': positions: the seeds give")
 
@@ -582,7 +594,7 @@ def test_per_mine_heatmaps_and_notebook_display(faulty_path: Path) -> None:
     history = fairmines.verify_history(faulty_path)._repr_html_()
     assert "FAILED" in history and "<td>positions: the seeds give" in history and history.count("<table>") == 2
     many = fairmines.verify_history([{"nonce": n} for n in range(25)])._repr_html_()
-    assert "… and 5 more failure(s)" in many
+    assert "The first 20 of the 25 listed failures are shown" in many
 
 
 def _played(row: dict[str, Any], lost: bool) -> dict[str, Any]:
@@ -628,6 +640,7 @@ def test_max_failures_caps_the_failures_kept() -> None:
     report = fairmines.verify_history(rows, max_failures=5)
     assert len(report.failures) == 5
     assert (report.summary.commitment_mismatches, report.summary.failures_omitted) == (30, 25)
+    assert (report.summary.failures_listed, report.summary.failures_found) == (5, 30)
     assert len(fairmines.verify_history(rows, max_failures=None).failures) == 30
     with pytest.raises(TypeError, match="max_failures"):
         fairmines.verify_history(rows, max_failures="5")  # type: ignore[arg-type]
@@ -697,3 +710,97 @@ def test_a_payout_that_is_not_what_the_round_owes_fails_as_play() -> None:
     failure = report.failures[0]
     assert (failure.kind, failure.field, failure.expected, failure.declared) == ("play", "payout", "0", "500")
     assert failure.message == "payout: a lost round pays 0, the record says 500"
+
+
+def _tampered_and_malformed(rows: list[dict[str, Any]]) -> None:
+    """Row 1 declares other positions, row 3 has 25 mines (malformed)."""
+    rows[1]["positions"] = other_positions(rows[1])
+    rows[3]["mines"] = 25
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_line_numbers_are_the_files_physical_lines(tmp_path: Path, ending: str) -> None:
+    rows = genuine_rows(1, 6)
+    _tampered_and_malformed(rows)
+    # CSV as Python's csv module writes it (\r\n by default, as Excel): the header is line 1, row 1 on line 3.
+    fields = ["round_id", "server_seed", "commitment", "client_seed", "nonce", "mines", "positions"]
+    path = tmp_path / "history.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, lineterminator=ending)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(dict(row, positions=",".join(map(str, row["positions"]))))
+    found = [(f.kind, f.line, f.round_id) for f in fairmines.verify_history(path).failures]
+    assert found == [("positions", 3, "p0n1"), ("malformed", 5, "p0n3")]
+    # A quoted round id across two lines moves every later row one line down.
+    rows[0]["round_id"] = "p0n0" + ending + "continued"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, lineterminator=ending)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(dict(row, positions=",".join(map(str, row["positions"]))))
+    assert [(f.kind, f.line) for f in fairmines.verify_history(path).failures] == [("positions", 4), ("malformed", 6)]
+    # JSON Lines: row 1 on line 2, with a blank line before row 3 (line 5).
+    lines = [json.dumps(r) for r in rows]
+    lines.insert(3, "")
+    path = tmp_path / "history.jsonl"
+    path.write_bytes((ending.join(lines) + ending).encode())
+    assert [(f.kind, f.line) for f in fairmines.verify_history(path).failures] == [("positions", 2), ("malformed", 5)]
+
+
+def test_an_all_failing_history_counts_rows_and_failures_without_contradiction(tmp_path: Path) -> None:
+    # 20,000 rows whose commitment is wrong (one failure a row), read back from a CSV file.
+    server, client = "server-seed", "client"
+    path = tmp_path / "failing.csv"
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["server_seed", "commitment", "client_seed", "nonce", "mines", "positions"])
+        for nonce in range(20_000):
+            positions = fairmines.mine_positions(server, client, nonce, 1)
+            writer.writerow([server, "00" * 32, client, nonce, 1, positions[0]])
+    report = fairmines.verify_history(path, max_failures=10)
+    s = report.summary
+    assert (s.rows_read, s.ok, s.mismatched, s.commitment_mismatches, s.malformed) == (20_000, 0, 20_000, 20_000, 0)
+    assert (len(report.failures), s.failures_listed, s.failures_omitted, s.failures_found) == (10, 10, 19_990, 20_000)
+    assert repr(report) == (
+        "<HistoryReport FAILED: 20,000 rows read: 0 ok, 20,000 failed (commitment 20,000), 0 malformed; "
+        "0 nonce gaps; 20,000 failures found: the first 10 listed, 19,990 more counted but not listed>"
+    )
+    assert len(report.to_pandas()) == 10
+    assert "The first 10 of the 10 listed" not in report._repr_html_()
+
+
+def _cashed_out(multiplier: str, form: str | None) -> dict[str, Any]:
+    """A round with 5 mines cashed out after one safe pick at RTP 0.99: exactly 99/80, displayed as 1.23."""
+    server, client = "server-seed", "client"
+    positions = fairmines.mine_positions(server, client, 7, 5)
+    pick = next(t for t in range(1, 26) if t not in positions)
+    row = {"server_seed": server, "commitment": fairmines.commitment(server), "client_seed": client, "nonce": 7,
+           "mines": 5, "positions": positions, "rtp": "0.99", "picks": [pick], "outcome": "cashed_out",
+           "multiplier": multiplier}
+    return row if form is None else dict(row, multiplier_form=form)
+
+
+def test_displayed_multipliers_by_column_or_keyword(tmp_path: Path) -> None:
+    # The exact multiplier rounded down to the decimals written passes: by the column or by the keyword.
+    assert fairmines.verify_history([_cashed_out("1.23", "displayed")]).ok
+    assert fairmines.verify_history([_cashed_out("1.23", None)], multiplier_form="displayed").ok
+    path = tmp_path / "displayed.jsonl"
+    path.write_text(json.dumps(_cashed_out("1.23", None)) + "\n")
+    assert fairmines.verify_history(path, multiplier_form="displayed").ok
+    # Off by 0.01 it fails as play; an exact-form row with the rounded value fails too.
+    for row, form in [
+        (_cashed_out("1.24", "displayed"), None),
+        (_cashed_out("1.22", None), "displayed"),
+        (_cashed_out("1.23", None), None),
+        (_cashed_out("1.23", "exact"), "displayed"),
+    ]:
+        report = fairmines.verify_history([row], multiplier_form=form)  # type: ignore[arg-type]
+        assert [(f.kind, f.field) for f in report.failures] == [("play", "multiplier")], (row, form)
+    failure = fairmines.verify_history([_cashed_out("1.24", "displayed")]).failures[0]
+    assert (failure.expected, failure.declared) == ("1.23", "1.24")
+    assert failure.message == (
+        "multiplier: the record displays 1.24, the picks give 99/80, displayed as 1.23 (rounded down to 2 decimals)"
+    )
+    with pytest.raises(ValueError, match="^multiplier_form: must be exact or displayed"):
+        fairmines.verify_history([], multiplier_form="rounded")  # type: ignore[arg-type]

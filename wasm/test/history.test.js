@@ -8,7 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
-import { HistoryVerifier, audit, heatmapSvg, tileRatios, verifyHistory } from 'fairmines-wasm';
+import { HistoryVerifier, audit, commitment, heatmapSvg, minePositions, tileRatios, verifyHistory } from 'fairmines-wasm';
 import { CLI, expectError, repoRoot } from './helpers.js';
 
 const EXAMPLES = path.join(repoRoot, 'examples', 'history');
@@ -199,4 +199,80 @@ test('a run\'s errors: wrong sources and options, unusable options, an input tha
   const done = new HistoryVerifier();
   done.finish();
   assert.throws(() => done.feed(new Uint8Array(1)), (err) => err.code === 'ERR_INVALID_STATE');
+});
+
+/** The example history (`csv` or `jsonl`) with round r2 tampered (other positions) and r4 malformed (a
+ * commitment that is not hex), its lines ended by `ending`. */
+function tamperedSample(format, ending) {
+  const text = fs.readFileSync(path.join(EXAMPLES, `history.${format}`), 'utf8');
+  const lines = text.trimEnd().split('\n').map((line) => {
+    if (line.startsWith('r2,') || line.includes('"r2"')) return line.replace('[7,11]', '[7,12]').replace('"7,11"', '"7,12"');
+    if (line.startsWith('r4,') || line.includes('"r4"')) return line.replace('2753c2f0', 'zz2753c2f0');
+    return line;
+  });
+  return new TextEncoder().encode(lines.join(ending) + ending);
+}
+
+test('failures name the physical line, with LF and CRLF line ends, as the CLI does', async () => {
+  // The CSV header is line 1: r2 is on line 3 and r4 on line 5; in JSON Lines on lines 2 and 4.
+  for (const [format, tampered, malformed] of [['csv', 3, 5], ['jsonl', 2, 4]]) {
+    for (const ending of ['\n', '\r\n']) {
+      const bytes = tamperedSample(format, ending);
+      const report = await verifyHistory(bytes);
+      assert.deepEqual(report.failures.map((f) => [f.kind, f.line, f.round_id]), [['positions', tampered, 'r2'], ['malformed', malformed, 'r4']], `${format} ${JSON.stringify(ending)}`);
+      const file = path.join(os.tmpdir(), `fairmines-wasm-lines-${process.pid}.${format}`);
+      fs.writeFileSync(file, bytes);
+      try {
+        assert.deepEqual(report, cliReport(file));
+      } finally {
+        fs.rmSync(file);
+      }
+    }
+  }
+});
+
+test('an all-failing history: rows, failures listed (maxFailures) and not listed agree, in numbers and words', async () => {
+  // 20,000 rows whose commitment is wrong, most of them with wrong positions too (a row that fails two checks
+  // counts once among the rows, twice among the failures): the example's first row, its nonce counted up.
+  const [header, first] = fs.readFileSync(path.join(EXAMPLES, 'history.csv'), 'utf8').split('\n');
+  const cells = first.split(',');
+  const lines = [header];
+  for (let nonce = 0; nonce < 20_000; nonce++) lines.push([`r${nonce}`, cells[1], '00'.repeat(32), cells[3], nonce, 1, 1].join(','));
+  const report = await verifyHistory(new TextEncoder().encode(lines.join('\n') + '\n'), { maxFailures: 10 });
+  const s = report.summary;
+  assert.deepEqual([s.rows_read, s.ok, s.mismatched, s.commitment_mismatches, s.malformed], [20_000, 0, 20_000, 20_000, 0]);
+  assert.deepEqual([report.failures.length, s.failures_listed], [10, 10]);
+  assert.equal(s.failures_listed + s.failures_omitted, s.commitment_mismatches + s.position_mismatches);
+  assert.match(s.text, /^20,000 rows read: 0 ok, 20,000 failed \(commitment 20,000(, positions [\d,]+)?\), 0 malformed; 0 nonce gaps; ([\d,]+) failures found: the first 10 listed, ([\d,]+) more counted but not listed$/);
+  const [, , found, omitted] = s.text.match(/; (0 nonce gaps); ([\d,]+) failures found: the first 10 listed, ([\d,]+) more counted/);
+  const number = (text) => Number(text.replaceAll(',', ''));
+  assert.equal(number(found), s.failures_listed + s.failures_omitted);
+  assert.equal(number(omitted), s.failures_omitted);
+});
+
+/** One round with 5 mines cashed out after one safe pick at RTP 0.99 (exactly 99/80, displayed as 1.23) as a
+ * JSON line, its multiplier written `multiplier`, with `multiplier_form` when `form` is given. */
+function cashedOut(multiplier, form) {
+  const positions = minePositions('server-seed', 'client', 7, 5);
+  const pick = [...Array(25).keys()].map((i) => i + 1).find((t) => !positions.includes(t));
+  const row = { server_seed: 'server-seed', commitment: commitment('server-seed'), client_seed: 'client', nonce: 7, mines: 5, positions, rtp: '0.99', picks: [pick], outcome: 'cashed_out', multiplier };
+  if (form !== undefined) row.multiplier_form = form;
+  return new TextEncoder().encode(JSON.stringify(row) + '\n');
+}
+
+test('displayed multipliers: the floor passes by column or multiplierForm; 0.01 off, or a rounded exact one, fails as play', async () => {
+  assert.equal((await verifyHistory(cashedOut('1.23', 'displayed'))).summary.all_ok, true);
+  assert.equal((await verifyHistory(cashedOut('1.23'), { multiplierForm: 'displayed' })).summary.all_ok, true);
+  for (const [bytes, options] of [
+    [cashedOut('1.24', 'displayed'), {}],
+    [cashedOut('1.22'), { multiplierForm: 'displayed' }],
+    [cashedOut('1.23'), {}],
+    [cashedOut('1.23', 'exact'), { multiplierForm: 'displayed' }],
+  ]) {
+    const report = await verifyHistory(bytes, options);
+    assert.deepEqual(report.failures.map((f) => [f.kind, f.field, f.line]), [['play', 'multiplier', 1]]);
+  }
+  const [failure] = (await verifyHistory(cashedOut('1.24', 'displayed'))).failures;
+  assert.deepEqual([failure.expected, failure.declared], ['1.23', '1.24']);
+  expectError(() => new HistoryVerifier({ multiplierForm: 'rounded' }), RangeError, 'ERR_INVALID_ARG_VALUE', 'options', 'multiplier_form');
 });

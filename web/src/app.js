@@ -392,6 +392,8 @@ const SUMMARY_DETAILS = [
   ['pairs_closed_early', 'Seed pairs checked early (too many open)'],
   ['blank_lines', 'Blank lines'],
   ['unterminated_last_line', 'Last line without a newline'],
+  ['failures_listed', 'Failures listed'],
+  ['failures_omitted', 'Failures counted but not listed'],
 ];
 
 let worker = null;
@@ -522,22 +524,20 @@ function cell(value) {
 
 let failuresUrl = null;
 
-function showHistory({ summary, failures, failureCount = failures.length, allFailures, audit, tileRatios }) {
+function showHistory({ summary, failures, allFailures, audit, tileRatios }) {
   $('history-result').hidden = false;
   const verdict = $('history-verdict');
-  const count = failureCount.toLocaleString('en');
+  const n = (count) => count.toLocaleString('en');
   if (summary.rows_read === 0) {
     // Nothing was checked: not an OK, whatever the counts say.
     verdict.dataset.verdict = 'error';
     verdict.textContent = 'The file has no rounds: nothing was verified.';
   } else {
     verdict.dataset.verdict = summary.all_ok ? 'ok' : 'mismatch';
+    // The counts in the core's words (the summary's `text`, as the CLI and Python say them).
     verdict.textContent = summary.all_ok
-      ? `OK: all ${summary.rows_read.toLocaleString('en')} rows verify, no nonce is missing or repeated.`
-      : `MISMATCH: ${count} problem${failureCount === 1 ? '' : 's'} found (listed below)` +
-        (summary.failures_omitted > 0
-          ? `, and ${summary.failures_omitted.toLocaleString('en')} more counted in the summary but not listed.`
-          : '.');
+      ? `OK: all ${n(summary.rows_read)} rows verify, no nonce is missing or repeated.`
+      : `MISMATCH: ${summary.text}.`;
   }
   $('history-summary').dataset.summary = JSON.stringify(summary);
   const rows = (labels) => labels.filter(([key]) => key in summary).map(([key, label]) =>
@@ -564,7 +564,11 @@ function showHistory({ summary, failures, failureCount = failures.length, allFai
   failuresUrl = allFailures ? URL.createObjectURL(allFailures) : null;
   $('failures-more').hidden = !failuresUrl;
   if (failuresUrl) {
-    $('failures-more-text').textContent = `The first ${failures.length.toLocaleString('en')} of ${count} failures are shown.`;
+    const listed = summary.failures_listed;
+    $('failures-more-text').textContent =
+      `The first ${n(failures.length)} of the ${n(listed)} listed failures are shown here; the download holds ` +
+      `all ${n(listed)}, then a summary line.` +
+      (summary.failures_omitted > 0 ? ` The other ${n(summary.failures_omitted)} failures were counted but not listed.` : '');
     $('failures-download').href = failuresUrl;
   }
   showAudit(audit, tileRatios);

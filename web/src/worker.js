@@ -29,12 +29,16 @@ function looksLikeText(bytes) {
   }
 }
 
-/** Every failure as the JSON Lines of `fairmines verify-history --json`, as a Blob written in parts. */
-function failuresBlob(failures) {
+/**
+ * The listed failures, then the summary line, as the JSON Lines of `fairmines verify-history --json`: a Blob
+ * written in parts.
+ */
+function failuresBlob(failures, summary) {
   const parts = [];
   for (let i = 0; i < failures.length; i += FAILURES_PER_PART) {
     parts.push(failures.slice(i, i + FAILURES_PER_PART).map((f) => JSON.stringify(f) + '\n').join(''));
   }
+  parts.push(JSON.stringify(summary) + '\n');
   return new Blob(parts, { type: 'application/x-ndjson' });
 }
 
@@ -88,16 +92,15 @@ async function check({ id, file, format, audit: withAudit = true }) {
     const audit = audited && typeof audited.toJSON === 'function' ? audited.toJSON() : audited;
     // The heatmap's numbers, the core's (`tile_ratios`): per tile, observed over expected mines and the z-score.
     const tileRatios = audit ? fm.tileRatios(audited) : null;
-    // The page draws the first failures; the rest are in the download, not kept as objects.
-    const failureCount = report.failures.length;
+    // The page draws the first failures; every listed one (the summary's `failures_listed`) is in the
+    // download, not kept as objects.
     const shown = report.failures.slice(0, FAILURES_SHOWN);
-    const allFailures = failureCount > FAILURES_SHOWN ? failuresBlob(report.failures) : null;
+    const allFailures = report.failures.length > FAILURES_SHOWN ? failuresBlob(report.failures, report.summary) : null;
     report.failures = null;
     postMessage({
       type: 'done',
       id,
       failures: shown,
-      failureCount,
       allFailures,
       summary: report.summary,
       audit,

@@ -705,7 +705,7 @@ describe('served page', () => {
     await page.done();
   });
 
-  test('many failures: the first 1,000 are drawn, every one is in the download', async () => {
+  test('many failures: the first 1,000 are drawn, every one is in the download, then the summary', async () => {
     const file = failingHistory(2500);
     const want = cliHistory(file);
     assert.equal(want.failures.length, 2500);
@@ -713,27 +713,75 @@ describe('served page', () => {
     const got = await historyOf(page, file);
     assert.equal(got.rows.length, 1000);
     assert.deepEqual(got.rows.map((r) => [r.line, r.kind, r.message]), want.failures.slice(0, 1000).map((f) => [f.line, f.kind, f.message]));
-    assert.match(await page.textContent('#history-verdict'), /^MISMATCH: 2,500 problems/);
-    assert.match(await page.textContent('#failures-more'), /The first 1,000 of 2,500 failures are shown/);
+    assert.equal(
+      await page.textContent('#history-verdict'),
+      'MISMATCH: 2,500 rows read: 0 ok, 2,500 failed (commitment 2,500), 0 malformed; 0 nonce gaps; 2,500 failures found, all listed.',
+    );
+    assert.equal(
+      await page.textContent('#failures-more-text'),
+      'The first 1,000 of the 2,500 listed failures are shown here; the download holds all 2,500, then a summary line.',
+    );
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#failures-download')]);
     const lines = readFileSync(await download.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    assert.deepEqual(lines.map((f) => [f.line, f.kind, f.message]), want.failures.map((f) => [f.line, f.kind, f.message]));
+    assert.deepEqual(lines.at(-1), want.summary);
+    assert.deepEqual(lines.slice(0, -1).map((f) => [f.line, f.kind, f.message]), want.failures.map((f) => [f.line, f.kind, f.message]));
     // A short list has no download.
     await historyOf(page, TAMPERED);
     assert.equal(await page.isVisible('#failures-more'), false);
     await page.done();
   });
 
-  test('failures past the cap are counted and said, not listed', async () => {
-    // The page keeps 10,000 failures (the WASM default); 10,040 failing rows leave 40 counted only.
-    const file = failingHistory(10_040);
+  test('failures past the cap are counted and said, not listed: every count agrees, the download says how many', async () => {
+    // The page keeps 10,000 failures (the WASM default); 20,000 failing rows leave 10,000 counted only.
+    const file = failingHistory(20_000);
     const page = await open(origin);
     const got = await historyOf(page, file);
-    assert.equal(got.summary.commitment_mismatches, 10_040);
-    assert.equal(got.summary.failures_omitted, 40);
-    assert.match(await page.textContent('#history-verdict'), /^MISMATCH: 10,000 problems found \(listed below\), and 40 more counted in the summary but not listed\.$/);
-    assert.match(await page.textContent('#history-summary-rows'), /Failures counted but not listed\s*40/);
+    const s = got.summary;
+    assert.deepEqual([s.rows_read, s.ok, s.mismatched, s.commitment_mismatches, s.malformed], [20_000, 0, 20_000, 20_000, 0]);
+    assert.deepEqual([s.failures_listed, s.failures_omitted], [10_000, 10_000]);
+    assert.equal(
+      await page.textContent('#history-verdict'),
+      'MISMATCH: 20,000 rows read: 0 ok, 20,000 failed (commitment 20,000), 0 malformed; 0 nonce gaps; ' +
+        '20,000 failures found: the first 10,000 listed, 10,000 more counted but not listed.',
+    );
+    assert.equal(
+      await page.textContent('#failures-more-text'),
+      'The first 1,000 of the 10,000 listed failures are shown here; the download holds all 10,000, then a summary line. ' +
+        'The other 10,000 failures were counted but not listed.',
+    );
+    assert.match(await page.textContent('#history-summary-rows'), /Failures listed\s*10,000\s*Failures counted but not listed\s*10,000/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#failures-download')]);
+    const lines = readFileSync(await download.path(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(lines.length, 10_001);
+    assert.equal(lines.filter((l) => l.type === 'failure').length, 10_000);
+    assert.deepEqual(lines.at(-1), { ...s, type: 'summary' });
     await page.done();
+  });
+
+  test('failing lines are the file\'s physical lines, in CSV with CRLF (as Python and Excel write it) and LF', async () => {
+    // The sample CSV with round r2 (line 3) tampered and r4 (line 5) malformed; in JSON Lines lines 2 and 4.
+    for (const [format, tampered, malformed] of [['csv', 3, 5], ['jsonl', 2, 4]]) {
+      for (const ending of ['\r\n', '\n']) {
+        const text = readFileSync(join(root, 'examples', 'history', `history.${format}`), 'utf8').trimEnd().split('\n').map((line) => {
+          if (line.startsWith('r2,') || line.includes('"r2"')) return line.replace('[7,11]', '[7,12]').replace('"7,11"', '"7,12"');
+          if (line.startsWith('r4,') || line.includes('"r4"')) return line.replace('2753c2f0', 'zz2753c2f0');
+          return line;
+        });
+        const file = join(shots, `lines-${ending.length}.${format}`);
+        writeFileSync(file, text.join(ending) + ending);
+        const page = await open(origin);
+        const got = await historyOf(page, file);
+        assert.deepEqual(got.rows.map((r) => [r.line, r.kind]), [[tampered, 'positions'], [malformed, 'malformed']], `${format} ${JSON.stringify(ending)}`);
+        assertSameHistory(got, cliHistory(file));
+        // Without round r3 (nonce 2) the gap is on the line of the row after it: r4's, one line up.
+        const gappedFile = join(shots, `gap-${ending.length}.${format}`);
+        writeFileSync(gappedFile, text.filter((line) => !line.startsWith('r3,') && !line.includes('"r3"')).join(ending) + ending);
+        const gapped = await historyOf(page, gappedFile);
+        assert.deepEqual(gapped.rows.map((r) => [r.line, r.kind]), [[tampered, 'positions'], [malformed - 1, 'malformed'], [malformed - 1, 'nonce_gap']]);
+        assertSameHistory(gapped, cliHistory(gappedFile));
+        await page.done();
+      }
+    }
   });
 
   test('a picture is refused as not a history; an empty file has no rounds (not OK)', async () => {

@@ -395,7 +395,7 @@ fn input<'a>(
 
 /// ``fairmines.verify_history`` (python/fairmines/_history.py) without its conversions: the crate's report.
 #[pyfunction]
-#[pyo3(signature = (history, /, *, format=None, threads=None, progress=None, columns=None, delimiter=None, max_failures=None, revealed=None))]
+#[pyo3(signature = (history, /, *, format=None, threads=None, progress=None, columns=None, delimiter=None, max_failures=None, revealed=None, multiplier_form=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn verify_history(
     history: &Obj<'_>,
@@ -406,15 +406,22 @@ pub(crate) fn verify_history(
     delimiter: Option<&Obj<'_>>,
     max_failures: Option<&Obj<'_>>,
     revealed: Option<&Obj<'_>>,
+    multiplier_form: Option<&Obj<'_>>,
 ) -> PyResult<Report> {
     let (callback, failed) = (callback_of(progress)?, Failed::new());
     let max_failures = max_failures_of(max_failures)?;
     let revealed = revealed_of(revealed)?;
+    let multiplier_form = match multiplier_form.filter(|f| !f.is_none()) {
+        None => history::MultiplierForm::Exact,
+        Some(form) => history::MultiplierForm::parse(&args::text(form, "multiplier_form")?)
+            .map_err(PyValueError::new_err)?,
+    };
     let mut input = input(history, [format, threads, columns, delimiter], &failed)?;
     match &mut input {
         Input::Read(_, options) | Input::Rows(_, options) | Input::Batches(_, options) => {
             options.max_failures = max_failures;
             options.revealed = revealed;
+            options.multiplier_form = multiplier_form;
         }
     }
     let progress = on_progress(callback.as_ref(), &failed);

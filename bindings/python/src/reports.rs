@@ -66,6 +66,11 @@ impl Report {
         serde_json::to_string(&self.0.summary).unwrap_or_default()
     }
 
+    /// The counts in one line of words (the core's ``Summary::text``).
+    fn summary_text(&self) -> String {
+        self.0.summary.text()
+    }
+
     /// Every failure, as a dict of its fields.
     fn failures<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         let failure = |f: &history::Failure| -> PyResult<_> {

@@ -4,12 +4,15 @@
 
 use std::collections::BTreeMap;
 
-use fairmines_history::{Format, HistoryError, Options, audit_json, failure_json, parse_delimiter, summary_json};
+use fairmines_history::{
+    Format, HistoryError, MultiplierForm, Options, audit_json, failure_json, parse_delimiter, summary_json,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{Class, Converted, Failure, Thrown, as_object, get, known_keys, object, text_in, type_name};
 
-const OPTION_FIELDS: [&str; 6] = ["format", "delimiter", "columns", "maxOpenPairs", "maxFailures", "source"];
+const OPTION_FIELDS: [&str; 7] =
+    ["format", "delimiter", "columns", "maxOpenPairs", "maxFailures", "multiplierForm", "source"];
 
 /// A history error: the run's options (`RangeError`, `argument: 'options'`), the core's, or the input's
 /// (`Error`, `code: 'FAIRMINES_HISTORY_UNREADABLE'`, the message as the CLI prints it).
@@ -26,7 +29,7 @@ fn argument_error(message: String) -> Failure {
     failure(HistoryError::Argument(message))
 }
 
-/// The run's options from `{ format, delimiter, columns, maxOpenPairs, maxFailures, source }` (each
+/// The run's options from `{ format, delimiter, columns, maxOpenPairs, maxFailures, multiplierForm, source }` (each
 /// optional; `maxFailures` defaults to the crate's 10 000, so a page holds a bounded report), and the
 /// audit's `source` label.
 fn options(value: &JsValue) -> Converted<(Options, String)> {
@@ -65,6 +68,10 @@ fn options(value: &JsValue) -> Converted<(Options, String)> {
         let max = crate::number(&max, "options", "options.maxFailures")?;
         let max = fairmines::input::count(max, "max_failures").map_err(|e| Failure::field(e, "options"))?;
         options.max_failures = Some(max);
+    }
+    if let Some(form) = given("multiplierForm") {
+        options.multiplier_form =
+            MultiplierForm::parse(&text_in(&form, "options", "options.multiplierForm")?).map_err(argument_error)?;
     }
     let source = match given("source") {
         Some(label) => text_in(&label, "options", "options.source")?,

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use fairmines::{MineCount, ServerSeed, Tiles};
 use fairmines_history::{
-    AuditCounts, AuditReport, CSV_HEADER, ChiSquare, Failure, Format, Options, Progress, Row, Sink, Summary,
-    audit_history, audit_json, audit_seed_pair_counts, failure_json, heatmap_svg, heatmap_text, summary_json,
+    AuditCounts, AuditReport, CSV_HEADER, ChiSquare, Failure, Format, MultiplierForm, Options, Progress, Row, Sink,
+    Summary, audit_history, audit_json, audit_seed_pair_counts, failure_json, heatmap_svg, heatmap_text, summary_json,
     verify_history_to,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -41,6 +41,10 @@ pub struct VerifyHistoryArgs {
     /// round count, are reported too.
     #[arg(long, value_name = "FILE")]
     revealed: Option<PathBuf>,
+    /// How the `multiplier` of a row without a `multiplier_form` column is written: exact, or displayed (as
+    /// the operator's site shows it: the exact multiplier rounded down to the decimals written, 99/80 as 1.23).
+    #[arg(long, default_value = "exact", value_parser = MultiplierForm::parse)]
+    multiplier_form: MultiplierForm,
 }
 
 /// The revealed seed pairs of `--revealed`, one JSON object a line (blank lines skipped).
@@ -188,13 +192,16 @@ struct Printer<W: Write> {
 }
 
 fn describe_failure(f: &Failure) -> String {
+    let pair = || {
+        let pair = f.pair_commitment.as_deref().map_or("", |c| &c[..c.len().min(16)]);
+        format!("seed pair {pair}… / client seed {:?}", f.client_seed.as_deref().unwrap_or(""))
+    };
     let at = match (f.line, &f.round_id) {
+        // A gap lies before the row of its line, in its seed pair.
+        (Some(line), _) if f.kind == fairmines_history::FailureKind::NonceGap => format!("line {line}, {}", pair()),
         (Some(line), Some(id)) => format!("line {line} (round {id})"),
         (Some(line), None) => format!("line {line}"),
-        (None, _) => {
-            let pair = f.pair_commitment.as_deref().map_or("", |c| &c[..c.len().min(16)]);
-            format!("seed pair {pair}… / client seed {:?}", f.client_seed.as_deref().unwrap_or(""))
-        }
+        (None, _) => pair(),
     };
     let mut text = format!("{at}: {} {}", f.kind.as_str().to_uppercase(), f.message);
     if let (Some(expected), Some(declared), fairmines_history::FailureKind::Commitment) =
@@ -236,7 +243,15 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> io::Result<()> {
     writeln!(out, "seed pairs       {}", s.seed_pairs)?;
     writeln!(out, "nonce gaps       {}  ({} nonces missing)", s.nonce_gaps, s.missing_nonces)?;
     if s.failures_omitted > 0 {
-        writeln!(out, "failures omitted {}  (past --max-failures; counted above)", s.failures_omitted)?;
+        writeln!(
+            out,
+            "failures         {}  ({} listed above, {} not listed: past --max-failures; counted above)",
+            s.failures_found(),
+            s.failures_listed,
+            s.failures_omitted
+        )?;
+    } else {
+        writeln!(out, "failures         {}  (all listed above)", s.failures_found())?;
     }
     if s.blank_lines > 0 {
         writeln!(out, "blank lines      {}  (skipped; not rows)", s.blank_lines)?;
@@ -252,6 +267,7 @@ fn print_summary(out: &mut impl Write, s: &Summary) -> io::Result<()> {
             s.pairs_closed_early
         )?;
     }
+    writeln!(out, "summary: {}", s.text())?;
     writeln!(out, "verdict: {}", s.verdict())
 }
 
@@ -276,6 +292,7 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
         max_open_pairs: args.max_open_pairs,
         max_failures: args.max_failures,
         revealed,
+        multiplier_form: args.multiplier_form,
         ..Options::default()
     };
     let bar = progress_bar(len);

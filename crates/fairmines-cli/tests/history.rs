@@ -262,8 +262,27 @@ fn max_failures_caps_the_failures_printed_and_the_summary_counts_the_rest() {
     let summary = capped.last().unwrap();
     assert_eq!(summary["failures_omitted"], serde_json::json!(found - 3));
     assert_eq!(summary["malformed"], every.last().unwrap()["malformed"]);
+    assert_eq!(summary["failures_listed"], serde_json::json!(3));
+    assert_eq!(
+        summary["text"],
+        format!(
+            "30 rows read: 21 ok, 3 failed (commitment 1, positions 1, duplicate nonce 1), 6 malformed; 3 nonce gaps \
+             (3 missing); {found} failures found: the first 3 listed, {} more counted but not listed",
+            found - 3
+        )
+    );
     let text = fairmines(&["verify-history", "--max-failures", "3", &tampered]);
-    assert!(String::from_utf8_lossy(&text.stdout).contains(&format!("failures omitted {}", found - 3)));
+    let text = String::from_utf8_lossy(&text.stdout);
+    let listed = text.lines().filter(|l| l.starts_with("line ") || l.starts_with("seed pair ")).count();
+    assert_eq!(listed, 3, "{text}");
+    assert!(
+        text.contains(&format!(
+            "failures         {found}  (3 listed above, {} not listed: past --max-failures",
+            found - 3
+        )),
+        "{text}"
+    );
+    assert!(text.contains(&format!("summary: {}", summary["text"].as_str().unwrap())), "{text}");
 }
 
 #[test]
@@ -292,4 +311,98 @@ fn revealed_pairs_report_the_rounds_missing_at_their_ends() {
     let out = fairmines(&["verify-history", "--revealed", revealed.to_str().unwrap(), history.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("revealed: "));
+}
+
+/// The sample history with round r2 tampered (other positions) and round r4 malformed (a commitment that
+/// is not hex), in `format`, with `ending` for line ends.
+fn tampered_sample(format: &str, ending: &str) -> String {
+    let text = std::fs::read_to_string(format!("{EXAMPLES}history.{format}")).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if line.contains("\"r2\"") || line.starts_with("r2,") {
+                line.replace("[7,11]", "[7,12]").replace("\"7,11\"", "\"7,12\"")
+            } else if line.contains("\"r4\"") || line.starts_with("r4,") {
+                line.replacen("2753c2f0", "zz2753c2f0", 1)
+            } else {
+                line.to_owned()
+            }
+        })
+        .collect();
+    lines.join(ending) + ending
+}
+
+#[test]
+fn failures_name_the_physical_line_with_lf_and_crlf() {
+    // The CSV header is line 1: r2 is on line 3 and r4 on line 5; in JSON Lines on lines 2 and 4.
+    for (format, tampered, malformed) in [("csv", 3, 5), ("jsonl", 2, 4)] {
+        for ending in ["\n", "\r\n"] {
+            let path = tmp(&format!("lines-{}.{format}", ending.len()));
+            std::fs::write(&path, tampered_sample(format, ending)).unwrap();
+            let path = path.to_str().unwrap();
+            let out = fairmines(&["verify-history", path, "--json"]);
+            assert_eq!(out.status.code(), Some(1));
+            let lines = json_lines(&out);
+            let found: Vec<(&str, Option<u64>, &str)> = lines[..lines.len() - 1]
+                .iter()
+                .map(|f| (f["kind"].as_str().unwrap(), f["line"].as_u64(), f["round_id"].as_str().unwrap()))
+                .collect();
+            assert_eq!(
+                found,
+                [("positions", Some(tampered), "r2"), ("malformed", Some(malformed), "r4")],
+                "{ending:?}"
+            );
+            let text = String::from_utf8_lossy(&fairmines(&["verify-history", path]).stdout).into_owned();
+            assert!(text.contains(&format!("line {tampered} (round r2): POSITIONS")), "{text}");
+            assert!(text.contains(&format!("line {malformed} (round r4): MALFORMED")), "{text}");
+        }
+    }
+}
+
+/// A history of one round with 5 mines cashed out after one safe pick at RTP 0.99 (exactly 99/80, shown as
+/// 1.23), its multiplier written `multiplier`, with a `multiplier_form` column when `form` is given.
+fn displayed_history(multiplier: &str, form: Option<&str>) -> std::path::PathBuf {
+    let server = fairmines::ServerSeed::from_bytes(&[5; 32]);
+    let mines = fairmines::MineCount::new(5).unwrap();
+    let grid = fairmines::placement(server.reveal(), "c", 7, mines);
+    let pick = (1..=25u8).find(|&t| !grid.is_mine(t)).unwrap();
+    let positions = grid.positions().iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+    let (header, cell) = form.map_or((String::new(), String::new()), |f| (",multiplier_form".into(), format!(",{f}")));
+    let text = format!(
+        "server_seed,commitment,client_seed,nonce,mines,positions,rtp,picks,outcome,multiplier{header}\n\
+         {},{},c,7,5,\"{positions}\",0.99,{pick},cashed_out,{multiplier}{cell}\n",
+        server.reveal(),
+        server.commitment()
+    );
+    let path = tmp(&format!("displayed-{multiplier}-{}.csv", form.unwrap_or("none")));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn displayed_multipliers_by_column_or_option() {
+    let run = |path: &std::path::Path, args: &[&str]| {
+        let mut all = vec!["verify-history", path.to_str().unwrap(), "--json"];
+        all.extend_from_slice(args);
+        let out = fairmines(&all);
+        (out.status.code(), json_lines(&out))
+    };
+    // The floor of the exact multiplier passes, said by the column or by --multiplier-form.
+    assert_eq!(run(&displayed_history("1.23", Some("displayed")), &[]).0, Some(0));
+    assert_eq!(run(&displayed_history("1.23", None), &["--multiplier-form", "displayed"]).0, Some(0));
+    // Off by 0.01 it fails as play; an exact-form row with the rounded value fails too.
+    for (path, args) in [
+        (displayed_history("1.24", Some("displayed")), vec![]),
+        (displayed_history("1.22", None), vec!["--multiplier-form", "displayed"]),
+        (displayed_history("1.23", None), vec![]),
+        (displayed_history("1.23", Some("exact")), vec!["--multiplier-form", "displayed"]),
+    ] {
+        let (code, lines) = run(&path, &args);
+        assert_eq!(code, Some(1), "{path:?} {args:?}");
+        assert_eq!((lines[0]["kind"].as_str(), lines[0]["field"].as_str()), (Some("play"), Some("multiplier")));
+        assert_eq!(lines[0]["line"], 2);
+    }
+    let bad = fairmines(&["verify-history", "--multiplier-form", "rounded", "x.csv"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("multiplier_form: must be exact or displayed"));
 }

@@ -16,13 +16,14 @@ use fairmines::input::Number;
 use crate::audit::{AuditCounts, audit_chunks};
 use crate::chunk::{Chunk, Layout, RawData, RawRow, RowSource};
 use crate::error::HistoryError;
+use crate::options::MultiplierForm;
 use crate::options::{Options, Proceed, Progress};
 use crate::reading::Reading;
 use crate::row::{Cell, FIELD_COUNT, FIELDS, Partial, Row, RowError, WAGER_FIELDS};
 use crate::verify::{Report, verify_into_report};
 
 /// The format's columns in one slice of a record batch (`None`: `round_id` when the table has none).
-struct Columns([Option<Column>; FIELD_COUNT]);
+struct Columns([Option<Column>; FIELD_COUNT], MultiplierForm);
 
 struct Column {
     array: ArrayRef,
@@ -32,7 +33,10 @@ struct Column {
 
 impl RowSource for Columns {
     fn row(&self, index: usize) -> Result<Row, (RowError, Partial)> {
-        Row::from_cells(|i| self.0[i].as_ref().map_or(Cell::Missing, |c| cell(c.array.as_ref(), index, &c.kind)))
+        Row::from_cells(
+            |i| self.0[i].as_ref().map_or(Cell::Missing, |c| cell(c.array.as_ref(), index, &c.kind)),
+            self.1,
+        )
     }
 }
 
@@ -130,7 +134,7 @@ fn takes(i: usize) -> (&'static [Holds], &'static str) {
     use Holds::{Floats, Integers, Lists, Text};
     match i {
         0 | 2 | 6 => (&[Text, Integers, Floats], "text (or integers, read as their digits)"),
-        1 | 9 => (&[Text], "text"),
+        1 | 9 | 11 => (&[Text], "text"),
         3 | 4 => (&[Integers, Floats], "integers (or floats that are whole numbers)"),
         5 | 8 => (&[Text, Lists], "text like \"7,10,19\" or lists of tile numbers"),
         // stake, payout; currency, player
@@ -184,7 +188,7 @@ fn batch_chunks(
                     Column { kind: format!("a value of type {}", array.data_type()), array }
                 })
             });
-            let mut chunk = Chunk::new(Layout::Source(Arc::new(Columns(columns))));
+            let mut chunk = Chunk::new(Layout::Source(Arc::new(Columns(columns, reading.names.1))));
             chunk.rows = (0..len)
                 .map(|j| RawRow { line: line + j as u64 + 1, data: RawData::Indexed(j), unterminated: false })
                 .collect();

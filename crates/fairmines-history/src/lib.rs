@@ -65,7 +65,7 @@ pub use columns::{audit_batches, verify_batches};
 pub use error::HistoryError;
 pub use feed::{HistoryAuditor, HistoryVerifier};
 pub use nonces::{NonceRanges, PairNonces};
-pub use options::{Format, Options, Proceed, Progress, parse_delimiter};
+pub use options::{Format, MultiplierForm, Options, Proceed, Progress, parse_delimiter};
 pub use report_json::{audit_counts_from_json, audit_json, failure_json, summary_json};
 pub use row::{
     CSV_HEADER, FIELDS, MAX_AMOUNT, Play, REQUIRED_FIELDS, Row, RowError, Wager, parse_picks, parse_positions,

@@ -95,6 +95,11 @@ impl NonceRanges {
         self.ranges.iter().map(|(&s, &e)| (s, e))
     }
 
+    /// Whether the set holds `nonce`.
+    pub fn contains(&self, nonce: u64) -> bool {
+        self.ranges.range(..=nonce).next_back().is_some_and(|(_, &end)| nonce <= end)
+    }
+
     /// The missing stretches between the first and the last nonce, in order.
     pub fn gaps(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         self.ranges.iter().zip(self.ranges.iter().skip(1)).map(|((_, &end), (&next, _))| (end + 1, next - 1))
@@ -124,6 +129,27 @@ struct PairState {
     nonces: NonceRanges,
     ok: NonceRanges,
     last_seen: u64,
+    lines: GapLines,
+}
+
+/// Where a closed pair's gaps lie in the input: the line of the first row of each run of nonces (the row
+/// right after a gap), and of the row with the largest nonce (for the rounds missing after it).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GapLines {
+    starts: HashMap<u64, u64>,
+    last: Option<(u64, u64)>,
+}
+
+impl GapLines {
+    /// The line a gap `first..=last` is reported on: that of the row with nonce `last + 1`, or, for rounds
+    /// missing after every row, of the row with the largest nonce.
+    pub(crate) fn of(&self, (_, last): (u64, u64)) -> Option<u64> {
+        match (last.checked_add(1).and_then(|next| self.starts.get(&next)), self.last) {
+            (Some(&line), _) => Some(line),
+            (None, Some((nonce, line))) if nonce < last => Some(line),
+            _ => None,
+        }
+    }
 }
 
 /// Where a pair's state lies in an [`OpenPairs`]; valid until a pair is closed ([`OpenPairs::closed_early`]
@@ -154,15 +180,20 @@ impl OpenPairs {
 
     /// The pair's slot, opening the pair if it is new. When every slot is taken, the least recently seen half
     /// of the pairs is closed first and handed to `closed` (which makes every slot given before invalid).
-    pub(crate) fn slot(&mut self, key: &PairKey, closed: &mut dyn FnMut(PairNonces)) -> Slot {
+    pub(crate) fn slot(&mut self, key: &PairKey, closed: &mut dyn FnMut(PairNonces, GapLines)) -> Slot {
         if let Some(&slot) = self.slots.get(key) {
             return slot;
         }
         if self.slots.len() >= self.max_open {
             self.close_oldest_half(closed);
         }
-        let state =
-            PairState { key: key.clone(), nonces: NonceRanges::default(), ok: NonceRanges::default(), last_seen: 0 };
+        let state = PairState {
+            key: key.clone(),
+            nonces: NonceRanges::default(),
+            ok: NonceRanges::default(),
+            last_seen: 0,
+            lines: GapLines::default(),
+        };
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.states[slot] = Some(state);
@@ -177,12 +208,26 @@ impl OpenPairs {
         slot
     }
 
-    /// Records `nonce` for the pair in `slot`; `false` if the pair already had it.
-    pub(crate) fn insert(&mut self, slot: Slot, nonce: u64) -> bool {
+    /// Records `nonce`, of the row on `line`, for the pair in `slot`; `false` if the pair already had it.
+    pub(crate) fn insert(&mut self, slot: Slot, nonce: u64, line: u64) -> bool {
         self.clock += 1;
         let Some(state) = self.states.get_mut(slot).and_then(Option::as_mut) else { return false };
         state.last_seen = self.clock;
-        state.nonces.insert(nonce)
+        let next_of_last = state.lines.last.is_some_and(|(last, _)| last.checked_add(1) == Some(nonce));
+        let fresh = state.nonces.insert(nonce);
+        if fresh && !next_of_last {
+            // A row that starts a run (a gap may end before it); the run after it, if any, now joins it.
+            if nonce == 0 || !state.nonces.contains(nonce - 1) {
+                state.lines.starts.insert(nonce, line);
+            }
+            if let Some(next) = nonce.checked_add(1) {
+                state.lines.starts.remove(&next);
+            }
+        }
+        if fresh && state.lines.last.is_none_or(|(last, _)| nonce > last) {
+            state.lines.last = Some((nonce, line));
+        }
+        fresh
     }
 
     /// Notes that the first row of the pair in `slot` with `nonce` passed every check.
@@ -192,27 +237,36 @@ impl OpenPairs {
         }
     }
 
-    fn close_oldest_half(&mut self, closed: &mut dyn FnMut(PairNonces)) {
+    fn close_oldest_half(&mut self, closed: &mut dyn FnMut(PairNonces, GapLines)) {
         let mut ages: Vec<u64> = self.states.iter().flatten().map(|s| s.last_seen).collect();
         let keep = self.max_open / 2;
         let cut = ages.len() - keep;
         let (_, &mut threshold, _) = ages.select_nth_unstable(cut.saturating_sub(1));
         for slot in 0..self.states.len() {
             if self.states[slot].as_ref().is_some_and(|s| s.last_seen <= threshold)
-                && let Some(state) = self.states[slot].take()
+                && let Some(mut state) = self.states[slot].take()
             {
                 self.slots.remove(&state.key);
                 self.free.push(slot);
                 self.closed_early += 1;
-                closed(pair_nonces(state));
+                let lines = std::mem::take(&mut state.lines);
+                closed(pair_nonces(state), lines);
             }
         }
     }
 
-    /// Closes every pair, in a stable order (by commitment, then client seed).
-    pub(crate) fn close_all(self) -> Vec<PairNonces> {
-        let mut pairs: Vec<PairNonces> = self.states.into_iter().flatten().map(pair_nonces).collect();
-        pairs.sort_by(|a, b| (&a.commitment, &a.client_seed).cmp(&(&b.commitment, &b.client_seed)));
+    /// Closes every pair, in a stable order (by commitment, then client seed), each with its gaps' lines.
+    pub(crate) fn close_all(self) -> Vec<(PairNonces, GapLines)> {
+        let mut pairs: Vec<(PairNonces, GapLines)> = self
+            .states
+            .into_iter()
+            .flatten()
+            .map(|mut state| {
+                let lines = std::mem::take(&mut state.lines);
+                (pair_nonces(state), lines)
+            })
+            .collect();
+        pairs.sort_by(|(a, _), (b, _)| (&a.commitment, &a.client_seed).cmp(&(&b.commitment, &b.client_seed)));
         pairs
     }
 }
@@ -269,11 +323,31 @@ mod tests {
         let mut closed = Vec::new();
         for pair in 0..8u8 {
             let key = (Digest::from_bytes([pair; 32]), String::new());
-            let slot = open.slot(&key, &mut |p| closed.push(p));
-            assert!(open.insert(slot, 0));
+            let slot = open.slot(&key, &mut |p, _| closed.push(p));
+            assert!(open.insert(slot, 0, 1));
         }
         assert_eq!(open.closed_early, 4);
         assert_eq!(closed.len() as u64, open.closed_early);
         assert_eq!(open.close_all().len(), 4);
+    }
+
+    #[test]
+    fn a_gap_is_on_the_line_of_the_row_after_it() {
+        let mut open = OpenPairs::new(4);
+        let slot = open.slot(&(Digest::from_bytes([0; 32]), String::new()), &mut |_, _| {});
+        // Nonces 0, 1, 5, 6, 3 on lines 2 to 6; then 2 fills one gap (line 7).
+        for (nonce, line) in [(0, 2), (1, 3), (5, 4), (6, 5), (3, 6)] {
+            assert!(open.insert(slot, nonce, line));
+        }
+        let (pair, lines) = open.close_all().remove(0);
+        assert_eq!(pair.gaps().map(|g| (g, lines.of(g))).collect::<Vec<_>>(), [((2, 2), Some(6)), ((4, 4), Some(4))]);
+        assert_eq!(lines.of((7, 9)), Some(5));
+        let mut open = OpenPairs::new(4);
+        let slot = open.slot(&(Digest::from_bytes([0; 32]), String::new()), &mut |_, _| {});
+        for (nonce, line) in [(0, 2), (3, 3), (2, 4), (5, 5)] {
+            assert!(open.insert(slot, nonce, line));
+        }
+        let (pair, lines) = open.close_all().remove(0);
+        assert_eq!(pair.gaps().map(|g| (g, lines.of(g))).collect::<Vec<_>>(), [((1, 1), Some(4)), ((4, 4), Some(5))]);
     }
 }

@@ -40,6 +40,9 @@ pub struct Options {
     /// ([`FailureKind::NoncePastEnd`](crate::FailureKind::NoncePastEnd)). Pairs are matched by SHA3-256 of
     /// the server seed and the client seed.
     pub revealed: Vec<fairmines::RevealedSeedPair>,
+    /// How the `multiplier` of a row without a `multiplier_form` column is written: exact (the default), or
+    /// as the operator displays it (see [`MultiplierForm`]).
+    pub multiplier_form: MultiplierForm,
 }
 
 impl Default for Options {
@@ -54,6 +57,7 @@ impl Default for Options {
             delimiter: b',',
             max_failures: Some(10_000),
             revealed: Vec::new(),
+            multiplier_form: MultiplierForm::Exact,
         }
     }
 }
@@ -90,6 +94,39 @@ impl Format {
             Some("jsonl" | "ndjson" | "json") => Format::JsonLines,
             Some("gz") => path.file_stem().map_or(Format::Auto, |stem| Format::from_path(stem.as_ref())),
             _ => Format::Auto,
+        }
+    }
+}
+
+/// How a history row writes its `multiplier` (its `multiplier_form` column, or [`Options::multiplier_form`]
+/// for rows without one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MultiplierForm {
+    /// The exact multiplier (`99/80`, or a decimal equal to it: `1.2375`).
+    #[default]
+    Exact,
+    /// As the operator's site shows it: a decimal with `d` decimals equal to the exact multiplier rounded
+    /// down to `d` decimals (99/80 shown as `1.23`, as [`fairmines::Ratio::to_decimal`] shows it). One that
+    /// differs from that (even by 0.01) fails as `play`.
+    Displayed,
+}
+
+impl MultiplierForm {
+    /// From a name: `exact` or `displayed` (trimmed, any case).
+    pub fn parse(name: &str) -> Result<MultiplierForm, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "exact" => Ok(MultiplierForm::Exact),
+            "displayed" => Ok(MultiplierForm::Displayed),
+            _ => Err(format!("multiplier_form: must be exact or displayed, got {name:?}")),
+        }
+    }
+
+    /// `exact` or `displayed`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MultiplierForm::Exact => "exact",
+            MultiplierForm::Displayed => "displayed",
         }
     }
 }

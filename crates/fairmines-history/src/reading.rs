@@ -1,6 +1,7 @@
 //! Reading a history's bytes (or JSON values) into chunks of raw rows: gzip, the text checks, the format,
 //! JSON lines and CSV records.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,7 +29,9 @@ impl Reading {
         if !delimiter.is_ascii() || matches!(delimiter, b'"' | b'\n' | b'\r') {
             return Err(HistoryError::Argument(delimiter_message(&char::from(delimiter).to_string())));
         }
-        let names = Arc::new(Names::new(&options.columns)?);
+        let mut names = Names::new(&options.columns)?;
+        names.1 = options.multiplier_form;
+        let names = Arc::new(names);
         Ok(Reading { format: options.format, chunk_rows: options.chunk_rows.max(1), delimiter, names })
     }
 }
@@ -59,6 +62,56 @@ impl<R: Read> Read for LastByteReader<R> {
         if n > 0 {
             self.last = Some(buf[n - 1]);
         }
+        Ok(n)
+    }
+}
+
+/// Where the line breaks (`\r`, `\n`) are in the bytes read through it, for finding the physical line a CSV
+/// record starts on: the csv reader's own line of a record is that of the end of the record before it, so it
+/// is one short after a `\r\n` (the `\n` is read with the next record) and after blank lines. The breaks
+/// are kept from the last record's end on (a buffer's worth); the `\n`s before them are counted.
+pub(crate) struct LineBreaks<R> {
+    inner: R,
+    offset: u64,
+    breaks: VecDeque<(u64, bool)>,
+    newlines_before: u64,
+}
+
+impl<R> LineBreaks<R> {
+    fn new(inner: R) -> Self {
+        LineBreaks { inner, offset: 0, breaks: VecDeque::new(), newlines_before: 0 }
+    }
+
+    /// Forgets the breaks before byte `end`, counting their newlines.
+    fn forget_before(&mut self, end: u64) {
+        while let Some(&(at, newline)) = self.breaks.front()
+            && at < end
+        {
+            self.newlines_before += u64::from(newline);
+            self.breaks.pop_front();
+        }
+    }
+
+    /// The line (1-based) of the first byte from `start` on that is not a line break: where a record read from
+    /// `start` begins, after the end of the line before it and any blank lines.
+    fn line_from(&mut self, start: u64) -> u64 {
+        self.forget_before(start);
+        let mut at = start;
+        while self.breaks.front().is_some_and(|&(b, _)| b == at) {
+            at += 1;
+            self.forget_before(at);
+        }
+        self.newlines_before + 1
+    }
+}
+
+impl<R: Read> Read for LineBreaks<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for at in memchr::memchr2_iter(b'\n', b'\r', &buf[..n]) {
+            self.breaks.push_back((self.offset + at as u64, buf[at] == b'\n'));
+        }
+        self.offset += n as u64;
         Ok(n)
     }
 }
@@ -183,10 +236,11 @@ pub(crate) enum Rows<R: Read> {
     /// CSV, its header read; a row is held back by one, so that the last one can be marked when the input
     /// ends without a newline.
     /// The records are read into two buffers in turn (no allocation per row) and copied into the chunk.
+    /// Each record is held with the physical line it starts on.
     Csv {
-        csv: Box<csv::Reader<BufReader<LastByteReader<R>>>>,
+        csv: Box<csv::Reader<LineBreaks<BufReader<LastByteReader<R>>>>>,
         layout: Layout,
-        pending: Option<csv::ByteRecord>,
+        pending: Option<(csv::ByteRecord, u64)>,
         spare: csv::ByteRecord,
     },
 }
@@ -203,8 +257,11 @@ impl<R: Read> Rows<R> {
             let layout = Layout::Json(reading.names.clone());
             return Ok(Some(Rows::Json { reader, layout, line_number: 0, consumed: 0, scratch: Vec::new() }));
         }
-        let mut csv =
-            csv::ReaderBuilder::new().has_headers(true).flexible(true).delimiter(reading.delimiter).from_reader(reader);
+        let mut csv = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(true)
+            .delimiter(reading.delimiter)
+            .from_reader(LineBreaks::new(reader));
         let layout = match csv.byte_headers() {
             Ok(names) if names.is_empty() => return Ok(None),
             Ok(names) => Layout::Csv(Arc::new(CsvHeader::new(names, &reading.names).map_err(HistoryError::Header)?)),
@@ -276,19 +333,25 @@ impl<R: Read> Rows<R> {
                 Ok(true)
             }
             Rows::Csv { csv, pending, spare, .. } => {
+                let start = csv.position().byte();
                 if !csv.read_byte_record(spare).map_err(csv_error)? {
-                    let ends_in_newline = csv.get_ref().get_ref().last.is_none_or(|b| b == b'\n' || b == b'\r');
-                    if let Some(record) = pending.take() {
-                        push_record(chunk, &record, !ends_in_newline);
+                    let ends_in_newline = csv.get_ref().inner.get_ref().last.is_none_or(|b| b == b'\n' || b == b'\r');
+                    if let Some((record, line)) = pending.take() {
+                        push_record(chunk, &record, line, !ends_in_newline);
                     }
                     return Ok(false);
                 }
+                let end = csv.position().byte();
+                let breaks = csv.get_mut();
+                let line = breaks.line_from(start);
+                breaks.forget_before(end);
                 match pending {
-                    Some(record) => {
-                        push_record(chunk, record, false);
+                    Some((record, pending_line)) => {
+                        push_record(chunk, record, *pending_line, false);
                         std::mem::swap(record, spare);
+                        *pending_line = line;
                     }
-                    None => *pending = Some(std::mem::take(spare)),
+                    None => *pending = Some((std::mem::take(spare), line)),
                 }
                 Ok(true)
             }
@@ -296,15 +359,14 @@ impl<R: Read> Rows<R> {
     }
 }
 
-/// Copies a CSV record's fields into the chunk, as a row.
-fn push_record(chunk: &mut Chunk, record: &csv::ByteRecord, unterminated: bool) {
+/// Copies a CSV record's fields into the chunk, as a row that starts on physical line `line`.
+fn push_record(chunk: &mut Chunk, record: &csv::ByteRecord, line: u64, unterminated: bool) {
     let start = chunk.text.len();
     let first = chunk.ends.len();
     for field in record {
         chunk.text.extend_from_slice(field);
         chunk.ends.push(chunk.text.len());
     }
-    let line = record.position().map_or(0, csv::Position::line);
     let data = RawData::Csv { start, fields: first..chunk.ends.len() };
     chunk.rows.push(RawRow { line, data, unterminated });
 }

@@ -14,12 +14,13 @@ pub fn failure_json(failure: &Failure) -> Value {
     value
 }
 
-/// The summary as the last line of `verify-history --json`: its counts, `"type": "summary"` and
-/// `"all_ok"` ([`Summary::is_ok`]).
+/// The summary as the last line of `verify-history --json`: its counts, `"type": "summary"`,
+/// `"all_ok"` ([`Summary::is_ok`]) and `"text"` (the counts in words, [`Summary::text`]).
 pub fn summary_json(summary: &Summary) -> Value {
     let mut value = serde_json::to_value(summary).unwrap_or_default();
     value["type"] = json!("summary");
     value["all_ok"] = json!(summary.is_ok());
+    value["text"] = json!(summary.text());
     value
 }
 

@@ -51,6 +51,7 @@ const OPTIONS: Options = Options {
     delimiter: b',',
     max_failures: None,
     revealed: Vec::new(),
+    multiplier_form: fairmines_history::MultiplierForm::Exact,
 };
 
 #[test]

@@ -418,7 +418,7 @@ fn played(nonce: u64, safe: usize, lost: bool) -> Row {
         (fairmines::Outcome::CashedOut, Some(fairmines::multiplier(row.mines, safe as u8, rtp).unwrap()))
     };
     let picks = fairmines::input::tiles(picks, "picks").unwrap();
-    row.play = Some(fairmines_history::Play { picks, outcome, rtp: Some(rtp), multiplier });
+    row.play = Some(fairmines_history::Play { picks, outcome, rtp: Some(rtp), multiplier, displayed_places: None });
     row
 }
 

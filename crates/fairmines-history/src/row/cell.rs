@@ -4,9 +4,10 @@
 use std::borrow::Cow;
 
 use fairmines::input::Number;
-use fairmines::{Digest, MineCount, Ratio, Rtp, Tiles};
+use fairmines::{Digest, MineCount, Places, Ratio, Rtp, Tiles};
 
 use super::{MAX_AMOUNT, Partial, Play, Row, RowError, WAGER_FIELDS, Wager};
+use crate::options::MultiplierForm;
 
 /// A field's value as an input holds it (a JSON value, a column's cell), before the format's rules judge it.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,9 +159,10 @@ pub fn parse_picks(text: &str) -> Result<Tiles, RowError> {
     fairmines::input::tiles(tiles, "picks").map_err(|e| RowError::core("picks", e))
 }
 
-/// The play fields' cells (`rtp`, `picks`, `outcome`, `multiplier`): `None` when all are missing.
-pub(super) fn play(cells: [Cell<'_>; 4]) -> Result<Option<Play>, RowError> {
-    let [rtp, picks, outcome, multiplier] = cells;
+/// The play fields' cells (`rtp`, `picks`, `outcome`, `multiplier`, `multiplier_form`): `None` when the
+/// first four are missing. `form` is the multiplier's form where the row does not say.
+pub(super) fn play(cells: [Cell<'_>; 5], form: MultiplierForm) -> Result<Option<Play>, RowError> {
+    let [rtp, picks, outcome, multiplier, form_cell] = cells;
     let empty = |cell: &Cell<'_>| matches!(cell, Cell::Missing) || matches!(cell, Cell::Text(t) if t.trim().is_empty());
     if empty(&rtp) && empty(&picks) && empty(&outcome) && empty(&multiplier) {
         return Ok(None);
@@ -200,7 +202,23 @@ pub(super) fn play(cells: [Cell<'_>; 4]) -> Result<Option<Play>, RowError> {
     };
     let rtp =
         exact_text(&rtp, "rtp")?.map(|text| Rtp::parse(&text)).transpose().map_err(|e| RowError::core("rtp", e))?;
-    let multiplier = exact_text(&multiplier, "multiplier")?
+    let form = match form_cell {
+        Cell::Missing => form,
+        Cell::Text(text) if text.trim().is_empty() => form,
+        Cell::Text(text) => MultiplierForm::parse(text).map_err(|e| RowError::field("multiplier_form", e))?,
+        other => {
+            return Err(RowError::field(
+                "multiplier_form",
+                format!("multiplier_form: must be exact or displayed, got {}", other.kind()),
+            ));
+        }
+    };
+    let multiplier_text = exact_text(&multiplier, "multiplier")?;
+    let displayed_places = match (&multiplier_text, form) {
+        (Some(text), MultiplierForm::Displayed) => Some(displayed_places(text)?),
+        _ => None,
+    };
+    let multiplier = multiplier_text
         .map(|text| Ratio::parse(&text, "multiplier"))
         .transpose()
         .map_err(|e| RowError::core("multiplier", e))?;
@@ -210,7 +228,30 @@ pub(super) fn play(cells: [Cell<'_>; 4]) -> Result<Option<Play>, RowError> {
             "rtp: missing (a row with a multiplier needs the rtp it was computed with)".to_owned(),
         ));
     }
-    Ok(Some(Play { picks, outcome, rtp, multiplier }))
+    Ok(Some(Play { picks, outcome, rtp, multiplier, displayed_places }))
+}
+
+/// The decimals of a displayed multiplier (`1.23`: 2; `5`: 0), which must be a decimal.
+fn displayed_places(text: &str) -> Result<Places, RowError> {
+    let wrong = || {
+        RowError::field(
+            "multiplier",
+            format!(
+                "multiplier: a displayed multiplier is a decimal like 1.23 (multiplier_form displayed), got {text:?}"
+            ),
+        )
+    };
+    let decimals = match text.split_once('.') {
+        Some((_, decimals)) => decimals,
+        None if text.bytes().all(|b| b.is_ascii_digit()) => "",
+        None => return Err(wrong()),
+    };
+    Places::new(decimals.len() as u64).map_err(|_| {
+        RowError::field(
+            "multiplier",
+            format!("multiplier: a displayed multiplier has at most {} decimals, got {text:?}", Places::MAX),
+        )
+    })
 }
 
 /// An amount in minor units: a whole number from 0 to 2^53 − 1 (text digits, or a number that is one).
@@ -280,9 +321,12 @@ impl Partial {
 }
 
 impl Row {
-    /// Reads a row from the cells of its fields (index `i`: field `i` of [`FIELDS`](super::FIELDS)); on
-    /// failure, also the round id where that much could be read.
-    pub(crate) fn from_cells<'a>(cell: impl Fn(usize) -> Cell<'a>) -> Result<Row, (RowError, Partial)> {
+    /// Reads a row from the cells of its fields (index `i`: field `i` of [`FIELDS`](super::FIELDS)), its
+    /// multiplier in `form` where it does not say; on failure, also the round id where that much could be read.
+    pub(crate) fn from_cells<'a>(
+        cell: impl Fn(usize) -> Cell<'a>,
+        form: MultiplierForm,
+    ) -> Result<Row, (RowError, Partial)> {
         let round_id = round_id(cell(6)).map_err(|e| (e, Partial { round_id: None, round: Partial::round(&cell) }))?;
         let fields = (|| {
             Ok((
@@ -292,7 +336,7 @@ impl Row {
                 nonce(number(cell(3), "nonce")?)?,
                 mines(number(cell(4), "mines")?)?,
                 positions(cell(5))?,
-                play([cell(7), cell(8), cell(9), cell(10)])?,
+                play([cell(7), cell(8), cell(9), cell(10), cell(11)], form)?,
             ))
         })()
         .and_then(|fields| {

@@ -6,6 +6,7 @@ use fairmines::input::Number;
 
 use super::cell::{Cell, commitment, mines, nonce, parse_positions, play, wager};
 use super::{Names, Partial, Row, RowError, RowRef, WAGER_FIELDS};
+use crate::options::MultiplierForm;
 
 impl Row {
     /// The row as one CSV line in the column order of [`CSV_HEADER`](super::CSV_HEADER) (no newline),
@@ -65,10 +66,12 @@ impl<'a> Record<'a> {
 pub(crate) struct CsvHeader {
     columns: [usize; 6],
     round_id: Option<usize>,
-    /// `rtp`, `picks`, `outcome`, `multiplier`, where the header has them.
-    play: Option<[Option<usize>; 4]>,
+    /// `rtp`, `picks`, `outcome`, `multiplier`, `multiplier_form`, where the header has them.
+    play: Option<[Option<usize>; 5]>,
     /// `stake`, `currency`, `payout`, `player`, where the header has them.
     wager: Option<[Option<usize>; 4]>,
+    /// The multiplier's form where a row does not say.
+    form: MultiplierForm,
     width: usize,
 }
 
@@ -80,11 +83,15 @@ impl CsvHeader {
         Ok(CsvHeader {
             columns: core::array::from_fn(|i| found[i].unwrap_or(0)),
             round_id: found[6],
-            play: found[7..WAGER_FIELDS].iter().any(Option::is_some).then(|| [found[7], found[8], found[9], found[10]]),
+            play: found[7..WAGER_FIELDS]
+                .iter()
+                .any(Option::is_some)
+                .then(|| [found[7], found[8], found[9], found[10], found[11]]),
             wager: found[WAGER_FIELDS..]
                 .iter()
                 .any(Option::is_some)
-                .then(|| [found[11], found[12], found[13], found[14]]),
+                .then(|| [found[12], found[13], found[14], found[15]]),
+            form: names.1,
             width: header.len(),
         })
     }
@@ -136,14 +143,14 @@ impl CsvHeader {
         let play = match self.play {
             None => None,
             Some(columns) => {
-                let fields = ["rtp", "picks", "outcome", "multiplier"];
-                let mut cells = [Cell::Missing, Cell::Missing, Cell::Missing, Cell::Missing];
+                let fields = ["rtp", "picks", "outcome", "multiplier", "multiplier_form"];
+                let mut cells = [Cell::Missing, Cell::Missing, Cell::Missing, Cell::Missing, Cell::Missing];
                 for ((cell, column), field) in cells.iter_mut().zip(columns).zip(fields) {
                     if let Some(column) = column {
                         *cell = Cell::Text(self.text(record, column, field)?);
                     }
                 }
-                play(cells)?.map(Box::new)
+                play(cells, self.form)?.map(Box::new)
             }
         };
         Ok(RowRef {

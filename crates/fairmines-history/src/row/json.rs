@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::cell::{Cell, parse_positions, play, wager};
 use super::{FIELD_COUNT, FIELDS, Names, Partial, Row, RowError, RowRef};
+use crate::options::MultiplierForm;
 
 /// A JSON number as the core takes numbers.
 fn json_number(n: &serde_json::Number) -> Number {
@@ -46,7 +47,7 @@ impl Row {
 
     /// Reads a row from the fields of a JSON object.
     pub fn from_json_map(map: &Map<String, Value>) -> Result<Row, RowError> {
-        Row::from_cells(|i| json_cell(map.get(FIELDS[i]))).map_err(|(e, _)| e)
+        Row::from_cells(|i| json_cell(map.get(FIELDS[i])), MultiplierForm::Exact).map_err(|(e, _)| e)
     }
 
     /// Reads a row from one line of JSON Lines.
@@ -244,6 +245,7 @@ pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a
         picks,
         outcome,
         multiplier,
+        form,
         stake,
         currency,
         payout,
@@ -253,7 +255,7 @@ pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a
     let play = if rtp.is_none() && picks.is_none() && outcome.is_none() && multiplier.is_none() {
         None
     } else {
-        play([cell(rtp), cell(picks), cell(outcome), cell(multiplier)]).ok()?.map(Box::new)
+        play([cell(rtp), cell(picks), cell(outcome), cell(multiplier), cell(form)], names.1).ok()?.map(Box::new)
     };
     let wager = if stake.is_none() && currency.is_none() && payout.is_none() && player.is_none() {
         None
@@ -292,7 +294,7 @@ pub(super) fn parse_plain<'a>(line: &'a [u8], names: &Names) -> Option<RowRef<'a
 
 pub(crate) fn parse_value(value: &Value, names: &Names) -> Result<Row, (RowError, Partial)> {
     match value {
-        Value::Object(map) => Row::from_cells(|i| json_cell(map.get(names.get(i)))),
+        Value::Object(map) => Row::from_cells(|i| json_cell(map.get(names.get(i))), names.1),
         other => Err((
             RowError::whole(format!("row: must be a JSON object, got {}", json_cell(Some(other)).kind())),
             Partial::default(),

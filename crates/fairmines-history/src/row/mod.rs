@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use fairmines::{Digest, MineCount, Outcome, Ratio, Rtp, Tiles};
 
 use crate::error::HistoryError;
+use crate::options::MultiplierForm;
 
 mod cell;
 mod csv;
@@ -41,6 +42,7 @@ pub const FIELDS: [&str; FIELD_COUNT] = [
     "picks",
     "outcome",
     "multiplier",
+    "multiplier_form",
     "stake",
     "currency",
     "payout",
@@ -48,10 +50,10 @@ pub const FIELDS: [&str; FIELD_COUNT] = [
 ];
 
 /// How many fields [`FIELDS`] has.
-pub(crate) const FIELD_COUNT: usize = 15;
+pub(crate) const FIELD_COUNT: usize = 16;
 
 /// Where the wager fields start in [`FIELDS`] (`stake`, `currency`, `payout`, `player`).
-pub(crate) const WAGER_FIELDS: usize = 11;
+pub(crate) const WAGER_FIELDS: usize = 12;
 
 /// The largest stake or payout: 2^53 − 1 minor units, so that every amount is exact in a JavaScript number
 /// or a float64 column.
@@ -81,7 +83,8 @@ pub struct Wager {
 ///
 /// A row has a play when it has any of `rtp`, `picks`, `outcome`, `multiplier`; it then needs `picks` and
 /// `outcome`. `multiplier` (absent or null: none, as for a lost round) is checked only with the `rtp` it was
-/// computed with: a multiplier without an `rtp` makes the row malformed (field `rtp`).
+/// computed with: a multiplier without an `rtp` makes the row malformed (field `rtp`). `multiplier_form`
+/// (`exact` or `displayed`, see [`MultiplierForm`](crate::MultiplierForm)) says how it is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Play {
     /// The tiles picked, in order (1-based; repeats kept, so they fail the check).
@@ -92,6 +95,9 @@ pub struct Play {
     pub rtp: Option<Rtp>,
     /// The multiplier paid.
     pub multiplier: Option<Ratio>,
+    /// `Some(d)`: the multiplier is written as displayed, the exact one rounded down to `d` decimals (its
+    /// decimals as written); `None`: it is exact.
+    pub displayed_places: Option<fairmines::Places>,
 }
 
 /// One round of a history, as the operator declared it.
@@ -232,11 +238,11 @@ pub(crate) struct Partial {
 /// Where each field of [`FIELDS`] is found in the input: under its own name, or under the name a column
 /// mapping gives it (`{"serverSeed": "server_seed"}`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Names([Cow<'static, str>; FIELD_COUNT]);
+pub(crate) struct Names([Cow<'static, str>; FIELD_COUNT], pub(crate) MultiplierForm);
 
 impl Default for Names {
     fn default() -> Self {
-        Names(FIELDS.map(Cow::Borrowed))
+        Names(FIELDS.map(Cow::Borrowed), MultiplierForm::Exact)
     }
 }
 

@@ -201,10 +201,34 @@ pub(crate) fn check_chunk(cache: &mut CommitmentCache, chunk: Chunk) -> CheckedC
                     let payout = row.wager.as_deref().and_then(|wager| {
                         payout_failure(wager, check.expected_outcome, check.expected_multiplier, play.rtp.is_some())
                     });
+                    // A displayed multiplier stands for the exact one rounded down to its decimals.
+                    let displayed = play.displayed_places.zip(check.expected_multiplier).map(|(places, exact)| {
+                        let shown = exact.to_decimal(places);
+                        let declared = play.multiplier.map(|m| m.to_decimal(places));
+                        (places, exact, shown.clone(), declared.clone(), declared.as_deref() == Some(shown.as_str()))
+                    });
                     let failures: Box<[Failure]> = check
                         .differences
                         .into_iter()
+                        .filter(|(field, _)| *field != "multiplier" || !displayed.as_ref().is_some_and(|d| d.4))
                         .map(|(field, message)| {
+                            if let ("multiplier", Some((places, exact, shown, declared, _))) = (field, &displayed) {
+                                let declared = declared.clone().unwrap_or_else(|| "none".to_owned());
+                                return Failure {
+                                    field: Some(field.to_owned()),
+                                    expected: Some(shown.clone()),
+                                    declared: Some(declared.clone()),
+                                    ..Failure::new(
+                                        FailureKind::Play,
+                                        Some(raw.line),
+                                        format!(
+                                            "multiplier: the record displays {declared}, the picks give {exact}, \
+                                             displayed as {shown} (rounded down to {} decimals)",
+                                            places.get()
+                                        ),
+                                    )
+                                };
+                            }
                             let (expected, declared) = match field {
                                 "outcome" => (
                                     Some(check.expected_outcome.as_str().to_owned()),

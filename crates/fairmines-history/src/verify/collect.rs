@@ -8,13 +8,14 @@ use fairmines::Digest;
 
 use super::check::{CheckedChunk, list};
 use super::report::{Failure, FailureKind, Sink, Summary};
-use crate::nonces::{OpenPairs, PairKey, PairNonces, Slot};
+use crate::nonces::{GapLines, OpenPairs, PairKey, PairNonces, Slot};
 use crate::options::{Options, Progress};
 
-/// A sink that hands on at most `left` failures and counts the others.
+/// A sink that hands on at most `left` failures and counts those it hands on and the others.
 struct Capped<S> {
     sink: S,
     left: Option<u64>,
+    listed: u64,
     omitted: u64,
 }
 
@@ -24,9 +25,13 @@ impl<S: Sink> Sink for Capped<S> {
             Some(0) => self.omitted += 1,
             Some(left) => {
                 *left -= 1;
+                self.listed += 1;
                 self.sink.failure(failure);
             }
-            None => self.sink.failure(failure),
+            None => {
+                self.listed += 1;
+                self.sink.failure(failure);
+            }
         }
     }
     fn progress(&mut self, progress: Progress) -> ControlFlow<()> {
@@ -78,7 +83,7 @@ impl Revealed {
 
 impl<S: Sink> Collector<S> {
     pub(crate) fn new(options: &Options, sink: S) -> Self {
-        let sink = Capped { sink, left: options.max_failures, omitted: 0 };
+        let sink = Capped { sink, left: options.max_failures, listed: 0, omitted: 0 };
         let revealed = Revealed(
             options
                 .revealed
@@ -96,6 +101,7 @@ impl<S: Sink> Collector<S> {
         gaps_seen: &mut u64,
         revealed: &mut Revealed,
         pair: &PairNonces,
+        lines: &GapLines,
     ) {
         summary.seed_pairs += 1;
         let mut gaps: Vec<(u64, u64)> = pair.gaps().collect();
@@ -105,7 +111,7 @@ impl<S: Sink> Collector<S> {
             *gaps_seen += 1;
             summary.nonce_gaps += 1;
             summary.missing_nonces += gap.1 - gap.0 + 1;
-            sink.failure(Failure::gap(pair, gap));
+            sink.failure(Failure::gap(pair, gap, lines.of(gap)));
         }
     }
 
@@ -118,8 +124,8 @@ impl<S: Sink> Collector<S> {
         let (summary, sink, gaps_seen) = (&mut self.summary, &mut self.sink, &mut self.gaps_seen);
         let revealed = &mut self.revealed;
         let closed_before = self.open_pairs.closed_early;
-        let slot = self.open_pairs.slot(&pairs[pair as usize], &mut |closed| {
-            Self::close(summary, sink, gaps_seen, revealed, &closed);
+        let slot = self.open_pairs.slot(&pairs[pair as usize], &mut |closed, lines| {
+            Self::close(summary, sink, gaps_seen, revealed, &closed, &lines);
         });
         if self.open_pairs.closed_early != closed_before {
             slots.fill(None);
@@ -142,7 +148,7 @@ impl<S: Sink> Collector<S> {
                     self.sink.failure(*failure);
                     if let Some((pair, nonce)) = seen {
                         let slot = self.slot(&chunk.pairs, &mut slots, pair);
-                        self.open_pairs.insert(slot, nonce);
+                        self.open_pairs.insert(slot, nonce, row.line);
                     }
                     continue;
                 }
@@ -150,7 +156,7 @@ impl<S: Sink> Collector<S> {
             };
             let (commitment, client_seed) = &chunk.pairs[verdict.pair as usize];
             let slot = self.slot(&chunk.pairs, &mut slots, verdict.pair);
-            let new_nonce = self.open_pairs.insert(slot, verdict.nonce);
+            let new_nonce = self.open_pairs.insert(slot, verdict.nonce, row.line);
             let note = if row.unterminated { " (the last line has no newline: the input looks truncated)" } else { "" };
             let base = || Failure {
                 round_id: row.round_id.clone().map(|at| chunk.ids[at].to_owned()),
@@ -241,9 +247,9 @@ impl<S: Sink> Collector<S> {
     pub(crate) fn finish(self) -> (Summary, Vec<PairNonces>, S) {
         let Collector { mut summary, open_pairs, mut sink, mut gaps_seen, mut revealed } = self;
         summary.pairs_closed_early = open_pairs.closed_early;
-        let pairs = open_pairs.close_all();
-        for pair in &pairs {
-            Self::close(&mut summary, &mut sink, &mut gaps_seen, &mut revealed, pair);
+        let (pairs, lines): (Vec<PairNonces>, Vec<GapLines>) = open_pairs.close_all().into_iter().unzip();
+        for (pair, lines) in pairs.iter().zip(&lines) {
+            Self::close(&mut summary, &mut sink, &mut gaps_seen, &mut revealed, pair, lines);
         }
         // A revealed pair without a single row: every one of its rounds is missing.
         let mut unseen: Vec<_> = revealed.0.into_iter().filter(|(_, (rounds, seen))| !seen && *rounds > 0).collect();
@@ -253,9 +259,9 @@ impl<S: Sink> Collector<S> {
                 PairNonces { commitment: commitment.to_string(), client_seed, ranges: Vec::new(), ok: Vec::new() };
             summary.nonce_gaps += 1;
             summary.missing_nonces += rounds;
-            sink.failure(Failure::gap(&pair, (0, rounds - 1)));
+            sink.failure(Failure::gap(&pair, (0, rounds - 1), None));
         }
-        summary.failures_omitted = sink.omitted;
+        (summary.failures_listed, summary.failures_omitted) = (sink.listed, sink.omitted);
         (summary, pairs, sink.sink)
     }
 }

@@ -65,8 +65,10 @@ impl FailureKind {
 pub struct Failure {
     /// What went wrong.
     pub kind: FailureKind,
-    /// The row's first line in the input (1-based; the CSV header is line 1); `None` for gaps and for
-    /// duplicates found only when merging reports.
+    /// The row's first line in the input (1-based; the CSV header is line 1). For a gap, the line of the row
+    /// right after it (the row with the next nonce of the pair; for rounds missing after a revealed pair's
+    /// last row, that row's line); `None` for the gaps and duplicates found only when merging reports, and
+    /// for a revealed pair with no row.
     pub line: Option<u64>,
     /// The row's round id, where it has one.
     pub round_id: Option<String>,
@@ -105,7 +107,7 @@ impl Failure {
         }
     }
 
-    pub(super) fn gap(pair: &PairNonces, (first, last): (u64, u64)) -> Self {
+    pub(super) fn gap(pair: &PairNonces, (first, last): (u64, u64), line: Option<u64>) -> Self {
         let missing = last - first + 1;
         let what = if missing == 1 {
             format!("nonce {first} is missing")
@@ -118,7 +120,7 @@ impl Failure {
             nonce: Some(first),
             last_nonce: Some(last),
             field: Some("nonce".into()),
-            ..Failure::new(FailureKind::NonceGap, None, format!("nonce: {what} in the seed pair"))
+            ..Failure::new(FailureKind::NonceGap, line, format!("nonce: {what} in the seed pair"))
         }
     }
 }
@@ -160,6 +162,10 @@ pub struct Summary {
     pub pairs_closed_early: u64,
     /// The input's last line has no newline (counted, not a failure; a truncated row fails on its own).
     pub unterminated_last_line: bool,
+    /// Failures reported (handed to the report or sink): every one found, or the first
+    /// [`Options::max_failures`](crate::Options::max_failures).
+    #[serde(default)]
+    pub failures_listed: u64,
     /// Failures found but not reported, past [`Options::max_failures`](crate::Options::max_failures).
     #[serde(default)]
     pub failures_omitted: u64,
@@ -183,6 +189,59 @@ impl Summary {
         }
     }
 
+    /// Every failure found, listed or not. A row that fails two checks gives two failures (and counts once
+    /// among the rows that failed); a gap gives one.
+    pub fn failures_found(&self) -> u64 {
+        self.failures_listed + self.failures_omitted
+    }
+
+    /// The counts in one line of words, as every front end shows them: rows read, ok, failed (by kind, the
+    /// kinds that occur), malformed, the nonce gaps, then the failures found, listed and not listed:
+    ///
+    /// `1,000,000 rows read: 0 ok, 1,000,000 failed (positions 1,000,000), 0 malformed; 0 nonce gaps;
+    /// 1,000,000 failures found: the first 10,000 listed, 990,000 more counted but not listed`.
+    pub fn text(&self) -> String {
+        let n = grouped;
+        let kinds: Vec<String> = [
+            ("commitment", self.commitment_mismatches),
+            ("positions", self.position_mismatches),
+            ("play", self.play_mismatches),
+            ("duplicate nonce", self.duplicate_nonces),
+            ("nonce past the revealed end", self.nonces_past_end),
+        ]
+        .into_iter()
+        .filter(|&(_, count)| count > 0)
+        .map(|(kind, count)| format!("{kind} {}", n(count)))
+        .collect();
+        let kinds = if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) };
+        let gaps = match self.nonce_gaps {
+            0 => "0 nonce gaps".to_owned(),
+            1 => format!("1 nonce gap ({} missing)", n(self.missing_nonces)),
+            gaps => format!("{} nonce gaps ({} missing)", n(gaps), n(self.missing_nonces)),
+        };
+        let found = self.failures_found();
+        let failures = match (found, self.failures_omitted) {
+            (0, _) => "no failures".to_owned(),
+            (1, 0) => "1 failure found, listed".to_owned(),
+            (found, 0) => format!("{} failures found, all listed", n(found)),
+            (found, omitted) => format!(
+                "{} failure{} found: the first {} listed, {} more counted but not listed",
+                n(found),
+                if found == 1 { "" } else { "s" },
+                n(self.failures_listed),
+                n(omitted)
+            ),
+        };
+        format!(
+            "{} row{} read: {} ok, {} failed{kinds}, {} malformed; {gaps}; {failures}",
+            n(self.rows_read),
+            if self.rows_read == 1 { "" } else { "s" },
+            n(self.ok),
+            n(self.mismatched),
+            n(self.malformed),
+        )
+    }
+
     fn add(&mut self, other: &Summary) {
         self.rows_read += other.rows_read;
         self.ok += other.ok;
@@ -196,8 +255,22 @@ impl Summary {
         self.blank_lines += other.blank_lines;
         self.pairs_closed_early += other.pairs_closed_early;
         self.unterminated_last_line |= other.unterminated_last_line;
+        self.failures_listed += other.failures_listed;
         self.failures_omitted += other.failures_omitted;
     }
+}
+
+/// A count with its thousands grouped by commas (`1,000,000`).
+fn grouped(count: u64) -> String {
+    let digits = count.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// Where the findings of a run go, in input order (gaps come when their pair closes, mostly at the end).
@@ -318,9 +391,11 @@ impl Report {
             for gap in pair.gaps() {
                 summary.nonce_gaps += 1;
                 summary.missing_nonces += gap.1 - gap.0 + 1;
-                failures.push(Failure::gap(pair, gap));
+                failures.push(Failure::gap(pair, gap, None));
             }
         }
+        // Gaps are found again over the whole and duplicates across the parts added: listed is what is kept.
+        summary.failures_listed = failures.len() as u64;
         Report { summary, failures, pairs: merged }
     }
 }
