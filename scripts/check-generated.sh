@@ -22,7 +22,7 @@ print(next(m["out_dir"] for m in messages if m["reason"] == "build-script-execut
         same include/fairmines.h "$out/fairmines.h" ;;
     node)
         built=$TMP/node
-        if [[ -d ${2:-} ]]; then built=$2 && shift; else npm_ci node && (cd node && npm run build --silent -- --output-dir "$built"); fi
+        if [[ -d ${2:-} && ! ${2:-} =~ ^(header|node|vectors|stub)$ ]]; then built=$2 && shift; else npm_ci node && (cd node && npm run build --silent -- --output-dir "$built"); fi
         for f in index.js index.d.ts index.mjs; do same "node/$f" "$built/$f"; done ;;
     vectors)
         npm_ci vectors
