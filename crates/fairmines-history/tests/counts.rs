@@ -25,6 +25,7 @@ fn all_failing() -> String {
             positions: Tiles::declared([genuine % 25 + 1], "positions").unwrap(),
             round_id: None,
             play: None,
+            wager: None,
         };
         text += &(row.to_csv_line() + "\n");
     }

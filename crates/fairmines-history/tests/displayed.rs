@@ -24,6 +24,7 @@ fn cashed_out() -> (Row, String) {
         positions: grid.positions(),
         round_id: Some("r7".into()),
         play: None,
+        wager: None,
     };
     (row, pick.to_string())
 }

@@ -17,6 +17,7 @@ fn genuine(nonce: u64) -> Row {
         mines,
         round_id: Some(format!("r{nonce}")),
         play: None,
+        wager: None,
     }
 }
 

@@ -59,6 +59,7 @@ fn simulate(counts: &mut PayoutCounts, seed: u64, rounds: u64, paid: &str, decla
             outcome: if won { Outcome::CashedOut } else { Outcome::Lost },
             rtp: Some(declared),
             multiplier: won.then_some(shown),
+            displayed_places: None,
         };
         let wager = Wager { stake: Some(stake), currency: Some("EUR".into()), payout: Some(payout), player: None };
         let mines = MineCount::new([1, 3, 5][m]).unwrap();
@@ -141,6 +142,7 @@ fn played_rows(count: u64, mines: u32, stop: usize) -> Vec<Row> {
                     outcome: if lost { Outcome::Lost } else { Outcome::CashedOut },
                     rtp: Some(rtp),
                     multiplier,
+                    displayed_places: None,
                 }),
                 wager: Some(Wager {
                     stake: Some(1_000),
@@ -219,7 +221,7 @@ fn the_payout_example_is_genuine_and_audited() {
 fn totals_beyond_64_bits_still_make_json() {
     let mut counts = PayoutCounts::default();
     let play =
-        Play { picks: Tiles::declared([1i128], "picks").unwrap(), outcome: Outcome::Lost, rtp: None, multiplier: None };
+        Play { picks: Tiles::declared([1i128], "picks").unwrap(), outcome: Outcome::Lost, rtp: None, multiplier: None, displayed_places: None };
     let big = fairmines_history::MAX_AMOUNT;
     let wager = Wager { stake: Some(big), currency: None, payout: Some(0), player: None };
     for _ in 0..4_096 {
