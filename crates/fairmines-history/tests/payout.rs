@@ -220,8 +220,13 @@ fn the_payout_example_is_genuine_and_audited() {
 #[test]
 fn totals_beyond_64_bits_still_make_json() {
     let mut counts = PayoutCounts::default();
-    let play =
-        Play { picks: Tiles::declared([1i128], "picks").unwrap(), outcome: Outcome::Lost, rtp: None, multiplier: None, displayed_places: None };
+    let play = Play {
+        picks: Tiles::declared([1i128], "picks").unwrap(),
+        outcome: Outcome::Lost,
+        rtp: None,
+        multiplier: None,
+        displayed_places: None,
+    };
     let big = fairmines_history::MAX_AMOUNT;
     let wager = Wager { stake: Some(big), currency: None, payout: Some(0), player: None };
     for _ in 0..4_096 {
