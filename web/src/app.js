@@ -385,6 +385,7 @@ const SUMMARY_LABELS = [
   ['missing_nonces', 'Missing nonces'],
   ['nonces_past_end', 'Nonces past the revealed end'],
   ['seed_pairs', 'Seed pairs'],
+  ['failures_listed', 'Failures listed'],
   ['failures_omitted', 'Failures counted but not listed'],
 ];
 /** The summary's counts of how the file was read: under "Details for auditors". */
@@ -392,8 +393,6 @@ const SUMMARY_DETAILS = [
   ['pairs_closed_early', 'Seed pairs checked early (too many open)'],
   ['blank_lines', 'Blank lines'],
   ['unterminated_last_line', 'Last line without a newline'],
-  ['failures_listed', 'Failures listed'],
-  ['failures_omitted', 'Failures counted but not listed'],
 ];
 
 let worker = null;
