@@ -6,22 +6,8 @@ use fairmines_history::{
     Format, Options, PayoutCounts, PayoutRound, Play, Row, Wager, audit_history, audit_json, verify_history,
 };
 
-/// splitmix64: fast simulated rounds (the statistics are under test, not the placement).
-struct Draws(u64);
-
-impl Draws {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
+use common::Draws;
 
 /// `rounds` simulated rounds: mines 1, 3 or 5, a player who stops after 1 to 5 safe picks, stakes of
 /// 10,000 to 1,000,000 minor units; the round survives its picks with their exact probability and pays

@@ -4,34 +4,23 @@
 use fairmines::{MineCount, Nonces, mine_positions_batch};
 use fairmines_history::{AuditCounts, MIN_ROUNDS, Options, VerdictLevel, audit_history, audit_json};
 
-/// A small fast generator (splitmix64) for simulated fair draws: the statistics are under test here, the
-/// placement's own uniformity is tested in audit.rs.
-struct Draws(u64);
+mod common;
+use common::Draws;
 
-impl Draws {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// `mines` different tiles drawn uniformly from `tiles` (a partial Fisher–Yates shuffle).
+fn round(draws: &mut Draws, mut tiles: Vec<u8>, mines: u8) -> Vec<u8> {
+    for i in 0..usize::from(mines) {
+        let j = i + draws.below((tiles.len() - i) as u64) as usize;
+        tiles.swap(i, j);
     }
-
-    /// `mines` different tiles drawn uniformly from `tiles` (a partial Fisher–Yates shuffle).
-    fn round(&mut self, mut tiles: Vec<u8>, mines: u8) -> Vec<u8> {
-        for i in 0..usize::from(mines) {
-            let j = i + (self.next() % (tiles.len() - i) as u64) as usize;
-            tiles.swap(i, j);
-        }
-        tiles.truncate(usize::from(mines));
-        tiles
-    }
+    tiles.truncate(usize::from(mines));
+    tiles
 }
 
 /// `rounds` fair rounds with `mines` mines over `tiles`, counted as history rows.
 fn simulate(counts: &mut AuditCounts, draws: &mut Draws, mines: u8, rounds: u64, tiles: &[u8]) {
     for _ in 0..rounds {
-        let round = draws.round(tiles.to_vec(), mines);
+        let round = round(draws, tiles.to_vec(), mines);
         counts.add_round(MineCount::new(mines.into()).unwrap(), &round, Some(round[0]));
     }
 }
