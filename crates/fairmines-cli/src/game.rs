@@ -22,14 +22,14 @@ pub fn table(rtp: Rtp, mines: Option<MineCount>, places: Places, as_json: bool) 
                 })
             })
             .collect();
-        println!("{}", json!({ "rtp": rtp.to_string(), "rounding": "down", "places": places.get(), "table": rows }));
+        outln!("{}", json!({ "rtp": rtp.to_string(), "rounding": "down", "places": places.get(), "table": rows }));
         return EXIT_OK;
     }
-    println!("multiplier after k safe picks = C(25, k) / C(25 - mines, k) x RTP, RTP = {rtp}");
-    println!("shown rounded down to {} decimal places; `exact` is the exact fraction", places.get());
-    println!("{:>5} {:>10} {:>22}  exact", "mines", "safe picks", "multiplier");
+    outln!("multiplier after k safe picks = C(25, k) / C(25 - mines, k) x RTP, RTP = {rtp}");
+    outln!("shown rounded down to {} decimal places; `exact` is the exact fraction", places.get());
+    outln!("{:>5} {:>10} {:>22}  exact", "mines", "safe picks", "multiplier");
     for e in rows {
-        println!("{:>5} {:>10} {:>22}  {}", e.mines, e.safe_picks, e.multiplier.to_decimal(places), e.multiplier);
+        outln!("{:>5} {:>10} {:>22}  {}", e.mines, e.safe_picks, e.multiplier.to_decimal(places), e.multiplier);
     }
     EXIT_OK
 }
@@ -67,10 +67,10 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Pla
         }
     };
     let public = pair.public();
-    println!("commitment   {}  (SHA3-256 of the hidden server seed)", public.commitment);
-    println!("client seed  {}", public.client_seed);
-    println!("nonce        {}", public.nonce);
-    println!("mines        {}   RTP {rtp}", mines.get());
+    outln!("commitment   {}  (SHA3-256 of the hidden server seed)", public.commitment);
+    outln!("client seed  {}", public.client_seed);
+    outln!("nonce        {}", public.nonce);
+    outln!("mines        {}   RTP {rtp}", mines.get());
     let mut round = match pair.start_round(mines, rtp) {
         Ok(round) => round,
         Err(e) => {
@@ -81,13 +81,13 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Pla
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     while !round.is_finished() {
-        print!("\n{}pick a tile (1-25), or c to cash out: ", board(round.picks(), None));
+        out!("\n{}pick a tile (1-25), or c to cash out: ", board(round.picks(), None));
         let _ = std::io::stdout().flush();
         let Some(Ok(line)) = lines.next() else {
-            println!();
+            outln!();
             // End of input: cash out what was won, or end a round with no pick as lost.
             if round.cash_out().is_err() {
-                println!("no picks made; the round is abandoned");
+                outln!("no picks made; the round is abandoned");
                 return EXIT_BAD_INPUT;
             }
             break;
@@ -95,30 +95,30 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Pla
         let line = line.trim();
         if line.eq_ignore_ascii_case("c") {
             match round.cash_out() {
-                Ok(m) => println!("cashed out at x{}", m.to_decimal(places)),
-                Err(e) => println!("error: {e}"),
+                Ok(m) => outln!("cashed out at x{}", m.to_decimal(places)),
+                Err(e) => outln!("error: {e}"),
             }
             continue;
         }
         let Ok(tile) = line.parse::<i64>() else {
-            println!("error: tile: {line:?} is not a tile number");
+            outln!("error: tile: {line:?} is not a tile number");
             continue;
         };
         match round.reveal(tile) {
-            Ok(Reveal { safe: false, .. }) => println!("tile {tile}: MINE, the round is lost"),
+            Ok(Reveal { safe: false, .. }) => outln!("tile {tile}: MINE, the round is lost"),
             Ok(Reveal { safe_picks, multiplier: Some(multiplier), finished, .. }) => {
-                println!("tile {tile}: safe ({safe_picks} safe), cash out now for x{}", multiplier.to_decimal(places));
+                outln!("tile {tile}: safe ({safe_picks} safe), cash out now for x{}", multiplier.to_decimal(places));
                 if finished {
-                    println!("every safe tile is open: paid x{}", multiplier.to_decimal(places));
+                    outln!("every safe tile is open: paid x{}", multiplier.to_decimal(places));
                 }
             }
-            Ok(Reveal { multiplier: None, .. }) => println!("tile {tile}: safe"),
-            Err(e) => println!("error: {e}"),
+            Ok(Reveal { multiplier: None, .. }) => outln!("tile {tile}: safe"),
+            Err(e) => outln!("error: {e}"),
         }
     }
     let Some(record) = round.record() else { return EXIT_BAD_INPUT };
     let positions = round.mine_positions().unwrap_or_default();
-    println!("\n{}   o safe pick  X mine hit  * mine", board(round.picks(), Some(&positions)));
+    outln!("\n{}   o safe pick  X mine hit  * mine", board(round.picks(), Some(&positions)));
     let revealed = match pair.rotate(None) {
         Ok(revealed) => revealed,
         Err(e) => {
@@ -126,9 +126,9 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Pla
             return EXIT_BAD_INPUT;
         }
     };
-    println!("the seed pair is rotated; its server seed can now be revealed:");
-    println!("server seed  {}", revealed.server_seed);
-    println!("record       {}", serde_json::to_string(&record).unwrap_or_default());
+    outln!("the seed pair is rotated; its server seed can now be revealed:");
+    outln!("server seed  {}", revealed.server_seed);
+    outln!("record       {}", serde_json::to_string(&record).unwrap_or_default());
     match verify_round(&record, &revealed.server_seed) {
         Ok(v) if v.is_ok() => {
             let paid = match record.outcome {
@@ -138,12 +138,12 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Pla
                     format!("paid x{}", record.multiplier.map_or_else(String::new, |m| m.to_decimal(places)))
                 }
             };
-            println!("verified: the commitment matches the server seed, and the seeds give this round ({paid})");
+            outln!("verified: the commitment matches the server seed, and the seeds give this round ({paid})");
             EXIT_OK
         }
         Ok(v) => {
             for d in &v.differences {
-                println!("MISMATCH {d}");
+                outln!("MISMATCH {d}");
             }
             EXIT_MISMATCH
         }

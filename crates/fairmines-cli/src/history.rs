@@ -107,7 +107,7 @@ pub struct SimulateArgs {
     /// Rounds per seed pair: after this many nonces (0, 1, 2, …) a fresh server seed is drawn.
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..))]
     rounds_per_seed: u64,
-    /// Every round with this many mines (by default the mine count cycles through 1..=24).
+    /// Every round with this many mines (by default the mine count cycles through 1 to 24).
     #[arg(long, value_parser = crate::parse_mines, allow_hyphen_values = true)]
     mines: Option<MineCount>,
     /// The client seed of every pair (by default a fresh random one per pair).
@@ -321,20 +321,20 @@ pub fn verify_history(args: &VerifyHistoryArgs) -> u8 {
 }
 
 fn print_audit(what: &str, report: &AuditReport) {
-    println!("audit of {what}");
+    outln!("audit of {what}");
     let verdict = &report.verdict;
-    println!("verdict: {}", verdict.words);
+    outln!("verdict: {}", verdict.words);
     if let Some(d) = verdict.largest_deviation {
-        println!("largest deviation: tile {}, {:+.1}% mines against expected, z = {:.1}", d.tile, d.percent, d.z);
+        outln!("largest deviation: tile {}, {:+.1}% mines against expected, z = {:.1}", d.tile, d.percent, d.z);
     }
-    println!("{}", verdict.explanation);
-    println!();
-    println!("{:>5} {:>10} {:>11} {:>4} {:>9}", "mines", "rounds", "chi-square", "df", "p-value");
+    outln!("{}", verdict.explanation);
+    outln!();
+    outln!("{:>5} {:>10} {:>11} {:>4} {:>9}", "mines", "rounds", "chi-square", "df", "p-value");
     let row = |label: String, rounds: String, test: Option<ChiSquare>| match test {
         Some(t) => {
-            println!("{label:>5} {rounds:>10} {:>11.2} {:>4} {:>9.4}", t.statistic, t.degrees_of_freedom, t.p_value)
+            outln!("{label:>5} {rounds:>10} {:>11.2} {:>4} {:>9.4}", t.statistic, t.degrees_of_freedom, t.p_value)
         }
-        None => println!("{label:>5} {rounds:>10} {:>11}", "-"),
+        None => outln!("{label:>5} {rounds:>10} {:>11}", "-"),
     };
     for m in &report.by_mines {
         row(m.mines.to_string(), m.rounds.to_string(), m.chi_square);
@@ -344,36 +344,41 @@ fn print_audit(what: &str, report: &AuditReport) {
         row("all".into(), total.to_string(), report.combined);
     }
     let draws: u64 = report.first_draw_counts.iter().sum();
-    println!();
+    outln!();
     match report.first_draw {
-        Some(t) => println!(
+        Some(t) => outln!(
             "first draw over {draws} rounds: chi-square {:.2} (df {}), p = {:.4}",
-            t.statistic, t.degrees_of_freedom, t.p_value
+            t.statistic,
+            t.degrees_of_freedom,
+            t.p_value
         ),
-        None => println!("first draw: no rounds"),
+        None => outln!("first draw: no rounds"),
     }
     if report.malformed > 0 || report.skipped > 0 {
-        println!(
+        outln!(
             "rows read {}, malformed {} (skipped; `fairmines verify-history` says why), not a board {} (skipped)",
-            report.rows_read, report.malformed, report.skipped
+            report.rows_read,
+            report.malformed,
+            report.skipped
         );
     }
     if !report.p_values.is_empty() {
-        println!();
-        println!("what each p-value tests (a small one says it is not uniform):");
+        outln!();
+        outln!("what each p-value tests (a small one says it is not uniform):");
         // The mine counts' own p-values are the table's rows; what they test is said once.
         let rows = report.p_values.iter().filter(|p| p.name.ends_with(" mines")).count();
         if rows > 0 {
-            println!(
+            outln!(
                 "  {:<10} {:<10}  each row: tiles of its mine count's rounds uniform (chi-square, df 24)",
-                "table", ""
+                "table",
+                ""
             );
         }
         for p in report.p_values.iter().filter(|p| !p.name.ends_with(" mines")) {
-            println!("  {:<10} p = {:.4}  {}", p.name, p.p_value, p.what);
+            outln!("  {:<10} p = {:.4}  {}", p.name, p.p_value, p.what);
         }
         if report.shared_rounds && report.by_mines.len() > 1 {
-            println!(
+            outln!(
                 "  (no combined test: every mine count comes from the same nonces, so their tests are not independent)"
             );
         }
@@ -381,14 +386,16 @@ fn print_audit(what: &str, report: &AuditReport) {
     if let Some(payout) = &report.payout {
         print_payout(payout);
     }
-    println!();
-    print!("{}", heatmap_text(report));
-    println!("p-values are the chance of a deviation at least this large if every tile were equally likely:");
-    println!("a small one alone is no proof (1 test in 20 is below 0.05 by chance). The verdict holds `overall`");
+    outln!();
+    out!("{}", heatmap_text(report));
+    outln!("p-values are the chance of a deviation at least this large if every tile were equally likely:");
+    outln!("a small one alone is no proof (1 test in 20 is below 0.05 by chance). The verdict holds `overall`");
     let t = verdict.thresholds;
-    println!(
+    outln!(
         "(every test, Holm-adjusted) against {} (unusual) and {:e} (strong evidence), from {} rounds on.",
-        t.unusual, t.strong_evidence, t.min_rounds
+        t.unusual,
+        t.strong_evidence,
+        t.min_rounds
     );
 }
 
@@ -401,7 +408,7 @@ fn print_payout(payout: &fairmines_history::PayoutAudit) {
             Some(false) => "NO",
             None => "-",
         };
-        println!(
+        outln!(
             "{label:>12} {:>9} {:>8} [{}, {}] {:>8} {:>7}",
             g.rounds,
             show(g.realised_return),
@@ -411,9 +418,9 @@ fn print_payout(payout: &fairmines_history::PayoutAudit) {
             inside
         );
     };
-    println!();
-    println!("payouts: realised return (payout / stake; without stakes the mean multiplier) and its 95% interval");
-    println!("{:>12} {:>9} {:>8} {:^18} {:>8} {:>7}", "", "rounds", "return", "95% interval", "declared", "inside");
+    outln!();
+    outln!("payouts: realised return (payout / stake; without stakes the mean multiplier) and its 95% interval");
+    outln!("{:>12} {:>9} {:>8} {:^18} {:>8} {:>7}", "", "rounds", "return", "95% interval", "declared", "inside");
     row("all", &payout.overall);
     for g in &payout.by_mines {
         row(&format!("{} mines", g.mines), &g.group);
@@ -423,23 +430,30 @@ fn print_payout(payout: &fairmines_history::PayoutAudit) {
             row(&format!("{kind} {}", g.key), &g.group);
         }
         if groups.len() > 20 {
-            println!("{:>12} … and {} more (see --json)", "", groups.len() - 20);
+            outln!("{:>12} … and {} more (see --json)", "", groups.len() - 20);
         }
     }
     if payout.groups_omitted > 0 {
-        println!("rounds left out of the per-group rows (over 1,000 groups of a kind): {}", payout.groups_omitted);
+        outln!("rounds left out of the per-group rows (over 1,000 groups of a kind): {}", payout.groups_omitted);
     }
     let flagged: Vec<_> = payout.hit_rates.iter().filter(|h| h.z.abs() >= 4.0).collect();
-    println!(
+    outln!(
         "hit rates: {} (mine count, pick number) cells, the share of k-th reveals that were safe against \
          (25 - mines - k + 1)/(25 - k + 1); {} with |z| >= 4",
         payout.hit_rates.len(),
         flagged.len()
     );
     for h in flagged {
-        println!(
+        outln!(
             "  {} mines, pick {}: {}/{} safe = {:.4}, exact {} = {:.4}, z = {:.1}",
-            h.mines, h.pick, h.safe, h.reveals, h.rate, h.expected_exact, h.expected, h.z
+            h.mines,
+            h.pick,
+            h.safe,
+            h.reveals,
+            h.rate,
+            h.expected_exact,
+            h.expected,
+            h.z
         );
     }
 }
@@ -509,11 +523,11 @@ fn audit_output(args: &AuditArgs, counts: &AuditCounts, what: &str) -> u8 {
         }
     }
     if args.json {
-        println!("{}", audit_json(&report, what));
+        outln!("{}", audit_json(&report, what));
     } else {
         print_audit(what, &report);
         if let Some(plot) = &args.plot {
-            println!("heatmap written to {}", plot.display());
+            outln!("heatmap written to {}", plot.display());
         }
     }
     // One p-value for the whole report (Holm over every test), so the level holds whatever the number of

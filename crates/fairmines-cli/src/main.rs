@@ -1,10 +1,23 @@
 //! `fairmines`: verify a provably fair Mines round from the command line.
 
+/// `print!` for the command's output. When the reader has gone (`fairmines audit … | head`), the command
+/// stops quietly with status 0, as `simulate-history` does, where `print!` would panic.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::write_stdout(format_args!($($arg)*)) };
+}
+
+/// `println!` for the command's output, as [`out!`].
+macro_rules! outln {
+    () => { $crate::write_stdout(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 mod board;
 mod game;
 mod history;
 mod selftest;
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -40,7 +53,7 @@ enum Command {
     },
     /// Play a round in the terminal: the commitment first, then your picks, then the reveal and its verification.
     Play {
-        /// The number of mines: an integer in 1..=24.
+        /// The number of mines: a whole number from 1 to 24.
         #[arg(long, value_parser = parse_mines, allow_hyphen_values = true)]
         mines: MineCount,
         /// The return-to-player factor, e.g. 0.99 or 99/100 (no operator's factor is assumed).
@@ -93,7 +106,7 @@ struct VerifyArgs {
     /// The round's nonce: an integer in 0..=18446744073709551615.
     #[arg(long, value_parser = parse_nonce, allow_hyphen_values = true)]
     nonce: u64,
-    /// The number of mines: an integer in 1..=24.
+    /// The number of mines: a whole number from 1 to 24.
     #[arg(long, value_parser = parse_mines, allow_hyphen_values = true)]
     mines: MineCount,
     /// The commitment shown before play (64 hex characters), to check against the server seed.
@@ -144,6 +157,16 @@ fn parse_positions(text: &str) -> Result<Tiles, String> {
     Tiles::declared(tiles, "positions").map_err(|e| e.to_string())
 }
 
+fn write_stdout(args: std::fmt::Arguments) {
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("output: {e}");
+            std::process::exit(EXIT_BAD_INPUT.into());
+        }
+        std::process::exit(EXIT_OK.into());
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     ExitCode::from(match cli.command {
@@ -170,7 +193,7 @@ fn run_verify(args: &VerifyArgs) -> u8 {
     let verdict = verify(&published);
     let doubts = published.doubts_for(&verdict);
     if args.json {
-        println!("{}", verdict_json(args, &verdict, &doubts));
+        outln!("{}", verdict_json(args, &verdict, &doubts));
     } else {
         print_verdict(args, &verdict, &doubts);
     }
@@ -208,33 +231,33 @@ fn verdict_json(args: &VerifyArgs, verdict: &Verification, doubts: &[Doubt]) -> 
 
 fn print_verdict(args: &VerifyArgs, verdict: &Verification, doubts: &[Doubt]) {
     let positions = verdict.placement.positions();
-    println!("server seed  {}", args.server_seed);
-    println!("client seed  {}", args.client_seed);
-    println!("nonce        {}", args.nonce);
-    println!("mines        {}", args.mines.get());
-    println!("signature    {}", verdict.signature);
+    outln!("server seed  {}", args.server_seed);
+    outln!("client seed  {}", args.client_seed);
+    outln!("nonce        {}", args.nonce);
+    outln!("mines        {}", args.mines.get());
+    outln!("signature    {}", verdict.signature);
     match verdict.commitment_check {
-        None => println!("commitment   {}  (no commitment given to check)", verdict.commitment),
-        Some(c) if c.ok() => println!("commitment   {}  ok: matches the commitment given", verdict.commitment),
+        None => outln!("commitment   {}  (no commitment given to check)", verdict.commitment),
+        Some(c) if c.ok() => outln!("commitment   {}  ok: matches the commitment given", verdict.commitment),
         Some(c) => {
-            println!("commitment   {}  MISMATCH", verdict.commitment);
-            println!("   declared  {}", c.declared);
+            outln!("commitment   {}  MISMATCH", verdict.commitment);
+            outln!("   declared  {}", c.declared);
         }
     }
-    println!("draw order   {}  (0-based, as drawn)", list(&verdict.placement.draw_order()));
+    outln!("draw order   {}  (0-based, as drawn)", list(&verdict.placement.draw_order()));
     match verdict.positions_check {
-        None => println!("positions    {}  (no positions given to check)", list(&positions)),
-        Some(c) if c.ok() => println!("positions    {}  ok: match the positions given", list(&positions)),
+        None => outln!("positions    {}  (no positions given to check)", list(&positions)),
+        Some(c) if c.ok() => outln!("positions    {}  ok: match the positions given", list(&positions)),
         Some(c) => {
-            println!("positions    {}  MISMATCH", list(&positions));
-            println!("   declared  {}", list(&c.declared));
+            outln!("positions    {}  MISMATCH", list(&positions));
+            outln!("   declared  {}", list(&c.declared));
         }
     }
-    println!();
-    print!("{}", board::render(&verdict.placement, verdict.positions_check.map(|c| c.declared)));
-    println!();
+    outln!();
+    out!("{}", board::render(&verdict.placement, verdict.positions_check.map(|c| c.declared)));
+    outln!();
     for doubt in doubts {
-        println!("input        {doubt}");
+        outln!("input        {doubt}");
     }
     let verdict_line = match verdict.verdict() {
         Verdict::Mismatch if !doubts.is_empty() => {
@@ -246,7 +269,7 @@ fn print_verdict(args: &VerifyArgs, verdict: &Verification, doubts: &[Doubt]) {
         }
         Verdict::Mismatch => "verdict: MISMATCH, this is not the round the seeds determine",
     };
-    println!("{verdict_line}");
+    outln!("{verdict_line}");
 }
 
 fn run_seed(json: bool) -> u8 {
@@ -258,11 +281,11 @@ fn run_seed(json: bool) -> u8 {
         }
     };
     if json {
-        println!("{}", json!({ "server_seed": seed.reveal(), "commitment": seed.commitment().to_string() }));
+        outln!("{}", json!({ "server_seed": seed.reveal(), "commitment": seed.commitment().to_string() }));
     } else {
-        println!("server seed  {}", seed.reveal());
-        println!("commitment   {}", seed.commitment());
-        println!("Publish the commitment now; keep the server seed secret until the seed pair rotates.");
+        outln!("server seed  {}", seed.reveal());
+        outln!("commitment   {}", seed.commitment());
+        outln!("Publish the commitment now; keep the server seed secret until the seed pair rotates.");
     }
     EXIT_OK
 }

@@ -86,15 +86,15 @@ pub fn run(json: bool) -> u8 {
     if json {
         let failed: Vec<_> = failures.iter().map(|(id, why)| json!({ "id": id, "error": why })).collect();
         let backend = keccak_backend();
-        println!(
+        outln!(
             "{}",
             json!({ "passed": passed, "failed": failures.len(), "failures": failed, "batch_permutation": backend })
         );
     } else {
         for (id, why) in &failures {
-            println!("FAIL {id}: {why}");
+            outln!("FAIL {id}: {why}");
         }
-        println!(
+        outln!(
             "selftest: {passed} passed, {} failed (vectors from the reference verifier on js-sha3 {}; batches \
              checked on the {} permutation)",
             failures.len(),

@@ -194,3 +194,17 @@ fn table_gives_exact_multipliers_rounded_down() {
         assert!(stderr(&out).contains("rtp:"), "{bad}");
     }
 }
+
+#[test]
+fn a_closed_output_ends_the_command_quietly() {
+    // `fairmines audit … | head` once head has exited: the reading end of stdout is closed before the
+    // command writes, so its first write fails with a broken pipe.
+    let history = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/history/payout.jsonl");
+    for args in [vec!["audit", history], vec!["table", "--rtp", "0.99"], vec!["selftest"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_fairmines")).args(&args).stdout(writer).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{args:?}");
+    }
+}
