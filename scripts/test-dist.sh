@@ -12,6 +12,8 @@ scratch
 for part in c node uniffi; do bash "scripts/test-dist-$part.sh" --into "$TMP/$part"; done
 bash scripts/test-dist-python.sh
 bash scripts/test-dist-web.sh
+bash scripts/test-dist-server.sh
+bash scripts/test-dist-container.sh
 
 name=fairmines-$version-x86_64-unknown-linux-musl
 step "$name.tar.gz: static, --version, selftest, verify and README.md's worked example, in an empty environment"
