@@ -14,7 +14,7 @@ tar -xzOf "$tgz" package/package.json | node -e '
 const assert = require("node:assert/strict");
 const pkg = JSON.parse(require("fs").readFileSync(0, "utf8")), version = process.argv[1];
 assert.deepEqual([pkg.name, pkg.version, pkg.private, pkg.license], ["fairmines-server", version, undefined, "MIT OR Apache-2.0"]);
-assert.equal(pkg.dependencies.fairmines, version, "the release's own fairmines, by version");
+assert.equal(pkg.dependencies.fairmines, version, "fairmines of the release, by version");
 assert.deepEqual(pkg.bin, { "fairmines-server": "bin/fairmines-server.js" });' "$version" || fail "package.json (above)"
 
 step "server/README.md's release blocks as written, in a folder beside the release's files, without cargo"
