@@ -15,7 +15,7 @@ const call = async (method, route, body) => {
 
 const start = await call('POST', `/v1/players/${player}/rounds`, { mines: 3 });
 let move = 0, last;
-for (const tile of [0, 1, 2, 3, 4, 5]) {
+for (const tile of [1, 2, 3, 4, 5, 6]) {
   last = await call('POST', `/v1/rounds/${start.round}/reveal`, { tile, move: ++move });
   if (last.finished) break;
 }

@@ -37,10 +37,23 @@ if ! podman image exists "$base"; then
     podman import --quiet --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' "$tarball" "$base" >/dev/null
 fi
 
-step "podman build $image from server/Containerfile and dist/'s npm tarballs (BASE=$base)"
-mkdir -p "$TMP/context"
-cp "dist/fairmines-$version.tgz" dist/fairmines-linux-x64-{gnu,musl}-"$version.tgz" "dist/fairmines-server-$version.tgz" "$TMP/context/"
-podman build --quiet --format docker --network=host --build-arg "BASE=$base" -f server/Containerfile -t "$image" "$TMP/context" >/dev/null
+step "npm's cache of the service's dependencies (target/npm-cache-dist, filled once) for a build without a registry"
+context=$TMP/context fill=$TMP/fill
+mkdir -p "$context" "$fill" "$target_dir/npm-cache-dist"
+cp "dist/fairmines-$version.tgz" dist/fairmines-linux-x64-{gnu,musl}-"$version.tgz" "dist/fairmines-server-$version.tgz" "$context/"
+echo '{ "name": "fill", "private": true }' >"$fill/package.json"
+fill_npm() { (cd "$fill" && npm_config_cache="$target_dir/npm-cache-dist" npm install --prefer-offline --no-audit --no-fund --loglevel=error "$@" >/dev/null); }
+fill_npm --save-optional "$context/fairmines-linux-x64-gnu-$version.tgz" "$context/fairmines-linux-x64-musl-$version.tgz"
+fill_npm "$context/fairmines-$version.tgz" "$context/fairmines-server-$version.tgz"
+cp -r "$target_dir/npm-cache-dist" "$context/npm-cache"
+
+step "server/README.md's container build block as written, in the folder of the release's files (BASE=$base)"
+build=$(node -e '
+const text = require("fs").readFileSync("server/README.md", "utf8");
+const found = [...text.matchAll(/<!-- container: build -->\n```sh\n([\s\S]*?)```/g)];
+if (found.length !== 1) throw new Error(`${found.length} container build blocks`);
+process.stdout.write(found[0][1]);')
+(cd "$context" && BASE=$base bash -euo pipefail -c "$build") >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; fail "the build failed"; }
 config=$(podman image inspect --format '{{.Config.User}} {{json .Config.Volumes}} {{json .Config.Healthcheck.Test}}' "$image")
 [[ $config == '10001:10001 {"/data":{}} ["CMD","node","-e",'* ]] || fail "the image's user, volume, health check: $config"
 
@@ -61,9 +74,11 @@ name=fairmines-test-$$ demo=fairmines-test-demo-$$
 trap 'podman rm -f -t 5 "$name" "$demo" >/dev/null 2>&1; podman volume rm -f "$demo" >/dev/null 2>&1
       "${as_pg[@]}" "$pgbin/pg_ctl" -D "$TMP/pg/data" -m fast stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
 api_key=$(openssl rand -hex 32)
+# Without systemd podman cannot time the HEALTHCHECK itself (and says so); `podman healthcheck run` below runs it.
+quiet() { grep -v 'unable to get systemd connection' || true; }
 podman run -d --name "$name" --network=host --read-only --tmpfs /tmp \
     -e "DATABASE_URL=postgres://fairmines@127.0.0.1:$pg_port/postgres" -e "FAIRMINES_STATE_KEY=$(openssl rand -hex 32)" \
-    -e "FAIRMINES_API_KEY=$api_key" -e HOST=127.0.0.1 -e "PORT=$port" "$image" >/dev/null
+    -e "FAIRMINES_API_KEY=$api_key" -e HOST=127.0.0.1 -e "PORT=$port" "$image" >/dev/null 2> >(quiet >&2)
 ready() { # URL CONTAINER: /readyz answers 200 within 60 s
     for _ in $(seq 1 120); do curl -sf "$1/readyz" >/dev/null && return 0; sleep 0.5; done
     podman logs "$2" >&2; fail "$2 never became ready"
@@ -84,13 +99,13 @@ round() { # URL KEY PLAYER: a round, a rotation, the export through the release'
     grep -q '^verdict: OK' "$TMP/verdict" || fail "verify-history"
 }
 round "http://127.0.0.1:$port" "$api_key" alice
-podman stop -t 10 "$name" >/dev/null
+podman stop -t 10 "$name" >/dev/null 2> >(quiet >&2)
 podman logs "$name" 2>&1 | grep -q 'draining' || fail "SIGTERM did not drain: $(podman logs "$name" 2>&1 | tail -n 5)"
 
 step "the demo: no DATABASE_URL, its own PostgreSQL and keys in a volume, read-only"
 podman volume create "$demo" >/dev/null
 podman run -d --name "$demo" --network=host --read-only --tmpfs /tmp -v "$demo:/data" -e HOST=127.0.0.1 \
-    -e "PORT=$demo_port" "$image" >/dev/null
+    -e "PORT=$demo_port" "$image" >/dev/null 2> >(quiet >&2)
 ready "http://127.0.0.1:$demo_port" "$demo"
 round "http://127.0.0.1:$demo_port" "$(podman exec "$demo" cat /data/api.key)" bob
 podman exec "$demo" test -f /data/pg/PG_VERSION || podman exec "$demo" find /data -maxdepth 2 -name PG_VERSION | grep -q . ||
