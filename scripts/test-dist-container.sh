@@ -53,7 +53,10 @@ const text = require("fs").readFileSync("server/README.md", "utf8");
 const found = [...text.matchAll(/<!-- container: build -->\n```sh\n([\s\S]*?)```/g)];
 if (found.length !== 1) throw new Error(`${found.length} container build blocks`);
 process.stdout.write(found[0][1]);')
+previous=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 (cd "$context" && BASE=$base bash -euo pipefail -c "$build") >"$TMP/build.log" 2>&1 || { tail -n 30 "$TMP/build.log" >&2; fail "the build failed"; }
+# The image this run replaced, no longer tagged: removed, so that runs do not pile images up.
+if [[ -n $previous && $previous != "$(podman image inspect --format '{{.Id}}' "$image")" ]]; then podman rmi "$previous" >/dev/null 2>&1 || true; fi
 config=$(podman image inspect --format '{{.Config.User}} {{json .Config.Volumes}} {{json .Config.Healthcheck.Test}}' "$image")
 [[ $config == '10001:10001 {"/data":{}} ["CMD","node","-e",'* ]] || fail "the image's user, volume, health check: $config"
 
@@ -71,8 +74,14 @@ if ((EUID == 0)); then chown nobody "$TMP/pg" && as_pg=(setpriv --reuid=nobody -
 "${as_pg[@]}" "$pgbin/initdb" -D "$TMP/pg/data" -U fairmines --auth=trust >"$TMP/initdb.log" 2>&1 || { cat "$TMP/initdb.log" >&2; fail "initdb"; }
 "${as_pg[@]}" "$pgbin/pg_ctl" -D "$TMP/pg/data" -l "$TMP/pg/log" -w -o "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories=''" start >/dev/null
 name=fairmines-test-$$ demo=fairmines-test-demo-$$
-trap 'podman rm -f -t 5 "$name" "$demo" >/dev/null 2>&1; podman volume rm -f "$demo" >/dev/null 2>&1
-      "${as_pg[@]}" "$pgbin/pg_ctl" -D "$TMP/pg/data" -m fast stop >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+cleanup() { # each step alone: one that fails (a container never made) must not skip the others
+    local c
+    for c in "$name" "$demo"; do podman rm -f -v -t 5 "$c" >/dev/null 2>&1 || true; done
+    podman volume rm -f "$demo" >/dev/null 2>&1 || true
+    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$TMP/pg/data" -m fast stop >/dev/null 2>&1 || true
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
 api_key=$(openssl rand -hex 32)
 # Without systemd podman cannot time the HEALTHCHECK itself (and says so); `podman healthcheck run` below runs it.
 quiet() { grep -v 'unable to get systemd connection' || true; }
