@@ -6,7 +6,9 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
-need podman:podman runc:runc debootstrap:debootstrap
+# podman with what its Recommends bring (bootstrap.sh installs without them): the network of a build's RUN steps.
+have podman || bash scripts/bootstrap.sh podman runc netavark aardvark-dns containernetworking-plugins catatonit uidmap
+need runc:runc debootstrap:debootstrap
 node_pin=22.23.5 npm_pin=10.9.9  # the Node.js 22 of node:22-bookworm-slim, as npm packages
 cache=$target_dir/container
 base=localhost/fairmines-test-base:bookworm-node$node_pin-npm$npm_pin
