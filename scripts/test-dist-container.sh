@@ -17,7 +17,7 @@ mkdir -p "$cache"
 # Podman's images are the machine's: one run at a time, from any checkout.
 exec {lock}>"${TMPDIR:-/tmp}/fairmines-test-dist-container.lock"
 flock "$lock"
-# runc, the runtime that works on these machines, and limits below the host's (its defaults fail inside a container).
+# runc, and file and process limits for the containers: the settings that work on these machines.
 printf '[engine]\nruntime = "runc"\n[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]\n' >"$cache/containers.conf"
 export CONTAINERS_CONF=$cache/containers.conf
 scratch
