@@ -73,7 +73,7 @@ function startService(i) {
   return Promise.race([listening, stuck]).finally(() => clearTimeout(timer));
 }
 
-test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service and one of PostgreSQL`, { timeout: 180_000 }, async () => {
+test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service and one of PostgreSQL`, { timeout: 300_000 }, async () => {
   await migrate(db.pool(1));
   for (const i of [0, 1]) procs.set(i, { port: await freePort() });
   await Promise.all([startService(0), startService(1)]);
