@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh), then the C archive, the command line, the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
+# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh; fairmines-server by its README and as a podman image), then the C archive, the command line, the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
