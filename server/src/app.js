@@ -1,4 +1,4 @@
-// The HTTP API (Fastify). Every route but /healthz and /readyz needs the operator's API key as a Bearer token.
+// The HTTP API (Fastify). Every route but /healthz, /readyz and /v1/openapi.json needs the operator's API key as a Bearer token.
 // Request shapes are JSON schemas that refuse unknown fields and wrong JSON types; the values' ranges
 // (mines, tile, RTP) are judged by the addon, whose error code and message go back unchanged.
 import { Readable } from 'node:stream';
