@@ -3,7 +3,8 @@
 # property-based fuzzer driven by it (Schemathesis, pinned below, in target/schemathesis-venv) runs against the
 # service started here on its own embedded PostgreSQL: no 5xx, and every status, content type, header and body
 # as the document says. Bounded: FAIRMINES_API_EXAMPLES cases per operation (25) and FAIRMINES_API_SECONDS in
-# all (90); FAIRMINES_API_SEED replays a run (its seed is printed).
+# all (90); FAIRMINES_API_SEED replays a run (its seed is printed). One worker: two threads race in CPython
+# 3.11's ast.parse (hypothesis describes its filters with it) and fail the run.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 SCHEMATHESIS=4.32.5
@@ -45,9 +46,11 @@ require("assert").deepStrictEqual(served, require(process.argv[1]))' "$ROOT/serv
     fail "GET /v1/openapi.json differs from server/openapi.json"
 
 step "schemathesis $SCHEMATHESIS against it"
+# From the scratch folder: its example database (.schemathesis/) goes with it.
+cd "$TMP"
 "$VENV/bin/st" run "$ROOT/server/openapi.json" --url "$URL" \
     -H "Authorization: Bearer $(cat "$TMP/home/api.key")" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,response_headers_conformance \
     --max-examples "${FAIRMINES_API_EXAMPLES:-25}" --max-time "${FAIRMINES_API_SECONDS:-90}" \
-    ${FAIRMINES_API_SEED:+--seed "$FAIRMINES_API_SEED"} --workers 2 --request-timeout 10 --no-color \
+    ${FAIRMINES_API_SEED:+--seed "$FAIRMINES_API_SEED"} --workers 1 --request-timeout 10 --no-color \
     --report junit --report-dir "$ROOT/target/schemathesis-report"

@@ -9,15 +9,17 @@ import { DOCS } from './schemas.js';
 const { version } = createRequire(import.meta.url)('../package.json');
 export const GENERATED_BY = 'server/scripts/openapi.js, from the routes\' schemas (do not edit: run it again)';
 
-// What JSON schema cannot say, marked in schemas.js and moved here: a response header whose schema says
-// `x-required` is one the answer always carries (OpenAPI keeps `required` on the header, beside its
-// schema); a route marked `x-body-optional` may be sent without a body (the plugin writes every body as
-// required).
-function markRequired(doc) {
+// What the plugin cannot take from a route's schema, marked in schemas.js and moved into place here: a
+// response header whose schema says `x-required` is one the answer always carries (OpenAPI keeps `required`
+// on the header, beside its schema); a route marked `x-body-optional` may be sent without a body (the plugin
+// writes every body as required); a body's example; the links of an answer.
+function finish(doc) {
   for (const methods of Object.values(doc.paths)) {
     for (const op of Object.values(methods)) {
       if (op['x-body-optional']) op.requestBody.required = false;
-      delete op['x-body-optional'];
+      if (op['x-body-example']) op.requestBody.content['application/json'].example = op['x-body-example'];
+      for (const [status, links] of Object.entries(op['x-links'] ?? {})) op.responses[status].links = links;
+      for (const key of ['x-body-optional', 'x-body-example', 'x-links']) delete op[key];
       for (const response of Object.values(op.responses ?? {})) {
         for (const header of Object.values(response.headers ?? {})) {
           if (header.schema['x-required']) header.required = true;
@@ -46,7 +48,7 @@ export function installOpenApi(app) {
         description: 'an API key (FAIRMINES_API_KEY); /metrics takes a FAIRMINES_METRICS_TOKEN too' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: ({ openapiObject }) => markRequired(openapiObject),
+    transformObject: ({ openapiObject }) => finish(openapiObject),
   }, (err) => { if (err) throw err; });
   app.get('/v1/openapi.json', { schema: DOCS.openapi, config: { public: true, beforeReady: true } },
     async () => app.swagger());

@@ -98,41 +98,65 @@ const json = (description, schema, headers) => ({ description, ...schema, ...(he
 const text = (description, types) => ({ description,
   content: Object.fromEntries(types.map((t) => [t, { schema: { type: 'string' } }])) });
 
-/** Per route: `response`, with `tags`, `summary` (and `security: []` where no key is needed). */
+// OpenAPI links: from an answer to the next calls it makes possible (the fuzzer follows them to play rounds).
+const link = (operationId, parameters) => ({ operationId, parameters });
+const ROUND_LINKS = (round) => ({ reveal: link('reveal', { round }), cashOut: link('cashOut', { round }),
+  round: link('round', { round }) });
+const PLAYER_LINKS = { seeds: link('seeds', { player: '$request.path.player' }),
+  rotate: link('rotate', { player: '$request.path.player' }) };
+
+/**
+ * Per route: `response`, with `operationId`, `tags`, `summary` (and `security: []` where no key is needed);
+ * `x-body-example`, `x-links` (status → links) and `x-body-optional` are moved into place by openapi.js.
+ */
 export const DOCS = {
-  newRound: { tags: ['rounds'], summary: "Start a round of the player's seed pair (made on first use)",
+  newRound: { operationId: 'newRound', tags: ['rounds'], 'x-body-example': { mines: 3, rtp: '0.99' },
+    'x-links': { 201: { ...ROUND_LINKS('$response.body#/round'), ...PLAYER_LINKS } },
+    summary: "Start a round of the player's seed pair (made on first use)",
     response: responses({ 201: json('the round started', NEW_ROUND, REPLAYED) }, [AUTH, BODY, SEALED, IDEMPOTENCY],
       { more400: ['FAIRMINES_INVALID_MINES', 'FAIRMINES_INVALID_RTP', 'FAIRMINES_INVALID_NUMBER',
         'FAIRMINES_RTP_NOT_OFFERED'], conflicts: ['FAIRMINES_TOO_MANY_ROUNDS_IN_PLAY'] }) },
-  reveal: { tags: ['rounds'], summary: 'Reveal a tile, as move number `move` of the round',
+  reveal: { operationId: 'reveal', tags: ['rounds'], 'x-body-example': { tile: 13, move: 1 },
+    'x-links': { 200: ROUND_LINKS('$request.path.round') },
+    summary: 'Reveal a tile, as move number `move` of the round',
     response: responses({ 200: json('the tile, and the round once finished', REVEAL) },
       [AUTH, BODY, SEALED, NOT_FOUND('FAIRMINES_ROUND_NOT_FOUND')],
       { more400: ['FAIRMINES_INVALID_TILE'], conflicts: ['FAIRMINES_TILE_ALREADY_REVEALED', ...MOVE_CONFLICTS] }) },
-  cashOut: { tags: ['rounds'], summary: 'Cash out, as move number `move` of the round',
+  cashOut: { operationId: 'cashOut', tags: ['rounds'], 'x-body-example': { move: 2 },
+    'x-links': { 200: { round: link('round', { round: '$request.path.round' }) } },
+    summary: 'Cash out, as move number `move` of the round',
     response: responses({ 200: json('the round, finished', CASH_OUT) },
       [AUTH, BODY, SEALED, NOT_FOUND('FAIRMINES_ROUND_NOT_FOUND')],
       { conflicts: ['FAIRMINES_NOTHING_TO_CASH_OUT', ...MOVE_CONFLICTS] }) },
-  round: { tags: ['rounds'], summary: 'A round: its picks, and its mines and record once finished',
+  round: { operationId: 'round', tags: ['rounds'],
+    summary: 'A round: its picks, and its mines and record once finished',
     response: responses({ 200: json('the round', ROUND) }, [AUTH, SEALED, NOT_FOUND('FAIRMINES_ROUND_NOT_FOUND')]) },
-  seeds: { tags: ['players'], summary: "The player's current seed pair and its rounds in play",
+  seeds: { operationId: 'seeds', tags: ['players'], 'x-links': { 200: { rotate: PLAYER_LINKS.rotate } },
+    summary: "The player's current seed pair and its rounds in play",
     response: responses({ 200: json('the seed pair', SEEDS) }, [AUTH, SEALED, NOT_FOUND('FAIRMINES_PLAYER_NOT_FOUND')]) },
   rotate: { tags: ['players'], summary: "Reveal the player's server seed and start a new seed pair",
-    'x-body-optional': true,
+    operationId: 'rotate', 'x-body-optional': true, 'x-body-example': { clientSeed: 'lucky', void: true },
     response: responses({ 200: json('the revealed pair and the new one', ROTATION, REPLAYED) },
       [AUTH, BODY, SEALED, IDEMPOTENCY, NOT_FOUND('FAIRMINES_PLAYER_NOT_FOUND')],
       { conflicts: ['FAIRMINES_ROUNDS_IN_PLAY'] }) },
-  history: { tags: ['history'], summary: 'Every round of every revealed pair, as `fairmines verify-history` reads it',
+  history: { operationId: 'history', tags: ['history'],
+    summary: 'Every round of every revealed pair, as `fairmines verify-history` reads it',
     response: responses({ 200: text('one round a line (JSON lines), or CSV with a header line',
       ['application/x-ndjson', 'text/csv']) }, [AUTH]) },
-  revealed: { tags: ['history'], summary: 'The revealed pairs, one JSON object a line (`verify-history --revealed`)',
+  revealed: { operationId: 'revealed', tags: ['history'],
+    summary: 'The revealed pairs, one JSON object a line (`verify-history --revealed`)',
     response: responses({ 200: text('one pair a line', ['application/x-ndjson']) }, [AUTH]) },
-  metrics: { tags: ['operations'], summary: "This process's metrics (Prometheus text); an API key or a metrics token",
+  metrics: { operationId: 'metrics', tags: ['operations'],
+    summary: "This process's metrics (Prometheus text); an API key or a metrics token",
     response: responses({ 200: text('Prometheus text format 0.0.4', ['text/plain']) }, [AUTH]) },
-  healthz: { tags: ['operations'], summary: 'Liveness: the process runs', security: [],
+  healthz: { operationId: 'healthz', tags: ['operations'],
+    summary: 'Liveness: the process runs', security: [],
     response: responses({ 200: json('the process runs', OK) }, []) },
-  readyz: { tags: ['operations'], summary: 'Readiness: the database answers, migrated, the state keys accepted',
+  readyz: { operationId: 'readyz', tags: ['operations'],
+    summary: 'Readiness: the database answers, migrated, the state keys accepted',
     security: [], response: responses({ 200: json('ready', OK) }, []) },
-  openapi: { tags: ['operations'], summary: 'This OpenAPI document', security: [],
+  openapi: { operationId: 'openapi', tags: ['operations'],
+    summary: 'This OpenAPI document', security: [],
     response: responses({ 200: { description: 'the OpenAPI 3.1 document', type: 'object', additionalProperties: true } },
       []) },
 };
