@@ -118,10 +118,11 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
 
   app.get('/v1/players/:player/seeds', { schema: SCHEMAS.seeds }, async (req) => game.seeds(req.params.player));
 
-  // A rotation's body is optional: no body means keep the client seed, void nothing.
+  // A rotation's body is optional: no body means keep the client seed, void nothing. A JSON null is a body,
+  // and not an object: refused by the schema.
   app.post('/v1/players/:player/rotate', {
     schema: SCHEMAS.rotate,
-    preValidation: async (req) => { req.body ??= {}; },
+    preValidation: async (req) => { if (req.body === undefined) req.body = {}; },
   }, async (req, reply) => {
     const { answer, replay } = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true,
       idempotencyOf(req));

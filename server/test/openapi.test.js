@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { SERVER_DIR, call, serviceForFile } from './helpers.js';
+import { AUTH, SERVER_DIR, call, serviceForFile } from './helpers.js';
 
 const svc = serviceForFile();
 const checkedIn = () => JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'openapi.json'), 'utf8'));
@@ -55,4 +55,18 @@ test('an error answer has the documented shape and a code its status lists', asy
     .schema.properties.error.properties.code.enum;
   assert.ok(codes.includes(r.json.error.code), r.json.error.code);
   assert.deepEqual(Object.keys(r.json.error), ['code', 'message', 'argument']);
+});
+
+// Found by the fuzzer: a rotation's body `null` was taken for no body (and rotated the pair).
+test('a rotation with the body null is refused; with no body it rotates', async () => {
+  await call(svc.app, 'POST', '/v1/players/nullbody/rounds', { mines: 3 });
+  const refused = await svc.app.inject({ method: 'POST', url: '/v1/players/nullbody/rotate', payload: 'null',
+    headers: { ...AUTH, 'content-type': 'application/json' } });
+  assert.equal(refused.statusCode, 400);
+  assert.equal(JSON.parse(refused.body).error.code, 'FAIRMINES_INVALID_REQUEST');
+  const kept = await call(svc.app, 'GET', '/v1/players/nullbody/seeds');
+  assert.equal(kept.json.roundsInPlay.length, 1, 'nothing was rotated');
+  const rotated = await call(svc.app, 'POST', '/v1/players/nullbody/rotate', undefined);
+  assert.equal(rotated.status, 409);
+  assert.equal(rotated.json.error.code, 'FAIRMINES_ROUNDS_IN_PLAY');
 });
