@@ -8,12 +8,11 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { Database } from '../src/database.js';
-import { openApiDocument } from '../src/openapi.js';
 
 const out = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'openapi.json');
 const pool = new pg.Pool({ connectionString: 'postgres://unused@127.0.0.1:1/unused' });
 const app = buildApp({ pool, stateKeys: [Buffer.alloc(32)], apiKeys: ['unused'], database: new Database(pool, { ready: true }) });
 await app.ready();
-fs.writeFileSync(out, `${JSON.stringify(openApiDocument(app), null, 2)}\n`);
+fs.writeFileSync(out, `${JSON.stringify(app.swagger(), null, 2)}\n`);
 await app.close();
 await pool.end();

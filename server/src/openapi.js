@@ -7,7 +7,7 @@ import swagger from '@fastify/swagger';
 import { DOCS } from './schemas.js';
 
 const { version } = createRequire(import.meta.url)('../package.json');
-export const GENERATED_BY = 'server/scripts/openapi.js, from the routes\' schemas (do not edit: run it again)';
+const GENERATED_BY = 'server/scripts/openapi.js, from the routes\' schemas (do not edit: run it again)';
 
 // What the plugin cannot take from a route's schema, marked in schemas.js and moved into place here: a
 // response header whose schema says `x-required` is one the answer always carries (OpenAPI keeps `required`
@@ -52,9 +52,4 @@ export function installOpenApi(app) {
   }, (err) => { if (err) throw err; });
   app.get('/v1/openapi.json', { schema: DOCS.openapi, config: { public: true, beforeReady: true } },
     async () => app.swagger());
-}
-
-/** The document of `app` (ready), as server/openapi.json holds it. */
-export function openApiDocument(app) {
-  return app.swagger();
 }
