@@ -16,8 +16,11 @@ const freePort = () => new Promise((resolve) => {
 
 test("README.md's shell and Node blocks run and the export they check verifies", async () => {
   const text = fs.readFileSync(path.join(SERVER_DIR, 'README.md'), 'utf8');
-  const blocks = [...text.matchAll(/```(sh|js)\n([\s\S]*?)```/g)].map(([, lang, code]) => (lang === 'sh' ? code
-    : `URL="$URL" node --input-type=module <<'README_JS'\n${code}README_JS\n`));
+  // From a clone: the untagged blocks and the one tagged `<!-- clone: … -->` (make test-dist runs the release's);
+  // a Node block by node, with the shell's URL.
+  const blocks = [...text.matchAll(/(?:<!-- (\w+): \S+ -->\n)?```(sh|js)\n([\s\S]*?)```/g)]
+    .filter((m) => m[1] === undefined || m[1] === 'clone')
+    .map(([, , lang, code]) => (lang === 'sh' ? code : `URL="$URL" node --input-type=module <<'README_JS'\n${code}README_JS\n`));
   assert.equal(blocks.length, 4);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-readme-'));
   fs.chmodSync(home, 0o755);
