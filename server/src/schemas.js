@@ -1,7 +1,9 @@
 // The answers' JSON schemas: what each route sends back, for every status it can give, with the error codes
 // each status carries. @fastify/swagger (openapi.js) writes them into the OpenAPI document; the answers are
 // serialized by JSON.stringify, not from these schemas, so the API fuzzer (scripts/test-server-api.sh) checks
-// that what leaves matches what is written here.
+// that what leaves matches what is written here. A new route gets an entry in DOCS (its 2xx, and the parts
+// of refusals it can give: AUTH, BODY, SEALED, NOT_FOUND, ...) spread into its schema; test/openapi.test.js
+// fails for a route without one.
 
 const HEX64 = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 const UUID = { type: 'string', format: 'uuid' };
