@@ -1,4 +1,4 @@
-// The HTTP API (Fastify). Every route but /healthz and /readyz needs the operator's API key as a Bearer token.
+// The HTTP API (Fastify). Every route but /healthz, /readyz and /v1/openapi.json needs the operator's API key as a Bearer token.
 // Request shapes are JSON schemas that refuse unknown fields and wrong JSON types; the values' ranges
 // (mines, tile, RTP) are judged by the addon, whose error code and message go back unchanged.
 import { Readable } from 'node:stream';
@@ -11,6 +11,8 @@ import { clientErrorHandler, frameworkErrors, installErrorHandling, sendError } 
 import { KEY_SCHEMA, idempotencyOf } from './idempotency.js';
 import { Metrics } from './metrics.js';
 import { Offer } from './offer.js';
+import { installOpenApi } from './openapi.js';
+import { DOCS } from './schemas.js';
 import { tokenChecker } from './secrets.js';
 
 const PLAYER = { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,64}$' };
@@ -22,16 +24,16 @@ const obj = (properties, required = []) => ({ type: 'object', additionalProperti
 const IDEMPOTENT = { type: 'object', properties: { 'idempotency-key': KEY_SCHEMA } };
 
 const SCHEMAS = {
-  newRound: { params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
+  newRound: { ...DOCS.newRound, params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
     body: obj({ mines: { type: 'number' }, rtp: { type: 'string', maxLength: 64 } }, ['mines']) },
-  reveal: { params: obj({ round: ROUND }, ['round']),
+  reveal: { ...DOCS.reveal, params: obj({ round: ROUND }, ['round']),
     body: obj({ tile: { type: 'number' }, move: MOVE }, ['tile', 'move']) },
-  cashOut: { params: obj({ round: ROUND }, ['round']), body: obj({ move: MOVE }, ['move']) },
-  round: { params: obj({ round: ROUND }, ['round']) },
-  seeds: { params: obj({ player: PLAYER }, ['player']) },
-  rotate: { params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
+  cashOut: { ...DOCS.cashOut, params: obj({ round: ROUND }, ['round']), body: obj({ move: MOVE }, ['move']) },
+  round: { ...DOCS.round, params: obj({ round: ROUND }, ['round']) },
+  seeds: { ...DOCS.seeds, params: obj({ player: PLAYER }, ['player']) },
+  rotate: { ...DOCS.rotate, params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
     body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256 }, void: { type: 'boolean' } }) },
-  history: { querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] } }) },
+  history: { ...DOCS.history, querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] } }) },
 };
 
 const CSV_COLUMNS = ['round_id', 'server_seed', 'commitment', 'client_seed', 'nonce', 'mines', 'positions', 'rtp', 'picks',
@@ -69,6 +71,7 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
   app.decorate('game', game);
   app.decorate('metrics', metrics);
   app.addHook('onClose', async () => metrics.close());
+  installOpenApi(app);
 
   installErrorHandling(app, { metrics, database });
   app.addHook('onRequest', async (req, reply) => {
@@ -89,7 +92,7 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
   });
   installHealth(app, { database, metrics });
 
-  app.get('/metrics', { config: { beforeReady: true, metricsToken: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
+  app.get('/metrics', { schema: DOCS.metrics, config: { beforeReady: true, metricsToken: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
 
   app.post('/v1/players/:player/rounds', { schema: SCHEMAS.newRound }, async (req, reply) => {
     const { answer, replay } = await game.newRound(req.params.player, req.body.mines, offer.rtp(req.body.rtp),
@@ -115,10 +118,11 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
 
   app.get('/v1/players/:player/seeds', { schema: SCHEMAS.seeds }, async (req) => game.seeds(req.params.player));
 
-  // A rotation's body is optional: no body means keep the client seed, void nothing.
+  // A rotation's body is optional: no body means keep the client seed, void nothing. A JSON null is a body,
+  // and not an object: refused by the schema.
   app.post('/v1/players/:player/rotate', {
     schema: SCHEMAS.rotate,
-    preValidation: async (req) => { req.body ??= {}; },
+    preValidation: async (req) => { if (req.body === undefined) req.body = {}; },
   }, async (req, reply) => {
     const { answer, replay } = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true,
       idempotencyOf(req));
@@ -141,7 +145,7 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
 
   // The revealed pairs, one JSON object a line: with them verify-history also reports rounds missing at
   // either end of a pair.
-  app.get('/v1/history/revealed', async (req, reply) => {
+  app.get('/v1/history/revealed', { schema: DOCS.revealed }, async (req, reply) => {
     async function* lines() {
       for await (const pair of game.revealedPairs()) yield `${JSON.stringify(pair)}\n`;
     }
