@@ -32,10 +32,12 @@ cc "${cc_flags[@]}" -I "$(dirname "$header")" $tests/c/ffi_smoke.c -L "$(dirname
     -Wl,-rpath,"$(dirname "$lib")" -o "$target/uniffi-c/ffi_smoke"
 "$target/uniffi-c/ffi_smoke"
 
-step "Ruby: fairmines.rb beside the library, as a gem ships it (uniffi.toml's cdylib_path)"
+step "Ruby: the layer fairmines.rb, and fairmines/uniffi.rb (generated) beside the library, as the gem ships them"
 have ruby && ruby -e 'require "ffi"; require "minitest"' 2>/dev/null || bash scripts/bootstrap.sh ruby ruby-ffi
-rm -rf "$target/uniffi-ruby" && mkdir -p "$target/uniffi-ruby"
-cp "$generated/ruby/fairmines.rb" "$lib" "$target/uniffi-ruby/"
+rm -rf "$target/uniffi-ruby" && mkdir -p "$target/uniffi-ruby/fairmines"
+cp bindings/uniffi/ruby/lib/fairmines.rb "$target/uniffi-ruby/"
+cp "$generated/ruby/fairmines.rb" "$target/uniffi-ruby/fairmines/uniffi.rb"
+cp "$lib" "$target/uniffi-ruby/fairmines/"
 for suite in test_fairmines test_game test_example; do
     FAIRMINES_RUBY_DIR="$target/uniffi-ruby" FAIRMINES_VECTORS="$vectors" ruby "$tests/ruby/$suite.rb"
 done

@@ -189,7 +189,7 @@ test('startRound: mines, rtp (a number is refused with the reason), the last non
     assert.match(e.message, /'0\.99'/);
   }
   for (const rtp of [null, undefined, 99n, {}, [], true]) expectError(() => p.startRound(3, rtp), T, TYPE, 'rtp');
-  for (const rtp of ['0', '0.0', '1.01', '101/100', '2', 'abc', '', '0.99%', '-0.5', '1/0', ' ', '99/100/1']) {
+  for (const rtp of ['0', '0.0', '1.01', '101/100', '2', 'abc', '', '0.99%', '-0.5', '1/0', ' ', '99/100/1', '0.99 ', ' 99/100']) {
     expectError(() => p.startRound(3, rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
   }
   for (const rtp of [new Ratio(0, 1), new Ratio(101, 100), new Ratio(2, 1)]) {

@@ -271,7 +271,7 @@ def test_every_form_of_an_rtp_is_exact(rtp: Any) -> None:
     ],
 )
 def test_rtps_go_to_the_core_as_text_or_parts(call: Callable[[Any], Any]) -> None:
-    for bad in ("0", "1.0000001", "-1", "x", "", "1/0", Fraction(0), Decimal("1.5"), 2, Decimal("NaN"), Decimal("-Infinity")):
+    for bad in ("0", "1.0000001", "-1", "x", "", "1/0", "0.99 ", " 99/100", Fraction(0), Decimal("1.5"), 2, Decimal("NaN"), Decimal("-Infinity")):
         expect(fairmines.InvalidRtpError, "rtp", call, bad)
     # The parts of a Fraction (or Decimal, or int) are judged by the core's Ratio::from_parts.
     text = expect(fairmines.InvalidNumberError, "rtp.numerator", call, Fraction(-1, 2))

@@ -297,10 +297,12 @@ impl SeedPair {
     }
 
     /// Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
-    /// seed if one is given. Returns the old pair with its server seed, which may now be published.
+    /// seed if one is given (without an argument, `rotate()`, the client seed is kept). Returns the old pair
+    /// with its server seed, which may now be published.
     ///
     /// `RoundsInPlay` while a round of the pair is in play (finish it or `voidOpenRounds()` first); a
     /// refused rotation changes nothing.
+    #[uniffi::method(default(client_seed = None))]
     pub fn rotate(&self, client_seed: Option<String>) -> Result<RevealedSeedPair> {
         Ok(lock(&self.0).rotate(client_seed.as_deref())?.into())
     }

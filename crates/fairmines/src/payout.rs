@@ -219,12 +219,16 @@ impl Rtp {
         Ok(Rtp(factor))
     }
 
-    /// Parses `0.99`, `99/100` or `1`.
+    /// Parses `0.99`, `99/100` or `1`; white space around the text is refused (a padded value is a caller's
+    /// slip, the same in every binding), not trimmed.
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let factor: Ratio = text.parse().map_err(|_| Error::InvalidRtp {
+        let bad = || Error::InvalidRtp {
             detail: format!("{text:?} is not a fraction like 99/100 or a decimal like 0.99"),
-        })?;
-        Rtp::new(factor)
+        };
+        if text.trim() != text {
+            return Err(bad());
+        }
+        Rtp::new(text.parse().map_err(|_| bad())?)
     }
 
     /// The factor.
@@ -346,6 +350,7 @@ fn first_inexact_multiplier(mines: MineCount, rtp: Rtp) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
 
     #[test]
     fn binomials_stay_below_the_bound_the_exactness_shortcut_assumes() {
@@ -433,6 +438,10 @@ mod tests {
         assert!(Rtp::parse("0").is_err());
         assert!(Rtp::parse("1.01").is_err());
         assert_eq!(Rtp::parse("abc").unwrap_err().argument(), Some("rtp"));
+        for padded in ["0.99 ", " 0.99", "\t99/100", "1\n"] {
+            let error = Rtp::parse(padded).unwrap_err();
+            assert_eq!((error.kind(), error.argument()), (ErrorKind::InvalidRtp, Some("rtp")), "{padded:?}");
+        }
         let places = |p: u8| Places::new(p).unwrap();
         assert_eq!(Ratio::new(1, 3).unwrap().to_decimal(places(4)), "0.3333");
         assert_eq!(Ratio::new(2, 1).unwrap().to_decimal(places(2)), "2.00");

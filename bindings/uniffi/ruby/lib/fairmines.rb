@@ -1,0 +1,148 @@
+# frozen_string_literal: true
+
+# Fairmines for Ruby: the binding UniFFI generates (fairmines/uniffi.rb, with the native library beside it), made
+# the way Rubyists expect. Only Ruby's side is decided here: argument types, the error class tree, symbols and
+# predicates, printing. Every rule, range and message of the game is the Rust core's.
+
+require 'ffi'
+
+begin
+  require_relative 'fairmines/uniffi'
+rescue LoadError => e
+  raise unless e.message.include?('fairmines_uniffi')
+
+  library = Dir[File.join(__dir__, 'fairmines', '*fairmines_uniffi*')].map { |path| File.basename(path) }
+  built = Gem.loaded_specs['fairmines']&.platform || library.first || 'no platform'
+  raise LoadError, "fairmines has no native library for #{Gem::Platform.local} in this gem: it supports #{built} " \
+                   '(install the gem of your platform)', cause: nil
+end
+
+module Fairmines
+  # The base class of every error the core raises: `rescue Fairmines::Error` catches them all. Each kind is a
+  # subclass named as in the core (Fairmines::Error::InvalidMines, …) with the core's `code` (1, 2, …),
+  # `name` ("INVALID_MINES") and `argument` ("mines", or nil); `message` is the core's message.
+  class Error < StandardError
+    attr_reader :code, :name, :argument
+
+    def initialize(code:, name:, argument:, message:)
+      @code = code
+      @name = name
+      @argument = argument
+      super(message)
+    end
+  end
+
+  # The generated module of the same variants, each a bare StandardError, gives way to Error: the generated code
+  # looks its classes up by this name when it raises, so it raises Error's.
+  generated = FairminesError
+  generated.constants.sort.each { |variant| Error.const_set(variant, Class.new(Error)) }
+  readers = const_get(:ERROR_MODULE_TO_READER_METHOD)
+  readers[Error] = readers.fetch(generated)
+  remove_const(:FairminesError)
+  FairminesError = Error
+
+  # Enums are symbols (:lost, :cashed_out, :voided; :ok, :mismatch, :unchecked), in and out.
+  [Outcome, Verdict].each do |enum|
+    enum.constants.each do |value|
+      enum.send(:remove_const, value)
+      enum.const_set(value, value.to_s.downcase.to_sym)
+    end
+  end
+
+  # Ruby types at the boundary: an Integer where the core takes a number (no Float truncated, no nil or String
+  # converted), a String where it takes text, each refused with a TypeError naming the argument.
+  module Arguments
+    @sources = {}
+
+    # The argument the generated code was checking: the variable it assigns on that line (`mines = …`).
+    def self.name(location)
+      lines = (@sources[location.path] ||= File.readlines(location.path))
+      name = lines[location.lineno - 1].to_s[/\A\s*(\w+) = /, 1]
+      name unless name.nil? || %w[v item].include?(name)
+    end
+
+    def self.shown(value)
+      value.nil? ? 'nil' : value.class.name
+    end
+
+    def self.refuse(error, location, text)
+      name = self.name(location)
+      raise error, name ? "#{name}: #{text}" : text
+    end
+
+    def uniffi_in_range(value, type_name, min, max)
+      where = caller_locations(1, 1).first
+      Arguments.refuse(TypeError, where, "must be an Integer, not #{Arguments.shown(value)}") unless value.is_a?(Integer)
+      Arguments.refuse(RangeError, where, "#{value} does not fit in #{type_name}") unless min <= value && value < max
+      value
+    end
+
+    def uniffi_utf8(value)
+      unless value.is_a?(String)
+        Arguments.refuse(TypeError, caller_locations(1, 1).first, "must be a String, not #{Arguments.shown(value)}")
+      end
+      super
+    end
+  end
+  private_constant :Arguments
+  singleton_class.prepend(Arguments)
+
+  # A seed pair shows its commitment and next nonce, never a seed.
+  class SeedPair
+    remove_method :inspect, :to_s # the Rust side's Debug and Display
+
+    def inspect
+      shown = public
+      "#<Fairmines::SeedPair commitment=#{shown.commitment} nonce=#{shown.nonce}>"
+    end
+    alias to_s inspect
+  end
+
+  class ServerSeed
+    remove_method :inspect, :to_s # the Rust side's Debug and Display
+
+    def inspect
+      "#<Fairmines::ServerSeed commitment=#{commitment}>"
+    end
+    alias to_s inspect
+  end
+
+  class Round
+    alias_method :finished?, :is_finished
+    undef_method :is_finished
+
+    # :in_play, or the outcome once the round has finished (:lost, :cashed_out, :voided).
+    def status
+      outcome || :in_play
+    end
+
+    remove_method :inspect # the Rust side's Debug
+
+    def inspect
+      "#<Fairmines::Round nonce=#{nonce} mines=#{mines} rtp=#{rtp} picks=#{picks} status=#{status.inspect}>"
+    end
+    alias to_s inspect
+  end
+
+  class Reveal
+    def safe?
+      safe
+    end
+
+    def finished?
+      finished
+    end
+  end
+
+  class Verification
+    def ok?
+      ok
+    end
+  end
+
+  class RoundVerification
+    def ok?
+      ok
+    end
+  end
+end
