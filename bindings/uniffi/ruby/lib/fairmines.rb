@@ -61,8 +61,11 @@ module Fairmines
       name unless name.nil? || %w[v item].include?(name)
     end
 
+    # Keywords where positions are expected arrive as one Hash: its keys show the misspelt one.
     def self.shown(value)
-      value.nil? ? 'nil' : value.class.name
+      return 'nil' if value.nil?
+
+      value.is_a?(Hash) ? "Hash #{value.keys.inspect}" : value.class.name
     end
 
     def self.refuse(error, location, text)

@@ -5,7 +5,7 @@ p Fairmines.mine_positions(server, client, 1, 3)           # => [7, 10, 19]
 p Fairmines.verify(server, client, 1, 3, nil, [7, 10, 20]).positions_ok   # => false
 begin
   Fairmines.mine_positions(server, client, 1, 0)
-rescue Fairmines::FairminesError::InvalidMines => e
+rescue Fairmines::Error::InvalidMines => e
   puts e.message   # mines: must be a whole number from 1 to 24, got 0
 end
 
@@ -26,23 +26,23 @@ p resumed.picks                                            # => [1]
 p resumed.reveal(2).safe_picks                             # => 2
 begin
   restored.round(1)
-rescue Fairmines::FairminesError::RoundNotInPlay => e
+rescue Fairmines::Error::RoundNotInPlay => e
   puts e.message   # nonce: no round of this seed pair is in play at nonce 1: it was never started, has finished or was voided
 end
 begin
-  restored.rotate(nil)
-rescue Fairmines::FairminesError::RoundsInPlay => e
+  restored.rotate
+rescue Fairmines::Error::RoundsInPlay => e
   puts e.message   # the seed pair has 1 round(s) in play (nonce 2): finish or void them before its server seed is revealed
 end
 p restored.void_open_rounds                                # => [2]
-p Fairmines.verify_round(record, restored.rotate(nil).server_seed).ok   # => true
+p Fairmines.verify_round(record, restored.rotate.server_seed).ok   # => true
 begin
   round.reveal(2)
-rescue Fairmines::FairminesError::RoundFinished => e
+rescue Fairmines::Error::RoundFinished => e
   puts e.code   # => 10
 end
 begin
   resumed.reveal(3)
-rescue Fairmines::FairminesError::RoundVoided => e
+rescue Fairmines::Error::RoundVoided => e
   puts e.code   # => 17
 end

@@ -80,7 +80,7 @@ class TestApi < Minitest::Test
     assert_equal Fairmines::Verdict::UNCHECKED, only.verdict
     assert_equal false, only.ok
     assert_equal [7, 10, 19], only.positions
-    assert_equal [0, 1, 2], [Fairmines::Verdict::OK, Fairmines::Verdict::MISMATCH, Fairmines::Verdict::UNCHECKED]
+    assert_equal %i[ok mismatch unchecked], [Fairmines::Verdict::OK, Fairmines::Verdict::MISMATCH, Fairmines::Verdict::UNCHECKED]
 
     upper = Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.commitment(SERVER).upcase)
     assert_equal [true, Fairmines::Verdict::OK, true], [upper.commitment_ok, upper.verdict, upper.ok]
@@ -104,7 +104,7 @@ class TestApi < Minitest::Test
         -> { Fairmines.draw_order(SERVER, CLIENT, 1, mines) },
         -> { Fairmines.verify(SERVER, CLIENT, 1, mines) }
       ].each do |call|
-        error = assert_raises(Fairmines::FairminesError::InvalidMines, &call)
+        error = assert_raises(Fairmines::Error::InvalidMines, &call)
         assert_kind_of StandardError, error
         assert error.message.start_with?('mines: '), error.message
         assert error.message.end_with?("got #{mines}"), error.message
@@ -112,18 +112,21 @@ class TestApi < Minitest::Test
     end
   end
 
+  # The FFI types' own bounds, before the core is called: a RangeError naming the argument.
   def test_integers_outside_the_ffi_types_raise_range_error
-    assert_raises(RangeError) { Fairmines.mine_positions(SERVER, CLIENT, 1, 2**31) }
-    assert_raises(RangeError) { Fairmines.mine_positions(SERVER, CLIENT, -1, 3) }
-    assert_raises(RangeError) { Fairmines.round_signature(SERVER, CLIENT, 2**64) }
-    assert_raises(TypeError) { Fairmines.mine_positions(SERVER, CLIENT, 1, '3') }
+    [[-> { Fairmines.mine_positions(SERVER, CLIENT, 1, 2**31) }, 'mines: 2147483648 does not fit in i32'],
+     [-> { Fairmines.mine_positions(SERVER, CLIENT, -1, 3) }, 'nonce: -1 does not fit in u64'],
+     [-> { Fairmines.round_signature(SERVER, CLIENT, 2**64) }, 'nonce: 18446744073709551616 does not fit in u64']]
+      .each { |call, message| assert_equal message, assert_raises(RangeError, &call).message }
+    error = assert_raises(TypeError) { Fairmines.mine_positions(SERVER, CLIENT, 1, '3') }
+    assert_equal 'mines: must be an Integer, not String', error.message
   end
 
   def test_malformed_published_values_name_the_argument
-    error = assert_raises(Fairmines::FairminesError::InvalidHex) { Fairmines.verify(SERVER, CLIENT, 1, 3, 'f5ec') }
+    error = assert_raises(Fairmines::Error::InvalidHex) { Fairmines.verify(SERVER, CLIENT, 1, 3, 'f5ec') }
     assert error.message.start_with?('commitment: '), error.message
     [[0], [26], [7, -3], [1] * 26].each do |bad|
-      error = assert_raises(Fairmines::FairminesError::InvalidTile) { Fairmines.verify(SERVER, CLIENT, 1, 3, nil, bad) }
+      error = assert_raises(Fairmines::Error::InvalidTile) { Fairmines.verify(SERVER, CLIENT, 1, 3, nil, bad) }
       assert error.message.start_with?('positions: '), error.message
     end
   end

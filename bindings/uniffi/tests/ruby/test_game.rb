@@ -10,7 +10,7 @@ require 'rbconfig'
 require 'tmpdir'
 require_relative 'helper'
 
-FE = Fairmines::FairminesError # (not `E`: Minitest::Assertions has an `E`)
+FE = Fairmines::Error # (not `E`: Minitest::Assertions has an `E`)
 
 # The ratio a/b in lowest terms, its decimal rounded down to 2 places: computed here with Rational.
 def ratio(value)
@@ -78,7 +78,7 @@ class Table
     picks = @round.picks
     @pair = Fairmines::SeedPair.from_state_json(state)
     @test.assert_equal state, @pair.to_state_json
-    if @round.is_finished
+    if @round.finished?
       @test.assert_equal [], @pair.open_rounds, 'a finished round leaves the state'
     else
       @round = @pair.round(1)
@@ -118,10 +118,10 @@ class TestGame < Minitest::Test
     assert_equal reveal(1, true, 1, ratio(Rational(9, 8)), false), round.reveal(1) # 25/22 × 99/100
     assert_equal '9/8', round.multiplier.to_s
     assert_equal reveal(2, true, 2, Fairmines.multiplier(3, 2, '0.99'), false), round.reveal(2)
-    assert_equal [[1, 2], 2, false], [round.picks, round.safe_picks, round.is_finished]
+    assert_equal [[1, 2], 2, false], [round.picks, round.safe_picks, round.finished?]
     assert_equal reveal(19, false, 2, nil, true), round.reveal(19)
     assert_equal [Fairmines::Outcome::LOST, [7, 10, 19], nil], [round.outcome, round.mine_positions, round.multiplier]
-    assert_equal [0, 1, 2], [Fairmines::Outcome::LOST, Fairmines::Outcome::CASHED_OUT, Fairmines::Outcome::VOIDED]
+    assert_equal %i[lost cashed_out voided], [Fairmines::Outcome::LOST, Fairmines::Outcome::CASHED_OUT, Fairmines::Outcome::VOIDED]
 
     record = round.record
     assert_equal Fairmines::RoundRecord.new(commitment: Fairmines.commitment(SERVER), client_seed: CLIENT, nonce: 1,
@@ -152,7 +152,7 @@ class TestGame < Minitest::Test
     change = assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { pair.set_client_seed('other') }
     assert_includes change.message, '(nonce 0)'
     assert_equal before, pair.public, 'a refused rotation changes nothing'
-    refute round.is_finished
+    refute round.finished?
     assert_equal [0], pair.open_rounds
 
     assert_equal [0], pair.void_open_rounds
@@ -165,7 +165,7 @@ class TestGame < Minitest::Test
       assert_error(FE::RoundVoided, 17, 'ROUND_VOIDED', nil) { round.reveal(tile) }
     end
     assert_error(FE::RoundVoided, 17, 'ROUND_VOIDED', nil) { round.cash_out }
-    assert round.is_finished
+    assert round.finished?
     assert_equal Fairmines::Outcome::VOIDED, round.outcome
     assert_nil round.multiplier
     assert_equal mines, round.mine_positions
@@ -257,7 +257,7 @@ class TestGame < Minitest::Test
     cashed.cash_out
     voided = pair.start_round(3, '0.99')  # nonce 3
     assert_equal [3], pair.void_open_rounds
-    assert voided.is_finished
+    assert voided.finished?
     restored = Fairmines::SeedPair.from_state_json(pair.to_state_json)
     (1..3).each do |n| # finished, finished, voided
       not_in_play.call(pair, n, none.call(n))
@@ -509,10 +509,9 @@ class TestGame < Minitest::Test
       refute_includes shown, SERVER
       assert_includes shown, Fairmines.commitment(SERVER)
     end
-    assert_equal "SeedPair(commitment=#{Fairmines.commitment(SERVER)}, client_seed=\"#{CLIENT}\", nonce=0, " \
-                 'server_seed=<hidden>)', pair.to_s
+    assert_equal "#<Fairmines::SeedPair commitment=#{Fairmines.commitment(SERVER)} nonce=0>", pair.to_s
     round = pair.start_round(3, '0.99')
-    assert round.inspect.start_with?('Round {'), round.inspect
-    refute_includes round.inspect, 'placement'
+    assert_equal '#<Fairmines::Round nonce=0 mines=3 rtp=99/100 picks=[] status=:in_play>', round.inspect
+    refute_includes round.to_s, SERVER
   end
 end
