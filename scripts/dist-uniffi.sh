@@ -69,11 +69,13 @@ done
 for folder in $folders; do
     platform=${gem_platform[$folder]}
     step "gem for $platform"
-    rm -rf "$stage/gem" && mkdir -p "$stage/gem/lib"
-    cp "$generated/ruby/fairmines.rb" "$stage/resources/$folder"/* "$stage/gem/lib/"
+    rm -rf "$stage/gem" && mkdir -p "$stage/gem/lib/fairmines"
+    cp bindings/uniffi/ruby/lib/fairmines.rb "$stage/gem/lib/"
+    cp "$generated/ruby/fairmines.rb" "$stage/gem/lib/fairmines/uniffi.rb"
+    cp "$stage/resources/$folder"/* "$stage/gem/lib/fairmines/"
     cp LICENSE-MIT LICENSE-APACHE "$gemspec" "$stage/gem/"
-    chmod 0644 "$stage/gem/lib/fairmines.rb" "$stage/gem"/LICENSE-* "$stage/gem/fairmines.gemspec"
-    chmod 0755 "$stage/gem/lib/"*fairmines_uniffi*
+    chmod 0644 "$stage/gem/lib/fairmines.rb" "$stage/gem/lib/fairmines/uniffi.rb" "$stage/gem"/LICENSE-* "$stage/gem/fairmines.gemspec"
+    chmod 0755 "$stage/gem/lib/fairmines/"*fairmines_uniffi*
     (cd "$stage/gem" && FAIRMINES_GEM_PLATFORM=$platform gem build --quiet fairmines.gemspec >/dev/null)
     mv "$stage/gem/$name-$platform.gem" dist/
 done

@@ -80,20 +80,21 @@ cmp "$m2_fairmines/$version/$name.jar" "dist/$name.jar"
 echo "kotlin: $(grep -E 'Tests run: [0-9]+, Failures: 0, Errors: 0, Skipped: 0$' "$TMP/mvn.log" | tail -n 1), VectorTest $ran"
 
 step "dist/$gem_file: gem install --local into a new GEM_HOME, origin.rb and the Ruby suites"
-[[ $(tar -xOf "dist/$gem_file" data.tar.gz | tar -tzf - | sort | xargs) == "LICENSE-APACHE LICENSE-MIT lib/fairmines.rb lib/libfairmines_uniffi.so" ]] ||
+[[ $(tar -xOf "dist/$gem_file" data.tar.gz | tar -tzf - | sort | xargs) == "LICENSE-APACHE LICENSE-MIT lib/fairmines.rb lib/fairmines/libfairmines_uniffi.so lib/fairmines/uniffi.rb" ]] ||
     fail "$gem_file's files"
 mkdir -p "$TMP/gemdata" && tar -xOf "dist/$gem_file" data.tar.gz | tar -xzf - -C "$TMP/gemdata"
-cmp "$TMP/gemdata/lib/libfairmines_uniffi.so" "$so"
-cmp "$TMP/gemdata/lib/fairmines.rb" "$generated/ruby/fairmines.rb"
+cmp "$TMP/gemdata/lib/fairmines/libfairmines_uniffi.so" "$so"
+cmp "$TMP/gemdata/lib/fairmines/uniffi.rb" "$generated/ruby/fairmines.rb"
+cmp "$TMP/gemdata/lib/fairmines.rb" bindings/uniffi/ruby/lib/fairmines.rb
 ruby -rrubygems/package -e '
     s = Gem::Package.new(ARGV[0]).spec
     got = [s.name, s.version.to_s, s.platform.to_s, s.licenses, s.require_paths, s.runtime_dependencies.map { |d| [d.name, d.requirement.to_s] }]
-    want = ["fairmines", ARGV[1], "x86_64-linux", ["MIT", "Apache-2.0"], ["lib"], [["ffi", "~> 1.15"]]]
+    want = ["fairmines", ARGV[1], "x86_64-linux", ["MIT", "Apache-2.0"], ["lib"], [["ffi", ">= 1.15, < 2"]]]
     abort "the gem spec is #{got.inspect}, not #{want.inspect}" unless got == want' "dist/$gem_file" "$version"
-cp "dist/$gem_file" bindings/uniffi/tests/dist/origin.rb bindings/uniffi/tests/ruby/{helper,test_fairmines,test_game}.rb "$TMP/"
+cp "dist/$gem_file" bindings/uniffi/tests/dist/origin.rb bindings/uniffi/tests/ruby/{helper,test_fairmines,test_game,test_ruby}.rb "$TMP/"
 (cd "$TMP" && user GEM_HOME="$TMP/gems" gem install --local --no-document "$gem_file" >gem.log 2>&1) || { cat "$TMP/gem.log" >&2; fail "gem install"; }
 (cd "$TMP" && user GEM_HOME="$TMP/gems" ruby origin.rb "$version")
-for suite in test_fairmines test_game; do
+for suite in test_fairmines test_game test_ruby; do
     out=$(cd "$TMP" && user GEM_HOME="$TMP/gems" FAIRMINES_RUBY_DIR="$TMP/gems/gems/$name-x86_64-linux/lib" \
         FAIRMINES_VECTORS="$TMP/vectors.json" ruby "$suite.rb" 2>&1) || { echo "$out" >&2; fail "$suite.rb on the installed gem"; }
     echo "ruby $suite.rb on the installed gem: $(grep -E '^[0-9]+ runs, ' <<<"$out")"

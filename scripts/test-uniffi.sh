@@ -38,7 +38,7 @@ rm -rf "$target/uniffi-ruby" && mkdir -p "$target/uniffi-ruby/fairmines"
 cp bindings/uniffi/ruby/lib/fairmines.rb "$target/uniffi-ruby/"
 cp "$generated/ruby/fairmines.rb" "$target/uniffi-ruby/fairmines/uniffi.rb"
 cp "$lib" "$target/uniffi-ruby/fairmines/"
-for suite in test_fairmines test_game test_example; do
+for suite in test_fairmines test_game test_ruby test_example; do
     FAIRMINES_RUBY_DIR="$target/uniffi-ruby" FAIRMINES_VECTORS="$vectors" ruby "$tests/ruby/$suite.rb"
 done
 

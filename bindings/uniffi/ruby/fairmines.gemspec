@@ -1,9 +1,10 @@
 # frozen_string_literal: true
 
-# The Ruby gem of fairmines: the generated UniFFI binding (bindings/uniffi/generate.sh writes fairmines.rb, which
-# loads the library from its own folder: uniffi.toml's cdylib_path) with the native library beside it, one gem
-# per platform. scripts/dist-uniffi.sh builds it from a staging folder holding this file, lib/fairmines.rb,
-# lib/libfairmines_uniffi.so and the licences, with SOURCE_DATE_EPOCH (reproducible). The version is the
+# The Ruby gem of fairmines, one per platform: lib/fairmines.rb (the hand-written layer, bindings/uniffi/ruby/lib)
+# over lib/fairmines/uniffi.rb (the generated UniFFI binding: bindings/uniffi/generate.sh's fairmines.rb, which
+# loads the library from its own folder: uniffi.toml's cdylib_path) with the native library beside it.
+# scripts/dist-uniffi.sh builds it from a staging folder holding this file, lib/ and the licences, with
+# SOURCE_DATE_EPOCH (reproducible). The version is the
 # workspace's (Cargo.toml): scripts/check-versions.sh checks it and scripts/set-version.sh rewrites it.
 # FAIRMINES_GEM_PLATFORM names another platform (arm64-darwin, ...) for a gem built with that platform's library.
 Gem::Specification.new do |s|
@@ -21,7 +22,8 @@ Gem::Specification.new do |s|
     'changelog_uri' => 'https://github.com/fairmines/fairmines/blob/main/CHANGELOG.md'
   }
   s.required_ruby_version = '>= 3.1'
-  s.files = Dir['lib/*', 'LICENSE-MIT', 'LICENSE-APACHE'].sort
+  s.files = Dir['lib/**/*', 'LICENSE-MIT', 'LICENSE-APACHE'].select { |f| File.file?(f) }.sort
   s.require_paths = ['lib']
-  s.add_dependency 'ffi', '~> 1.15'
+  # ffi 1.15 (Debian 12's ruby-ffi) is the oldest the generated code is tested with; 2.x may break its API.
+  s.add_dependency 'ffi', '>= 1.15', '< 2'
 end

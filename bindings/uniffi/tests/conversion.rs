@@ -40,14 +40,14 @@ fn the_readme_error_table_lists_every_kind() {
     let readme = include_str!("../README.md");
     let rows: Vec<String> = readme
         .lines()
-        .filter(|line| line.starts_with("| ") && line.contains("`Fairmines::FairminesError::"))
+        .filter(|line| line.starts_with("| ") && line.contains("`Fairmines::Error::"))
         .map(str::to_owned)
         .collect();
     let expected: Vec<String> = ErrorKind::ALL
         .iter()
         .map(|kind| {
             format!(
-                "| {} | `{}` | `FairminesException.{kind:?}` | `FairminesError.{kind:?}` | `Fairmines::FairminesError::{kind:?}` |",
+                "| {} | `{}` | `FairminesException.{kind:?}` | `FairminesError.{kind:?}` | `Fairmines::Error::{kind:?}` |",
                 kind.code(),
                 kind.name()
             )

@@ -16,7 +16,7 @@ check spec.version.to_s == version && spec.platform.to_s == 'x86_64-linux', "the
 home = File.realpath(ENV.fetch('GEM_HOME'))
 loaded = $LOADED_FEATURES.grep(%r{/fairmines\.rb\z})
 check loaded.length == 1 && File.realpath(loaded[0]).start_with?("#{home}/"), "fairmines.rb loaded from #{loaded}"
-lib = File.join(spec.full_gem_path, 'lib', 'libfairmines_uniffi.so')
+lib = File.join(spec.full_gem_path, 'lib', 'fairmines', 'libfairmines_uniffi.so')
 maps = File.read('/proc/self/maps').lines.grep(/libfairmines_uniffi/).map { |l| l.split.last }.uniq
 check maps == [File.realpath(lib)], "the library mapped is #{maps}, not #{lib}"
 
