@@ -9,12 +9,15 @@ require 'ffi'
 begin
   require_relative 'fairmines/uniffi'
 rescue LoadError => e
-  raise unless e.message.include?('fairmines_uniffi')
+  # A library that is there but does not load keeps FFI's own message; a missing one is a gem of another platform.
+  library = File.join(__dir__, 'fairmines', FFI.map_library_name('fairmines_uniffi'))
+  raise if !e.message.include?('fairmines_uniffi') || File.exist?(library)
 
-  library = Dir[File.join(__dir__, 'fairmines', '*fairmines_uniffi*')].map { |path| File.basename(path) }
-  built = Gem.loaded_specs['fairmines']&.platform || library.first || 'no platform'
-  raise LoadError, "fairmines has no native library for #{Gem::Platform.local} in this gem: it supports #{built} " \
-                   '(install the gem of your platform)', cause: nil
+  held = Dir[File.join(__dir__, 'fairmines', '*fairmines_uniffi*')].map { |path| File.basename(path) }
+  built = Gem.loaded_specs['fairmines']&.platform&.to_s
+  supported = built ? "it supports #{built}" : "it holds #{held.empty? ? 'no library' : held.join(', ')}"
+  raise LoadError, "fairmines has no native library for #{Gem::Platform.local} in this gem: #{supported} " \
+                   '(install the gem built for your platform)', cause: nil
 end
 
 module Fairmines
@@ -75,7 +78,9 @@ module Fairmines
 
     def uniffi_in_range(value, type_name, min, max)
       where = caller_locations(1, 1).first
-      Arguments.refuse(TypeError, where, "must be an Integer, not #{Arguments.shown(value)}") unless value.is_a?(Integer)
+      unless value.is_a?(Integer)
+        Arguments.refuse(TypeError, where, "must be an Integer, not #{Arguments.shown(value)}")
+      end
       Arguments.refuse(RangeError, where, "#{value} does not fit in #{type_name}") unless min <= value && value < max
       value
     end
