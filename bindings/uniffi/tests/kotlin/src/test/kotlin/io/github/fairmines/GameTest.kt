@@ -251,9 +251,10 @@ class GameTest {
 
         assertEquals(listOf(0uL), pair.voidOpenRounds())
         assertEquals(emptyList<ULong>(), pair.openRounds())
-        val revealed = pair.rotate(null)
+        val revealed = pair.rotate() // without an argument the client seed is kept
         assertEquals(before.commitment, revealed.commitment)
         assertEquals(1uL, revealed.rounds)
+        assertEquals(listOf(before.clientSeed, 0uL), listOf(pair.public().clientSeed, pair.public().nonce))
 
         // With the revealed seed the grid is known: every safe tile is refused, and so is a cash-out.
         val mines = minePositions(revealed.serverSeed, "player seed", 0uL, 5)
