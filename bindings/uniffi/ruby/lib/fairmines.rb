@@ -45,11 +45,12 @@ module Fairmines
   FairminesError = Error
 
   # Enums are symbols (:lost, :cashed_out, :voided; :ok, :mismatch, :unchecked), in and out.
-  [Outcome, Verdict].each do |enum|
-    enum.constants.each do |value|
+  enums = [Outcome, Verdict].to_h do |enum|
+    values = enum.constants.sort_by { |value| enum.const_get(value) }.map do |value|
       enum.send(:remove_const, value)
       enum.const_set(value, value.to_s.downcase.to_sym)
     end
+    [enum, values]
   end
 
   # Ruby types at the boundary: an Integer where the core takes a number (no Float truncated, no nil or String
@@ -57,10 +58,12 @@ module Fairmines
   module Arguments
     @sources = {}
 
-    # The argument the generated code was checking: the variable it assigns on that line (`mines = …`).
+    # The argument the generated code was checking: the variable it assigns on that line (`mines = …`), or the
+    # record field it checks (`check_lower_TypeOutcome(v.outcome)`).
     def self.name(location)
       lines = (@sources[location.path] ||= File.readlines(location.path))
-      name = lines[location.lineno - 1].to_s[/\A\s*(\w+) = /, 1]
+      line = lines[location.lineno - 1].to_s
+      name = line[/\A\s*(\w+) = /, 1] || line[/check_lower_\w+\(v\.(\w+)\)/, 1]
       name unless name.nil? || %w[v item].include?(name)
     end
 
@@ -94,6 +97,20 @@ module Fairmines
   end
   private_constant :Arguments
   singleton_class.prepend(Arguments)
+
+  # A symbol that is not one of the enum's (or an Integer, as the generated code had) is refused by name, where
+  # the generated code would write nothing and Rust would fail on the record.
+  RustBuffer.singleton_class.prepend(Module.new do
+    { Outcome => :check_lower_TypeOutcome, Verdict => :check_lower_TypeVerdict }.each do |enum, check|
+      define_method(check) do |value|
+        unless enums[enum].include?(value)
+          expected = enums[enum].map(&:inspect).join(', ')
+          Arguments.refuse(TypeError, caller_locations(1, 1).first, "must be one of #{expected}, not #{value.inspect}")
+        end
+        super(value)
+      end
+    end
+  end)
 
   # A seed pair shows its commitment and next nonce, never a seed.
   class SeedPair

@@ -100,6 +100,13 @@ class TestRubyLayer < Minitest::Test
     tampered = record.class.new(**%i[commitment client_seed nonce mines rtp picks multiplier]
       .to_h { |f| [f, record.public_send(f)] }, outcome: :lost)
     refute Fairmines.verify_round(tampered, SERVER).ok?
+    [1, :won, 'lost', nil].each do |bad|
+      odd = record.class.new(**%i[commitment client_seed nonce mines rtp picks multiplier]
+        .to_h { |f| [f, record.public_send(f)] }, outcome: bad)
+      assert_type_error("outcome: must be one of :lost, :cashed_out, :voided, not #{bad.inspect}") do
+        Fairmines.verify_round(odd, SERVER)
+      end
+    end
 
     assert_equal %i[ok unchecked], [Fairmines.verify(SERVER, CLIENT, 1, 3, Fairmines.commitment(SERVER)).verdict,
                                      Fairmines.verify(SERVER, CLIENT, 1, 3).verdict]
