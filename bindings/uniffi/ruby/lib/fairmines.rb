@@ -58,8 +58,9 @@ module Fairmines
   module Arguments
     @sources = {}
 
-    # The argument the generated code was checking: the variable it assigns on that line (`mines = …`), or the
-    # record field it checks (`check_lower_TypeOutcome(v.outcome)`).
+    # The argument the generated code was checking (UniFFI passes no name): the variable it assigns on that line
+    # (`mines = …`), or the record field it checks (`check_lower_TypeOutcome(v.outcome)`). uniffi-bindgen is
+    # pinned exactly, and test_ruby.rb checks the name of every argument.
     def self.name(location)
       lines = (@sources[location.path] ||= File.readlines(location.path))
       line = lines[location.lineno - 1].to_s
@@ -79,12 +80,14 @@ module Fairmines
       raise error, name ? "#{name}: #{text}" : text
     end
 
+    # The caller's line is read only on the way to an error: the checks themselves cost two comparisons.
     def uniffi_in_range(value, type_name, min, max)
-      where = caller_locations(1, 1).first
       unless value.is_a?(Integer)
-        Arguments.refuse(TypeError, where, "must be an Integer, not #{Arguments.shown(value)}")
+        Arguments.refuse(TypeError, caller_locations(1, 1).first, "must be an Integer, not #{Arguments.shown(value)}")
       end
-      Arguments.refuse(RangeError, where, "#{value} does not fit in #{type_name}") unless min <= value && value < max
+      unless min <= value && value < max
+        Arguments.refuse(RangeError, caller_locations(1, 1).first, "#{value} does not fit in #{type_name}")
+      end
       value
     end
 
