@@ -60,7 +60,7 @@ module Fairmines
 
     # The argument the generated code was checking (UniFFI passes no name): the variable it assigns on that line
     # (`mines = …`), or the record field it checks (`check_lower_TypeOutcome(v.outcome)`). uniffi-bindgen is
-    # pinned exactly, and test_ruby.rb checks the name of every argument.
+    # pinned exactly, and test_ruby.rb checks the names given for each kind of argument.
     def self.name(location)
       lines = (@sources[location.path] ||= File.readlines(location.path))
       line = lines[location.lineno - 1].to_s
