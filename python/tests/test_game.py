@@ -255,7 +255,7 @@ def test_seed_pair_arguments() -> None:
 
 
 @pytest.mark.parametrize(
-    "rtp", ["0.99", "99/100", " 0.99 ", ".99", "198/200", Fraction(99, 100), Decimal("0.99"), Decimal("0.990000")]
+    "rtp", ["0.99", "99/100", ".99", "198/200", Fraction(99, 100), Decimal("0.99"), Decimal("0.990000")]
 )
 def test_every_form_of_an_rtp_is_exact(rtp: Any) -> None:
     round_ = fairmines.SeedPair.from_parts(S, C, 1).start_round(3, rtp)
