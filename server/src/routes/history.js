@@ -1,0 +1,75 @@
+// The export an auditor reads (history.js): the rounds in the format `fairmines verify-history` checks, and
+// the revealed pairs. With `limit`, one page, whose following page's cursor is in the `fairmines-next-cursor`
+// header (absent on the last page); without, everything after `cursor`, streamed.
+import { Readable } from 'node:stream';
+import { History, Next } from '../history.js';
+import { CURSOR, LIMIT, PLAYER, TIME, answers, limitOf, obj } from '../schemas.js';
+
+export const NEXT_CURSOR = 'fairmines-next-cursor';
+const MAX_PAGE = 10000;
+
+const CSV_COLUMNS = ['round_id', 'server_seed', 'commitment', 'client_seed', 'nonce', 'mines', 'positions', 'rtp', 'picks',
+  'outcome', 'multiplier', 'stake', 'currency', 'payout', 'player'];
+function csvField(v) {
+  const s = v === null || v === undefined ? '' : Array.isArray(v) ? v.join(',') : String(v);
+  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const FILTERS = { player: PLAYER, since: TIME, until: TIME, cursor: CURSOR, limit: LIMIT(MAX_PAGE) };
+const TEXT = (what) => ({ description: what, type: 'string' });
+const SCHEMAS = {
+  history: { querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] }, ...FILTERS }),
+    response: answers(200, TEXT('one round a line (JSON Lines or CSV with a header), in pair and nonce order')) },
+  revealed: { querystring: obj(FILTERS),
+    response: answers(200, TEXT('one revealed seed pair a line (JSON Lines), in the order of their ids')) },
+};
+
+/** The query's filters for History (since/until: the finished time; for pairs, the time revealed). */
+function filtersOf(q) {
+  return { player: q.player, since: q.since, until: q.until, cursor: q.cursor, limit: limitOf(q.limit, MAX_PAGE) };
+}
+
+/**
+ * Sends the lines of `items` (an export's rows, then maybe a Next): with a limit, as one text with the next
+ * cursor in the header; without, streamed as they come.
+ */
+async function send(reply, items, line, paged) {
+  if (!paged) {
+    async function* lines() {
+      for await (const item of items) yield line(item);
+    }
+    return reply.send(Readable.from(lines()));
+  }
+  let text = '';
+  for await (const item of items) {
+    if (item instanceof Next) reply.header(NEXT_CURSOR, item.cursor);
+    else text += line(item);
+  }
+  return reply.send(text);
+}
+
+export function historyRoutes(app, { pool }) {
+  const history = new History(pool);
+
+  app.get('/v1/history', { schema: SCHEMAS.history }, async (req, reply) => {
+    const csv = req.query.format === 'csv';
+    const filters = filtersOf(req.query);
+    const header = csv ? `${CSV_COLUMNS.join(',')}\n` : '';
+    const rows = history.rows(filters);
+    async function* withHeader() {
+      if (header) yield header;
+      yield* rows;
+    }
+    const line = (row) => (typeof row === 'string' ? row
+      : csv ? `${CSV_COLUMNS.map((c) => csvField(row[c])).join(',')}\n` : `${JSON.stringify(row)}\n`);
+    reply.type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
+    return send(reply, withHeader(), line, filters.limit !== undefined);
+  });
+
+  // With the revealed pairs verify-history also reports rounds missing at either end of a pair.
+  app.get('/v1/history/revealed', { schema: SCHEMAS.revealed }, async (req, reply) => {
+    const filters = filtersOf(req.query);
+    reply.type('application/x-ndjson');
+    return send(reply, history.revealedPairs(filters), (pair) => `${JSON.stringify(pair)}\n`, filters.limit !== undefined);
+  });
+}
