@@ -47,9 +47,9 @@ const VALUES = ['0', '26', '1e309', '-1e309', '-0', '1.5', '"7"', 'null', 'true'
   '9007199254740993', '-1', '1e-400', '"💣"', '{"__proto__":1}', '"' + 'x'.repeat(300) + '"'];
 const FIELDS = ['tile', 'move', 'mines', 'rtp', 'clientSeed', 'void', 'extra', '__proto__', 'constructor', ''];
 
-function malformed(rand, round, player) {
+function malformed(rand, round, owner, player) {
   const pick = (xs) => xs[rand(xs.length)];
-  const mine = `/v1/players/${player}/rounds/${round}`;
+  const mine = `/v1/players/${owner}/rounds/${round}`;
   const routes = [['POST', `/v1/players/${player}/rounds`], ['POST', `${mine}/reveal`],
     ['POST', `${mine}/cash-out`], ['POST', `/v1/players/${player}/rotate`],
     ['POST', `/v1/players/${player}/rounds/${pick(['1', 'x'.repeat(40), '00000000-0000-4000-8000-000000000000', '%2e%2e',
@@ -91,7 +91,7 @@ test('thousands of malformed requests get only 4xx, and the service still serves
   async function worker() {
     while (next < total) {
       next += 1;
-      const q = malformed(rand, r.round, 'mallory');
+      const q = malformed(rand, r.round, 'victim', 'mallory');
       const headers = { ...(rand(20) === 0 ? {} : auth), ...(q.type ? { 'content-type': q.type } : {}) };
       const res = await fetch(base + q.url, { method: q.method, headers, body: q.body });
       const text = await res.text();
