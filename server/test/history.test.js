@@ -82,6 +82,15 @@ test('the export of random play passes fairmines verify-history with 0 failures,
     const staked = rows.filter((x) => x.stake !== undefined);
     assert.ok(staked.length > rounds / 2 && staked.some((x) => x.outcome === 'voided' && x.payout === x.stake));
     assert.ok(staked.some((x) => x.outcome === 'cashed_out' && x.payout > x.stake));
+    const audit = JSON.parse(execFileSync(fairminesCli(), ['audit', '--json', path.join(dir, 'history.jsonl')], { encoding: 'utf8' }));
+    // The audit counts the rounds played out: voided ones returned the stake and are left out.
+    const played = staked.filter((x) => x.outcome !== 'voided');
+    const sum = (key) => played.reduce((acc, x) => acc + BigInt(x[key]), 0n);
+    assert.equal(audit.payout.overall.staked_rounds, played.length);
+    assert.equal(BigInt(audit.payout.overall.stake_total), sum('stake'));
+    assert.equal(BigInt(audit.payout.overall.payout_total), sum('payout'));
+    assert.equal(typeof audit.payout.overall.realised_return, 'number');
+    assert.deepEqual(audit.payout.by_currency.map((g) => g.key).sort(), ['EUR', 'USDT']);
     // A tampered export is caught: the check is not vacuous.
     const jsonl = fs.readFileSync(path.join(dir, 'history.jsonl'), 'utf8').split('\n');
     const row = JSON.parse(jsonl[0]);
