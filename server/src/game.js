@@ -5,7 +5,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, checkStake, payout, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
-import { decodeCursor, encodeCursor } from './history.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { LivePairs } from './live-pairs.js';
 import { once, storeAnswer, storedAnswer } from './idempotency.js';
 import { StateKeys, UnknownStateKey } from './keys.js';
@@ -22,6 +22,9 @@ function verifierFragment(r) {
   // Commas may stand in a fragment as they are (the page decodes either way): `positions=3,9,14` reads better.
   return `#${Object.entries(values).map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&')}`;
 }
+
+// A round id as PostgreSQL writes a uuid.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A round that is not this player's (unknown, or another player's: the caller cannot tell which). */
 function roundNotFound(player, roundId) {
@@ -262,7 +265,7 @@ export class Game {
     if (status === 'in_play') where.push("r.status = 'in_play'");
     if (status === 'finished') where.push("r.status <> 'in_play'");
     if (cursor !== undefined) {
-      const [micros, id] = decodeCursor(cursor, [/^[0-9]{1,17}$/, /^[0-9a-f-]{36}$/]);
+      const [micros, id] = decodeCursor(cursor, [/^[0-9]{1,17}$/, UUID]);
       where.push(`(r.created_at, r.id) < ('epoch'::timestamptz + $${values.push(micros)}::bigint * interval '1 microsecond',
         $${values.push(id)}::uuid)`);
     }

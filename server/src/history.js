@@ -2,27 +2,14 @@
 // `fairmines verify-history` checks, and the revealed pairs. Both filter by player and by time, and page with
 // an opaque cursor in a stable order (keyset: pair and nonce; pair id), so pages concatenate to the whole
 // export whatever is written meanwhile. Without a limit, everything after the cursor is streamed.
-import { ApiError } from './errors.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 
 /** Rows read from PostgreSQL at a time while streaming: the export holds one batch in memory. */
 const BATCH = 1000;
 
-/** An opaque cursor for `parts` (numbers and strings that hold no '.'), and back. */
-export function encodeCursor(...parts) {
-  return Buffer.from(parts.join('.')).toString('base64url');
-}
-
-/** The parts of `cursor`, each checked by `patterns` (regular expressions); a 400 naming `cursor` otherwise. */
-export function decodeCursor(cursor, patterns) {
-  const parts = Buffer.from(cursor, 'base64url').toString().split('.');
-  if (parts.length !== patterns.length || !parts.every((p, i) => patterns[i].test(p))) {
-    throw new ApiError(400, 'FAIRMINES_INVALID_REQUEST', 'cursor: not a cursor this listing gave', 'cursor');
-  }
-  return parts;
-}
-
+// Keys as the cursor held them; at most 18 digits, so that every one is a bigint PostgreSQL reads.
 const ID = /^(0|[1-9][0-9]{0,17})$/;
-const NONCE = /^(-1|0|[1-9][0-9]{0,19})$/;
+const NONCE = /^(-1|0|[1-9][0-9]{0,17})$/;
 
 /** The WHERE clause and values of the filters shared by both exports (`at` is the time column filtered). */
 function filters({ player, since, until }, at, values) {

@@ -120,6 +120,9 @@ test('the filters: one player, a finished-time window, and pages of it; the reve
   assert.equal(pairs[0].rounds, 1000);
   const bad = await call(svc.app, 'GET', '/v1/history?since=yesterday');
   assert.deepEqual([bad.status, bad.json.error.argument], [400, 'since']);
-  const badCursor = await call(svc.app, 'GET', '/v1/history?cursor=bm9wZQ');
-  assert.deepEqual([badCursor.status, badCursor.json.error.argument], [400, 'cursor']);
+  for (const [url, forged] of [['/v1/history', 'nope'], ['/v1/history', '1.99999999999999999999'], ['/v1/history', '1'],
+    ['/v1/history/revealed', '1.2'], ['/v1/history/revealed', '99999999999999999999']]) {
+    const res = await call(svc.app, 'GET', `${url}?limit=5&cursor=${Buffer.from(forged).toString('base64url')}`);
+    assert.deepEqual([res.status, res.json.error.code, res.json.error.argument], [400, 'FAIRMINES_INVALID_REQUEST', 'cursor']);
+  }
 });
