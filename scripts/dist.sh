@@ -56,7 +56,7 @@ targz dist/.stage "$name" "dist/$name.tar.gz"
 rm -rf dist/.stage
 
 if [[ $# -eq 0 ]]; then
-    for part in c node python uniffi web; do bash "scripts/dist-$part.sh"; done
+    for part in c node server python uniffi web; do bash "scripts/dist-$part.sh"; done
 fi
 sums=$(cd dist && find . -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | xargs sha256sum)
 printf '%s\n' "$sums" > dist/SHA256SUMS

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh), then the C archive, the command line, the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
+# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh; fairmines-server by its README and as a podman image), then the C archive, the command line, the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
@@ -12,6 +12,8 @@ scratch
 for part in c node uniffi; do bash "scripts/test-dist-$part.sh" --into "$TMP/$part"; done
 bash scripts/test-dist-python.sh
 bash scripts/test-dist-web.sh
+bash scripts/test-dist-server.sh
+bash scripts/test-dist-container.sh
 
 name=fairmines-$version-x86_64-unknown-linux-musl
 step "$name.tar.gz: static, --version, selftest, verify and README.md's worked example, in an empty environment"

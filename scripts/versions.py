@@ -27,6 +27,7 @@ PLACES = [
     *((f"{d}/package-lock.json", r'^  "version": "' + V + '"', 1) for d in ("node", "wasm", "server")),
     *((f"{d}/package-lock.json", r'^    "": \{\n(?:      .*\n)*?      "version": "' + V + '"', 1) for d in ("node", "wasm", "server")),
     ("server/package-lock.json", r'^    "\.\./node": \{\n      "name": "fairmines",\n      "version": "' + V + '"', 1),  # the addon it runs on
+    ("server/README.md", r"^V=" + V + " ", "+"),  # the release blocks, run as written by make test-dist
     ("node/index.js", r"bindingPackageVersion !== '" + V + "'", "+"),  # as `napi build` writes it
     ("node/index.js", r"expected " + V + " but got", "+"),
     *(("include/fairmines.h", rf"^#define FAIRMINES_VERSION_{part} (\d+)$", 1, lambda v, i=i: [v.split(".")[i]])  # as bindings/c/build.rs writes it

@@ -179,3 +179,28 @@ test('as a normal user: the no-setup start, a round, SIGTERM', {
     fs.rmSync(base, { recursive: true, force: true });
   }
 });
+
+test('without the addon built it says in one line what to run, instead of napi\'s hint', () => {
+  // A clone where node/ was never built: the service's files beside a fairmines package without its addon.
+  const dir = path.join(work, 'no-addon');
+  for (const part of ['bin', 'src', 'migrations']) fs.cpSync(path.join(SERVER_DIR, part), path.join(dir, part), { recursive: true });
+  fs.copyFileSync(path.join(SERVER_DIR, 'package.json'), path.join(dir, 'package.json'));
+  const modules = path.join(SERVER_DIR, 'node_modules');
+  for (const name of fs.readdirSync(modules).filter((n) => n !== 'fairmines' && !n.startsWith('.'))) {
+    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    fs.symlinkSync(path.join(modules, name), path.join(dir, 'node_modules', name));
+  }
+  const addon = path.join(dir, 'node_modules', 'fairmines');
+  fs.mkdirSync(addon);
+  for (const f of ['package.json', 'index.js', 'index.mjs']) fs.copyFileSync(path.join(SERVER_DIR, '..', 'node', f), path.join(addon, f));
+  for (const args of [[], ['rekey']]) {
+    let failure;
+    try {
+      execFileSync(process.execPath, [path.join(dir, 'bin', 'fairmines-server.js'), ...args],
+        { cwd: dir, encoding: 'utf8', stdio: 'pipe', env: { PATH: process.env.PATH } });
+    } catch (err) { failure = err; }
+    assert.equal(failure?.status, 1, `fairmines-server ${args.join(' ')} exited 0`);
+    assert.equal(failure.stderr, 'fairmines-server: the fairmines addon is not built: run `make serve` from the repository '
+      + 'root, or install the service from a release (README.md, "Install from the release")\n');
+  }
+});

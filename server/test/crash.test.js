@@ -33,6 +33,15 @@ const freePort = () => new Promise((resolve) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
 });
 
+// A phase that makes no progress for this long fails the test with what the services last said, rather
+// than leaving it to the test's timeout with nothing to go on.
+const STUCK_MS = 60_000;
+let fault = null;
+let fail;
+const trouble = new Promise((_, reject) => { fail = (err) => { fault ??= err; reject(err); }; });
+trouble.catch(() => {});
+const tails = () => [...procs].map(([i, p]) => `--- service ${i}'s last output:\n${p.log ?? ''}`).join('\n');
+
 /** Starts (or restarts) service process `i` on its own fixed port; resolves when it listens. */
 function startService(i) {
   const slot = procs.get(i);
@@ -43,18 +52,28 @@ function startService(i) {
   });
   slot.child = child;
   slot.up = false;
-  return new Promise((resolve) => {
-    let log = '';
+  slot.log = '';
+  const listening = new Promise((resolve) => {
     child.stderr.on('data', (d) => {
-      log += d;
-      if (!slot.up && log.includes('listening on')) { slot.up = true; resolve(); }
+      slot.log = (slot.log + d).slice(-4000);
+      if (!slot.up && slot.log.includes('listening on')) { slot.up = true; resolve(); }
     });
-    // A process killed while starting (or refused by a database that is down) is started again.
-    child.on('exit', () => { if (!ended && !slot.up && slot.child === child) setTimeout(() => startService(i).then(resolve), 200); });
+    child.on('exit', (code, signal) => {
+      if (ended || slot.child !== child) return;
+      // A process killed while starting (or refused by a database that is down) is started again.
+      if (!slot.up) setTimeout(() => startService(i).then(resolve), 200);
+      // One that was serving ends only by the killer's SIGKILL: anything else is a fault of the service.
+      else if (signal !== 'SIGKILL') fail(new Error(`service ${i} exited by itself (code ${code}, signal ${signal})\n${tails()}`));
+    });
   });
+  let timer;
+  const stuck = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`service ${i} did not listen within ${STUCK_MS} ms\n${tails()}`)), STUCK_MS);
+  });
+  return Promise.race([listening, stuck]).finally(() => clearTimeout(timer));
 }
 
-test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service and one of PostgreSQL`, { timeout: 180_000 }, async () => {
+test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service and one of PostgreSQL`, { timeout: 300_000 }, async () => {
   await migrate(db.pool(1));
   for (const i of [0, 1]) procs.set(i, { port: await freePort() });
   await Promise.all([startService(0), startService(1)]);
@@ -64,8 +83,14 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
 
   /** One request, sent again (same body) to either process until it gets an answer that is not a failure. */
   async function req(method, route, body) {
+    const since = Date.now();
+    let last = null;
     for (;;) {
       if (ended) throw new Error('the test ended');
+      if (fault) throw fault;
+      if (Date.now() - since > STUCK_MS) {
+        throw new Error(`${method} ${route}: no answer but failures for ${STUCK_MS} ms, the last: ${last}\n${tails()}`);
+      }
       const slot = procs.get(rand(2));
       try {
         const res = await fetch(`http://127.0.0.1:${slot.port}${route}`, {
@@ -76,8 +101,10 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
           assert.ok(res.status < 300, `${res.status} ${method} ${route} ${JSON.stringify(body)}: ${JSON.stringify(json)}`);
           return json;
         }
+        last = `${res.status} ${JSON.stringify(json)}`;
       } catch (err) {
         if (err instanceof assert.AssertionError) throw err;
+        last = `${err.message}${err.cause ? ` (${err.cause.code ?? err.cause.message})` : ''}`;
       }
       retries += 1;
       await sleep(20 + rand(80));
@@ -128,8 +155,17 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
         process.kill(pid, 'SIGKILL');
         await sleep(300);
         // Its backends notice the postmaster died and exit; until then a start may be refused: try again.
-        for (let tries = 0; ; tries += 1) {
-          try { await ensurePostgres(TEST_HOME); break; } catch (err) { if (tries > 50) throw err; await sleep(200); }
+        for (const since = Date.now(); ;) {
+          try {
+            await ensurePostgres(TEST_HOME);
+            break;
+          } catch (err) {
+            if (Date.now() - since > STUCK_MS) {
+              const log = fs.readFileSync(path.join(path.dirname(db.dataDir), 'postgres.log'), 'utf8').slice(-4000);
+              throw new Error(`PostgreSQL did not start again within ${STUCK_MS} ms: ${err.message}\n${log}`);
+            }
+            await sleep(200);
+          }
         }
       }
       const i = rand(2);
@@ -137,7 +173,7 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
       await startService(i);
     }
   })();
-  await Promise.all([...playing, killing]);
+  await Promise.race([Promise.all([...playing, killing]), trouble]);
 
   // Every round the crashes left in play is finished, then every player rotates.
   const revealed = [];

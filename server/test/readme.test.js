@@ -15,7 +15,9 @@ const freePort = () => new Promise((resolve) => {
 
 test("README.md's shell blocks run and the export they check verifies", async () => {
   const text = fs.readFileSync(path.join(SERVER_DIR, 'README.md'), 'utf8');
-  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  // From a clone: the untagged blocks and the one tagged `<!-- clone: … -->` (make test-dist runs the release's).
+  const blocks = [...text.matchAll(/(?:<!-- (\w+): \S+ -->\n)?```sh\n([\s\S]*?)```/g)]
+    .filter((m) => m[1] === undefined || m[1] === 'clone').map((m) => m[2]);
   assert.equal(blocks.length, 3);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'fairmines-readme-'));
   fs.chmodSync(home, 0o755);
