@@ -150,7 +150,9 @@ mod tests {
         for bad in [Number::Int(-1), Number::Float(1.5), Number::Int(1 << 53), Number::Float(f64::NAN)] {
             let e = payout(bad, Outcome::Lost, None).unwrap_err();
             assert_eq!((e.code(), e.argument()), (14, Some("stake")), "{bad}");
-            assert!(e.to_string().starts_with("stake: must be a whole number of minor units from 0 to 9007199254740991"));
+            assert!(
+                e.to_string().starts_with("stake: must be a whole number of minor units from 0 to 9007199254740991")
+            );
         }
         let e = payout(5u64, Outcome::CashedOut, None).unwrap_err();
         assert_eq!((e.code(), e.argument()), (14, Some("multiplier")));
