@@ -10,12 +10,12 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify serve test-server test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench bench-dist check-versions check-workflows dist test-dist check-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
+.PHONY: verify serve test-server test-server-api test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench bench-dist check-versions check-workflows dist test-dist check-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
-test: test-rust test-vectors test-python test-node test-server test-wasm test-c test-uniffi test-cross test-web dist test-dist check-reproducible test-readme test-miri check-versions check-workflows
+test: test-rust test-vectors test-python test-node test-server test-server-api test-wasm test-c test-uniffi test-cross test-web dist test-dist check-reproducible test-readme test-miri check-versions check-workflows
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -38,6 +38,11 @@ test-node:
 # of PostgreSQL), hostile input, the export through verify-history. Needs the Node addon (test-node builds it).
 test-server:
 	cd server && npm ci --no-audit --no-fund --loglevel=error && npm test
+
+# The service's API contract: server/openapi.json regenerated from the routes' schemas (drift check), then
+# Schemathesis (pinned, in target/schemathesis-venv) fuzzes the live service from it: no 5xx, every answer as documented.
+test-server-api:
+	bash scripts/test-server-api.sh
 
 # The service on a local port with its own PostgreSQL; DATABASE_URL, FAIRMINES_API_KEY etc.: server/README.md.
 serve:

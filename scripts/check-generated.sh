@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-generated.sh [--update] [header|node [BUILT_DIR]|vectors|stub]...: the committed generated files regenerated into a
+# check-generated.sh [--update] [header|node [BUILT_DIR]|vectors|openapi|stub]...: the committed generated files regenerated into a
 # temp folder and diffed; --update writes the fresh ones over them instead (the stub, written by hand, is only checked).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -22,12 +22,16 @@ print(next(m["out_dir"] for m in messages if m["reason"] == "build-script-execut
         same include/fairmines.h "$out/fairmines.h" ;;
     node)
         built=$TMP/node
-        if [[ -d ${2:-} && ! ${2:-} =~ ^(header|node|vectors|stub)$ ]]; then built=$2 && shift; else npm_ci node && (cd node && npm run build --silent -- --output-dir "$built"); fi
+        if [[ -d ${2:-} && ! ${2:-} =~ ^(header|node|vectors|openapi|stub)$ ]]; then built=$2 && shift; else npm_ci node && (cd node && npm run build --silent -- --output-dir "$built"); fi
         for f in index.js index.d.ts index.mjs; do same "node/$f" "$built/$f"; done ;;
     vectors)
         npm_ci vectors
         (cd vectors && node generate.js "$TMP/vectors.json")
         same vectors/vectors.json "$TMP/vectors.json" ;;
+    openapi) # the service's OpenAPI document, from the routes' schemas
+        npm_ci server
+        (cd server && node scripts/openapi.js "$TMP/openapi.json")
+        same server/openapi.json "$TMP/openapi.json" ;;
     stub) # python/fairmines/_native.pyi is written by hand: stubtest compares it with the built module
         (cd "$TMP" && "$ROOT/python/.venv/bin/python" -m mypy.stubtest fairmines) || stale+=("python/fairmines/_native.pyi (by hand)") ;;
     *) fail "unknown part '$1'" ;;

@@ -6,7 +6,7 @@ source scripts/zig.sh
 scratch
 tgz=dist/fairmines-server-$version.tgz
 step "$tgz: files, package.json"
-want=$( (cd server && git ls-files bin src migrations Containerfile compose.yaml README.md package.json) | LC_ALL=C sort | xargs)
+want=$( (cd server && git ls-files bin src migrations openapi.json Containerfile compose.yaml README.md package.json) | LC_ALL=C sort | xargs)
 got=$(tar -tzf "$tgz" | sed 's|^package/||' | grep -vxE 'LICENSE-MIT|LICENSE-APACHE' | LC_ALL=C sort | xargs)
 [[ $got == "$want" ]] || fail "$tgz holds $got; the service is $want"
 [[ $(tar -tzf "$tgz" | grep -cxE 'package/LICENSE-(MIT|APACHE)') == 2 ]] || fail "$tgz lacks a licence file"

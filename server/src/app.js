@@ -1,4 +1,5 @@
-// The HTTP API (Fastify). Every route but /healthz and /readyz needs the operator's API key as a Bearer token.
+// The HTTP API (Fastify). Every route but /healthz, /readyz and /v1/openapi.json needs the operator's API key as a
+// Bearer token.
 // Request shapes are JSON schemas (schemas.js); the rounds' routes are in routes/rounds.js, the export's in
 // routes/history.js, the seed pair's here.
 import Fastify from 'fastify';
@@ -10,14 +11,15 @@ import { clientErrorHandler, frameworkErrors, installErrorHandling, sendError } 
 import { idempotencyOf } from './idempotency.js';
 import { Metrics } from './metrics.js';
 import { Offer } from './offer.js';
+import { installOpenApi } from './openapi.js';
 import { historyRoutes } from './routes/history.js';
 import { roundRoutes } from './routes/rounds.js';
-import { IDEMPOTENT, PLAYER, obj } from './schemas.js';
+import { DOCS, IDEMPOTENT, PLAYER, obj } from './schemas.js';
 import { tokenChecker } from './secrets.js';
 
 const SCHEMAS = {
-  seeds: { params: obj({ player: PLAYER }, ['player']) },
-  rotate: { params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
+  seeds: { ...DOCS.seeds, params: obj({ player: PLAYER }, ['player']) },
+  rotate: { ...DOCS.rotate, params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
     body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256 }, void: { type: 'boolean' } }) },
 };
 
@@ -49,6 +51,7 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
   app.decorate('game', game);
   app.decorate('metrics', metrics);
   app.addHook('onClose', async () => metrics.close());
+  installOpenApi(app);
 
   installErrorHandling(app, { metrics, database });
   app.addHook('onRequest', async (req, reply) => {
@@ -69,16 +72,17 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
   });
   installHealth(app, { database, metrics });
 
-  app.get('/metrics', { config: { beforeReady: true, metricsToken: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
+  app.get('/metrics', { schema: DOCS.metrics, config: { beforeReady: true, metricsToken: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
 
   roundRoutes(app, { game, offer, metrics });
 
   app.get('/v1/players/:player/seeds', { schema: SCHEMAS.seeds }, async (req) => game.seeds(req.params.player));
 
-  // A rotation's body is optional: no body means keep the client seed, void nothing.
+  // A rotation's body is optional: no body means keep the client seed, void nothing. A JSON null is a body,
+  // and not an object: refused by the schema.
   app.post('/v1/players/:player/rotate', {
     schema: SCHEMAS.rotate,
-    preValidation: async (req) => { req.body ??= {}; },
+    preValidation: async (req) => { if (req.body === undefined) req.body = {}; },
   }, async (req, reply) => {
     const { answer, replay } = await game.rotate(req.params.player, req.body.clientSeed, req.body.void === true,
       idempotencyOf(req));

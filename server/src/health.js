@@ -4,6 +4,7 @@
 // migrations have run (a start while the database is down), every request to a route without
 // `config.beforeReady` gets 503.
 import { sendError, unavailable } from './http-errors.js';
+import { DOCS } from './schemas.js';
 
 export function installHealth(app, { database, metrics }) {
   app.addHook('onRequest', async (req, reply) => {
@@ -12,9 +13,9 @@ export function installHealth(app, { database, metrics }) {
       + 'state keys not checked yet): retry'), metrics);
   });
 
-  app.get('/healthz', { config: { public: true, liveness: true, beforeReady: true } }, async () => ({ ok: true }));
+  app.get('/healthz', { schema: DOCS.healthz, config: { public: true, liveness: true, beforeReady: true } }, async () => ({ ok: true }));
 
-  app.get('/readyz', { config: { public: true, beforeReady: true } }, async (req, reply) => {
+  app.get('/readyz', { schema: DOCS.readyz, config: { public: true, beforeReady: true } }, async (req, reply) => {
     const why = await database.notReadyBecause();
     if (why !== null) return sendError(reply, unavailable(`not ready: ${why}`), metrics);
     return { ok: true };

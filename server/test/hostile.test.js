@@ -245,3 +245,37 @@ test('a request that arrives while the process drains gets 503 in the error shap
   assert.equal(second.headers.connection, 'close');
   assert.equal(assertErrorShape(second.body, 'drain').code, 'FAIRMINES_UNAVAILABLE');
 });
+
+test('a connection idle after its answer is closed during the drain: the drain does not wait for an idle client', async () => {
+  const draining = await startApp(svc.db, 4);
+  const url = new URL(await draining.app.listen({ host: '127.0.0.1', port: 0 }));
+  assert.equal((await call(draining.app, 'POST', '/v1/players/idler/rounds', { mines: 3 })).status, 201);
+  const lock = await draining.pool.connect();
+  await lock.query("BEGIN; SELECT 1 FROM seed_pairs WHERE player_id = 'idler' FOR UPDATE");
+  // A keep-alive client whose request is in flight when the drain begins, and which sends nothing after it.
+  let closedByServer = false;
+  const got = new Promise((resolve) => {
+    const s = net.connect(Number(url.port), '127.0.0.1', () => s.write(`POST /v1/players/idler/rounds HTTP/1.1\r\n`
+      + `Host: x\r\nAuthorization: Bearer ${API_KEY}\r\nContent-Type: application/json\r\nConnection: keep-alive\r\n`
+      + 'Content-Length: 12\r\n\r\n{"mines": 3}'));
+    let text = '';
+    s.on('data', (d) => { text += d; });
+    s.on('end', () => { closedByServer = true; });
+    s.on('close', () => resolve(text));
+    s.on('error', () => resolve(text));
+  });
+  await new Promise((r) => setTimeout(r, 200));
+  const closed = draining.app.close();
+  await new Promise((r) => setTimeout(r, 100));
+  await lock.query('COMMIT');
+  lock.release();
+  // Without the close, the server would wait for the client's keep-alive to end (Fastify's timeout: 72 s).
+  let timer;
+  const stuck = new Promise((resolve) => { timer = setTimeout(() => resolve('still open after 20 s'), 20_000); });
+  assert.equal(await Promise.race([closed.then(() => 'stopped'), stuck]), 'stopped');
+  clearTimeout(timer);
+  await draining.pool.end();
+  const [first] = answers(await got);
+  assert.equal(first.status, 201, 'the request in flight is answered');
+  assert.ok(closedByServer, 'the server ended the connection');
+});

@@ -3,9 +3,8 @@
 // header (absent on the last page); without, everything after `cursor`, streamed.
 import { Readable } from 'node:stream';
 import { History, Next } from '../history.js';
-import { CURSOR, LIMIT, PLAYER, TIME, answers, limitOf, obj } from '../schemas.js';
+import { CURSOR, DOCS, LIMIT, NEXT_CURSOR, PLAYER, TIME, limitOf, obj } from '../schemas.js';
 
-export const NEXT_CURSOR = 'fairmines-next-cursor';
 const MAX_PAGE = 10000;
 
 const CSV_COLUMNS = ['round_id', 'server_seed', 'commitment', 'client_seed', 'nonce', 'mines', 'positions', 'rtp', 'picks',
@@ -16,12 +15,9 @@ function csvField(v) {
 }
 
 const FILTERS = { player: PLAYER, since: TIME, until: TIME, cursor: CURSOR, limit: LIMIT(MAX_PAGE) };
-const TEXT = (what) => ({ description: what, type: 'string' });
 const SCHEMAS = {
-  history: { querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] }, ...FILTERS }),
-    response: answers(200, TEXT('one round a line (JSON Lines or CSV with a header), in pair and nonce order')) },
-  revealed: { querystring: obj(FILTERS),
-    response: answers(200, TEXT('one revealed seed pair a line (JSON Lines), in the order of their ids')) },
+  history: { ...DOCS.history, querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] }, ...FILTERS }) },
+  revealed: { ...DOCS.revealed, querystring: obj(FILTERS) },
 };
 
 /** The query's filters for History (since/until: the finished time; for pairs, the time revealed). */

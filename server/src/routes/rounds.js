@@ -1,24 +1,20 @@
 // A player's rounds: start one, list them, make a move, read one. Every round route names its player, and a
 // round of another player is not found (404), as an unknown one: the API key alone moves no one's round.
-import { IDEMPOTENT, CASH_OUT, CURRENCY, CURSOR, LIMIT, MOVE, NEW_ROUND, PLAYER, REVEAL, ROUND, ROUND_LIST,
-  ROUND_STATE, STAKE, answers, limitOf, obj } from '../schemas.js';
+import { CURRENCY, CURSOR, DOCS, IDEMPOTENT, LIMIT, MOVE, PLAYER, ROUND_ID, STAKE, limitOf, obj } from '../schemas.js';
 import { idempotencyOf } from '../idempotency.js';
 
 const OF_PLAYER = obj({ player: PLAYER }, ['player']);
-const OF_ROUND = obj({ player: PLAYER, round: ROUND }, ['player', 'round']);
+const OF_ROUND = obj({ player: PLAYER, round: ROUND_ID }, ['player', 'round']);
 
 const SCHEMAS = {
-  newRound: { params: OF_PLAYER, headers: IDEMPOTENT,
+  newRound: { ...DOCS.newRound, params: OF_PLAYER, headers: IDEMPOTENT,
     body: { ...obj({ mines: { type: 'number' }, rtp: { type: 'string', maxLength: 64 }, stake: STAKE, currency: CURRENCY },
-      ['mines']), dependencies: { stake: ['currency'], currency: ['stake'] } },
-    response: answers(201, NEW_ROUND) },
-  list: { params: OF_PLAYER,
-    querystring: obj({ status: { type: 'string', enum: ['in_play', 'finished'] }, limit: LIMIT(1000), cursor: CURSOR }),
-    response: answers(200, ROUND_LIST) },
-  reveal: { params: OF_ROUND, body: obj({ tile: { type: 'number' }, move: MOVE }, ['tile', 'move']),
-    response: answers(200, REVEAL) },
-  cashOut: { params: OF_ROUND, body: obj({ move: MOVE }, ['move']), response: answers(200, CASH_OUT) },
-  round: { params: OF_ROUND, response: answers(200, ROUND_STATE) },
+      ['mines']), dependencies: { stake: ['currency'], currency: ['stake'] } } },
+  rounds: { ...DOCS.rounds, params: OF_PLAYER,
+    querystring: obj({ status: { type: 'string', enum: ['in_play', 'finished'] }, limit: LIMIT(1000), cursor: CURSOR }) },
+  reveal: { ...DOCS.reveal, params: OF_ROUND, body: obj({ tile: { type: 'number' }, move: MOVE }, ['tile', 'move']) },
+  cashOut: { ...DOCS.cashOut, params: OF_ROUND, body: obj({ move: MOVE }, ['move']) },
+  round: { ...DOCS.round, params: OF_ROUND },
 };
 
 export function roundRoutes(app, { game, offer, metrics }) {
@@ -31,7 +27,7 @@ export function roundRoutes(app, { game, offer, metrics }) {
     return reply.code(201).send(answer);
   });
 
-  app.get('/v1/players/:player/rounds', { schema: SCHEMAS.list }, async (req) => {
+  app.get('/v1/players/:player/rounds', { schema: SCHEMAS.rounds }, async (req) => {
     const { status, limit, cursor } = req.query;
     return game.listRounds(req.params.player, { status, limit: limitOf(limit, 1000), cursor });
   });
