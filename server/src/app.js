@@ -20,7 +20,9 @@ import { tokenChecker } from './secrets.js';
 const SCHEMAS = {
   seeds: { ...DOCS.seeds, params: obj({ player: PLAYER }, ['player']) },
   rotate: { ...DOCS.rotate, params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
-    body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256 }, void: { type: 'boolean' } }) },
+    // No NUL: PostgreSQL's text cannot hold one.
+    body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[^\\u0000]*$' },
+      void: { type: 'boolean' } }) },
 };
 
 /**

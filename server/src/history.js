@@ -11,12 +11,17 @@ const BATCH = 1000;
 const ID = /^(0|[1-9][0-9]{0,17})$/;
 const NONCE = /^(-1|0|[1-9][0-9]{0,17})$/;
 
-/** The WHERE clause and values of the filters shared by both exports (`at` is the time column filtered). */
+/**
+ * The WHERE clause and values of the filters shared by both exports (`at` is the time column filtered;
+ * `since` and `until` are `{ seconds, micros }` since 1970: exact in interval arithmetic at any year).
+ */
 function filters({ player, since, until }, at, values) {
   const where = [];
+  const instant = ({ seconds, micros }) => `('epoch'::timestamptz + $${values.push(seconds)}::bigint * interval '1 second'
+    + $${values.push(micros)}::bigint * interval '1 microsecond')`;
   if (player !== undefined) where.push(`p.player_id = $${values.push(player)}`);
-  if (since !== undefined) where.push(`${at} >= $${values.push(since)}::timestamptz`);
-  if (until !== undefined) where.push(`${at} < $${values.push(until)}::timestamptz`);
+  if (since !== undefined) where.push(`${at} >= ${instant(since)}`);
+  if (until !== undefined) where.push(`${at} < ${instant(until)}`);
   return where;
 }
 

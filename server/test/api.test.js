@@ -267,7 +267,7 @@ describe('POST /v1/players/:player/rotate', () => {
     assert.equal(res.statusCode, 409);
     const ok = await rotate('ivy', { void: true });
     assert.equal(ok.json.current.clientSeed, before.clientSeed);
-    for (const body of [{ clientSeed: '' }, { clientSeed: 7 }, { void: 'yes' }, { clientSeed: 'x'.repeat(257) }, { other: 1 }]) {
+    for (const body of [{ clientSeed: '' }, { clientSeed: 'a\u0000b' }, { clientSeed: 7 }, { void: 'yes' }, { clientSeed: 'x'.repeat(257) }, { other: 1 }]) {
       error(await rotate('ivy', body), 400, 'FAIRMINES_INVALID_REQUEST');
     }
     error(await rotate('nobody-here', {}), 404, 'FAIRMINES_PLAYER_NOT_FOUND', 'player');

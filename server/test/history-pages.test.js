@@ -118,6 +118,17 @@ test('the filters: one player, a finished-time window, and pages of it; the reve
   const pairs = rows((await call(svc.app, 'GET', `/v1/history/revealed?player=pager-3`)).body);
   assert.equal(pairs.length, 1);
   assert.equal(pairs[0].rounds, 1000);
+  // Microseconds count, and any offset and year RFC 3339 allows is read (PostgreSQL reads no offset past ±15:59).
+  const justAfter = since.replace('.000Z', '.000001Z');
+  assert.equal(rows((await call(svc.app, 'GET', `/v1/history?since=${justAfter}&until=${until}`)).body).length, 1499);
+  for (const [q, n] of [['until=2693-11-07T03:19:55.7-16:07', 10000], ['since=0044-02-25T16:11:08-23:23', 10000],
+    ['until=0000-01-01T00:00:00%2B01:00', 0], [`since=${encodeURIComponent(since.replace('Z', '+23:59'))}`, 10000]]) {
+    const res = await call(svc.app, 'GET', `/v1/history?${q}`);
+    assert.equal(res.status, 200, `${q}: ${res.body}`);
+    assert.equal(rows(res.body).length, n, q);
+  }
+  const leap = await call(svc.app, 'GET', '/v1/history/revealed?since=2016-12-31T23:59:60Z');
+  assert.deepEqual([leap.status, leap.json.error.argument], [400, 'since']);
   const bad = await call(svc.app, 'GET', '/v1/history?since=yesterday');
   assert.deepEqual([bad.status, bad.json.error.argument], [400, 'since']);
   for (const [url, forged] of [['/v1/history', 'nope'], ['/v1/history', '1.99999999999999999999'], ['/v1/history', '1'],

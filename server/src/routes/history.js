@@ -2,6 +2,7 @@
 // the revealed pairs. With `limit`, one page, whose following page's cursor is in the `fairmines-next-cursor`
 // header (absent on the last page); without, everything after `cursor`, streamed.
 import { Readable } from 'node:stream';
+import { ApiError } from '../errors.js';
 import { History, Next } from '../history.js';
 import { CURSOR, DOCS, LIMIT, NEXT_CURSOR, PLAYER, TIME, limitOf, obj } from '../schemas.js';
 
@@ -20,9 +21,26 @@ const SCHEMAS = {
   revealed: { ...DOCS.revealed, querystring: obj(FILTERS) },
 };
 
+/**
+ * An RFC 3339 time (the schema's date-time) as whole seconds and microseconds since 1970, so that PostgreSQL
+ * gets the instant, whatever offset it was written with (PostgreSQL reads none beyond ±15:59) and whatever
+ * year it falls in. Date.parse keeps milliseconds and drops further digits: the microseconds come from the text.
+ */
+function timeOf(text, argument) {
+  if (text === undefined) return undefined;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) {
+    throw new ApiError(400, 'FAIRMINES_INVALID_REQUEST', `${argument}: not a time this service reads, got ${text}`, argument);
+  }
+  const seconds = Math.floor(ms / 1000);
+  const fraction = /\.(\d+)/.exec(text.slice(text.search(/[Tt]/)))?.[1] ?? '';
+  return { seconds, micros: (ms - seconds * 1000) * 1000 + Number(fraction.slice(3, 6).padEnd(3, '0')) };
+}
+
 /** The query's filters for History (since/until: the finished time; for pairs, the time revealed). */
 function filtersOf(q) {
-  return { player: q.player, since: q.since, until: q.until, cursor: q.cursor, limit: limitOf(q.limit, MAX_PAGE) };
+  return { player: q.player, since: timeOf(q.since, 'since'), until: timeOf(q.until, 'until'), cursor: q.cursor,
+    limit: limitOf(q.limit, MAX_PAGE) };
 }
 
 /**
