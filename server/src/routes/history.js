@@ -33,7 +33,7 @@ function timeOf(text, argument) {
     throw new ApiError(400, 'FAIRMINES_INVALID_REQUEST', `${argument}: not a time this service reads, got ${text}`, argument);
   }
   const seconds = Math.floor(ms / 1000);
-  const fraction = /\.(\d+)/.exec(text.slice(text.search(/[Tt]/)))?.[1] ?? '';
+  const fraction = /\.(\d+)/.exec(text.slice(text.search(/[Tt\s]/)))?.[1] ?? '';
   return { seconds, micros: (ms - seconds * 1000) * 1000 + Number(fraction.slice(3, 6).padEnd(3, '0')) };
 }
 
