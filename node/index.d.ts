@@ -363,6 +363,15 @@ export declare class SeedPair {
 }
 
 /**
+ * A stake a round of `mines` mines at `rtp` can pay in full: an integer in 0..=2^53 − 1 whose largest payout
+ * (every safe tile picked) is at most 2^53 − 1 too. Returns the stake as a `number`.
+ * @throws {TypeError} an argument has the wrong type
+ * @throws {RangeError} `stake` is not such an amount (`'FAIRMINES_INVALID_NUMBER'`, argument `'stake'`),
+ * `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`)
+ */
+export declare function checkStake(stake: number | bigint, mines: number | bigint, rtp: string | Ratio): number
+
+/**
  * The commitment to a server seed (any string): SHA3-256 of its UTF-8 text, as 64 lowercase hex
  * characters. The operator shows it before play; once the seed is revealed, anyone can recompute it.
  * @throws {TypeError} `serverSeed` is not a string
@@ -446,6 +455,18 @@ export declare function minePositionsBatchAsync(serverSeed: string, clientSeed: 
  * (`'FAIRMINES_INVALID_RTP'`), `safePicks` outside 1..=25 − mines (`'FAIRMINES_INVALID_PICKS'`)
  */
 export declare function multiplier(mines: number | bigint, safePicks: number | bigint, rtp: string | Ratio): Ratio
+
+/**
+ * What a finished round pays back for `stake` (in minor units, stake included): 0 when lost, the stake when
+ * voided, `floor(stake × multiplier)` with the record's exact multiplier when cashed out. The core's rule,
+ * the one `fairmines verify-history` checks payouts with.
+ * @param stake - an integer in 0..=2^53 − 1 (`Number.MAX_SAFE_INTEGER`)
+ * @throws {TypeError} `stake` is neither a number nor a bigint, or `record` is not a record (see
+ * {@link recordToJson})
+ * @throws {RangeError} `stake` is not an integer in 0..=2^53 − 1 (`'FAIRMINES_INVALID_NUMBER'`, argument
+ * `'stake'`), or a field of `record` the core refuses
+ */
+export declare function payout(record: RoundRecordInput, stake: number | bigint): bigint
 
 /**
  * The whole payout table: every mine count 1..=24 and number of safe picks 1..=25 − mines (300

@@ -13,14 +13,16 @@ const call = async (method, route, body) => {
   return route.startsWith('/v1/history') ? text : JSON.parse(text);
 };
 
-const start = await call('POST', `/v1/players/${player}/rounds`, { mines: 3 });
+const start = await call('POST', `/v1/players/${player}/rounds`, { mines: 3, stake: 1000, currency: 'EUR' });
+const round = `/v1/players/${player}/rounds/${start.round}`;
 let move = 0, last;
 for (const tile of [1, 2, 3, 4, 5, 6]) {
-  last = await call('POST', `/v1/rounds/${start.round}/reveal`, { tile, move: ++move });
+  last = await call('POST', `${round}/reveal`, { tile, move: ++move });
   if (last.finished) break;
 }
-if (!last.finished) last = await call('POST', `/v1/rounds/${start.round}/cash-out`, { move: ++move });
+if (!last.finished) last = await call('POST', `${round}/cash-out`, { move: ++move });
 assert.ok(last.finished && last.record, 'the round finished with its record');
+assert.ok(Number.isSafeInteger(last.payout), 'the round paid by the core\'s rule');
 const rotated = await call('POST', `/v1/players/${player}/rotate`);
 assert.match(rotated.revealed.serverSeed, /^[0-9a-f]{64}$/);
 const history = await call('GET', '/v1/history?format=jsonl');

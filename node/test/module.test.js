@@ -8,9 +8,9 @@ const { spawnSync } = require('node:child_process');
 const fm = require('fairmines');
 
 const API = [
-  'commitment', 'drawOrder', 'errorKinds', 'generateServerSeed', 'maxSafePicks', 'minePositions', 'minePositionsBatch',
-  'minePositionsBatchAsync', 'multiplier', 'payoutTable', 'recordFromJson', 'recordToJson', 'roundSignature',
-  'verify', 'verifyRound',
+  'checkStake', 'commitment', 'drawOrder', 'errorKinds', 'generateServerSeed', 'maxSafePicks', 'minePositions',
+  'minePositionsBatch', 'minePositionsBatchAsync', 'multiplier', 'payout', 'payoutTable', 'recordFromJson',
+  'recordToJson', 'roundSignature', 'verify', 'verifyRound',
 ];
 const CLASSES = ['Ratio', 'Round', 'SeedPair'];
 

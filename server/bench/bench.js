@@ -124,8 +124,8 @@ async function load(conns, duration = SECONDS) {
       const { round } = await post(`/v1/players/${player}/rounds`, { mines: 3 });
       let move = 0;
       let finished = false;
-      for (let tile = 1; !finished && move < 3; tile += 1) finished = (await post(`/v1/rounds/${round}/reveal`, { tile, move: ++move })).finished;
-      if (!finished) await post(`/v1/rounds/${round}/cash-out`, { move: ++move });
+      for (let tile = 1; !finished && move < 3; tile += 1) finished = (await post(`/v1/players/${player}/rounds/${round}/reveal`, { tile, move: ++move })).finished;
+      if (!finished) await post(`/v1/players/${player}/rounds/${round}/cash-out`, { move: ++move });
     }
   }));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -1,47 +1,29 @@
-// The HTTP API (Fastify). Every route but /healthz, /readyz and /v1/openapi.json needs the operator's API key as a Bearer token.
-// Request shapes are JSON schemas that refuse unknown fields and wrong JSON types; the values' ranges
-// (mines, tile, RTP) are judged by the addon, whose error code and message go back unchanged.
-import { Readable } from 'node:stream';
+// The HTTP API (Fastify). Every route but /healthz, /readyz and /v1/openapi.json needs the operator's API key as a
+// Bearer token.
+// Request shapes are JSON schemas (schemas.js); the rounds' routes are in routes/rounds.js, the export's in
+// routes/history.js, the seed pair's here.
 import Fastify from 'fastify';
 import { ApiError } from './errors.js';
 import { Database } from './database.js';
 import { Game } from './game.js';
 import { installHealth } from './health.js';
 import { clientErrorHandler, frameworkErrors, installErrorHandling, sendError } from './http-errors.js';
-import { KEY_SCHEMA, idempotencyOf } from './idempotency.js';
+import { idempotencyOf } from './idempotency.js';
 import { Metrics } from './metrics.js';
 import { Offer } from './offer.js';
 import { installOpenApi } from './openapi.js';
-import { DOCS } from './schemas.js';
+import { historyRoutes } from './routes/history.js';
+import { roundRoutes } from './routes/rounds.js';
+import { DOCS, IDEMPOTENT, PLAYER, obj } from './schemas.js';
 import { tokenChecker } from './secrets.js';
 
-const PLAYER = { type: 'string', pattern: '^[A-Za-z0-9_.:@-]{1,64}$' };
-const ROUND = { type: 'string', pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' };
-// Any JSON number: the addon says whether it is an integer in range (so 3.5 or 26 get the core's words).
-const MOVE = { type: 'integer', minimum: 1, maximum: 1000 };
-const obj = (properties, required = []) => ({ type: 'object', additionalProperties: false, properties, required });
-// The writes without a move number take an Idempotency-Key (idempotency.js); other headers pass.
-const IDEMPOTENT = { type: 'object', properties: { 'idempotency-key': KEY_SCHEMA } };
-
 const SCHEMAS = {
-  newRound: { ...DOCS.newRound, params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
-    body: obj({ mines: { type: 'number' }, rtp: { type: 'string', maxLength: 64 } }, ['mines']) },
-  reveal: { ...DOCS.reveal, params: obj({ round: ROUND }, ['round']),
-    body: obj({ tile: { type: 'number' }, move: MOVE }, ['tile', 'move']) },
-  cashOut: { ...DOCS.cashOut, params: obj({ round: ROUND }, ['round']), body: obj({ move: MOVE }, ['move']) },
-  round: { ...DOCS.round, params: obj({ round: ROUND }, ['round']) },
   seeds: { ...DOCS.seeds, params: obj({ player: PLAYER }, ['player']) },
   rotate: { ...DOCS.rotate, params: obj({ player: PLAYER }, ['player']), headers: IDEMPOTENT,
-    body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256 }, void: { type: 'boolean' } }) },
-  history: { ...DOCS.history, querystring: obj({ format: { type: 'string', enum: ['jsonl', 'csv'] } }) },
+    // No NUL: PostgreSQL's text cannot hold one.
+    body: obj({ clientSeed: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[^\\u0000]*$' },
+      void: { type: 'boolean' } }) },
 };
-
-const CSV_COLUMNS = ['round_id', 'server_seed', 'commitment', 'client_seed', 'nonce', 'mines', 'positions', 'rtp', 'picks',
-  'outcome', 'multiplier'];
-function csvField(v) {
-  const s = v === null ? '' : Array.isArray(v) ? v.join(',') : String(v);
-  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /**
  * The app over `pool`. `stateKeys`: the state keys (keys.js), the sealing one first; `apiKeys`: the Bearer
@@ -94,27 +76,7 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
 
   app.get('/metrics', { schema: DOCS.metrics, config: { beforeReady: true, metricsToken: true } }, async (req, reply) => reply.type('text/plain; version=0.0.4').send(metrics.text()));
 
-  app.post('/v1/players/:player/rounds', { schema: SCHEMAS.newRound }, async (req, reply) => {
-    const { answer, replay } = await game.newRound(req.params.player, req.body.mines, offer.rtp(req.body.rtp),
-      idempotencyOf(req));
-    if (replay) reply.header('idempotent-replayed', 'true');
-    else metrics.move('start');
-    return reply.code(201).send(answer);
-  });
-
-  app.post('/v1/rounds/:round/reveal', { schema: SCHEMAS.reveal }, async (req) => {
-    const { answer, replay } = await game.move(req.params.round, req.body.move, 'reveal', req.body.tile);
-    if (!replay) metrics.move('reveal');
-    return answer;
-  });
-
-  app.post('/v1/rounds/:round/cash-out', { schema: SCHEMAS.cashOut }, async (req) => {
-    const { answer, replay } = await game.move(req.params.round, req.body.move, 'cash_out');
-    if (!replay) metrics.move('cash_out');
-    return answer;
-  });
-
-  app.get('/v1/rounds/:round', { schema: SCHEMAS.round }, async (req) => game.getRound(req.params.round));
+  roundRoutes(app, { game, offer, metrics });
 
   app.get('/v1/players/:player/seeds', { schema: SCHEMAS.seeds }, async (req) => game.seeds(req.params.player));
 
@@ -131,26 +93,7 @@ export function buildApp({ pool, stateKeys, apiKeys, metricsTokens = [], logger 
     return answer;
   });
 
-  // The format `fairmines verify-history` reads, one row per round, streamed page by page.
-  app.get('/v1/history', { schema: SCHEMAS.history }, async (req, reply) => {
-    const csv = req.query.format === 'csv';
-    async function* lines() {
-      if (csv) yield `${CSV_COLUMNS.join(',')}\n`;
-      for await (const row of game.historyRows()) {
-        yield csv ? `${CSV_COLUMNS.map((c) => csvField(row[c])).join(',')}\n` : `${JSON.stringify(row)}\n`;
-      }
-    }
-    return reply.type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson').send(Readable.from(lines()));
-  });
-
-  // The revealed pairs, one JSON object a line: with them verify-history also reports rounds missing at
-  // either end of a pair.
-  app.get('/v1/history/revealed', { schema: DOCS.revealed }, async (req, reply) => {
-    async function* lines() {
-      for await (const pair of game.revealedPairs()) yield `${JSON.stringify(pair)}\n`;
-    }
-    return reply.type('application/x-ndjson').send(Readable.from(lines()));
-  });
+  historyRoutes(app, { pool });
 
   return app;
 }

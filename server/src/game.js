@@ -3,8 +3,9 @@
 // restored from its sealed state, the move made by the addon, the new state and the move written, commit;
 // only then the reply. A crash before the commit leaves the state of the last acknowledged move.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { SeedPair, recordToJson } from 'fairmines';
+import { SeedPair, checkStake, payout, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
 import { LivePairs } from './live-pairs.js';
 import { once, storeAnswer, storedAnswer } from './idempotency.js';
 import { StateKeys, UnknownStateKey } from './keys.js';
@@ -20,6 +21,20 @@ function verifierFragment(r) {
     commitment: r.commitment, positions: r.positions.join(',') };
   // Commas may stand in a fragment as they are (the page decodes either way): `positions=3,9,14` reads better.
   return `#${Object.entries(values).map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%2C/g, ',')}`).join('&')}`;
+}
+
+// A round id as PostgreSQL writes a uuid.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A round that is not this player's (unknown, or another player's: the caller cannot tell which). */
+function roundNotFound(player, roundId) {
+  return new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: player ${player} has no round ${roundId}`, 'round');
+}
+
+/** A round row's wager: its stake and currency, and its payout once finished (all null without a stake). */
+export function amounts(r) {
+  const n = (v) => (v === null ? null : Number(v));
+  return { stake: n(r.stake), currency: r.currency, payout: n(r.payout) };
 }
 
 export class Game {
@@ -106,7 +121,7 @@ export class Game {
    * A new round of the player's pair (made on first use): `{ answer, replay }`. Two round trips when the
    * pair exists; with an Idempotency-Key (`idem`, see idempotency.js) one more, to look it up first.
    */
-  async newRound(player, mines, rtp, idem = null) {
+  async newRound(player, mines, rtp, wager = null, idem = null) {
     return once(idem, () => transaction(this.pool, async (t) => {
       const stored = idem && await storedAnswer(t, 'rounds', player, idem);
       if (stored) return stored;
@@ -136,13 +151,15 @@ export class Game {
       // Counted under the pair's lock: parallel starts of one player cannot pass the cap together.
       this.offer.checkRoundsInPlay(this.core(() => pair.openRounds().length));
       const round = this.core(() => pair.startRound(mines, rtp));
+      // The core judges the stake (an amount the round can pay in full) and names it when it refuses.
+      const stake = wager && this.core(() => checkStake(wager.stake, round.mines, round.rtp));
       const id = randomUUID();
       const sealed = this.sealState(pair, row.commitment);
       const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
-        commitment: row.commitment, clientSeed: row.client_seed };
+        commitment: row.commitment, clientSeed: row.client_seed, stake, currency: wager?.currency ?? null };
       const store = idem ? `; ${storeAnswer('rounds', player, idem, 201, answer)}` : '';
       await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${sealed}, ${id}, ${player}, ${row.commitment},
-        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text})` + store);
+        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text}, ${stake}::bigint, ${wager?.currency ?? null}::text)` + store);
       rounds.set(round.nonce.toString(), round);
       this.live.put(row.id, sealed, pair, rounds);
       return { answer, replay: false };
@@ -154,14 +171,15 @@ export class Game {
    * the same body gives the stored answer (`replay: true`); another body under a used number, or a number
    * that skips, is 409. Two round trips: BEGIN with the lock and the read, then the writes with COMMIT.
    */
-  async move(roundId, move, kind, tile) {
+  async move(player, roundId, move, kind, tile) {
     const hash = createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
     return transaction(this.pool, async (t) => {
       // The lock and the read in one statement: a row locked after a wait is read as its latest version.
       // A round in play has made one move per pick, so the next move's number is in the state; only other
       // numbers (retries, conflicts, finished rounds) need the stored moves.
-      const { rows: [r] } = await t.query(sql`SELECT * FROM fairmines_lock_round(${roundId})`);
-      if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
+      // Another player's round is not found, as an unknown one is.
+      const { rows: [r] } = await t.query(sql`SELECT * FROM fairmines_lock_player_round(${player}, ${roundId})`);
+      if (!r) throw roundNotFound(player, roundId);
       const live = r.state === null ? null : this.pairOf(r.pair_id, r);
       const round = live && (live.rounds.get(r.nonce) ?? this.roundInPlay(live.pair, BigInt(r.nonce)));
       if (!round || move !== round.safePicks + 1) return this.pastMove(t, roundId, move, hash);
@@ -172,16 +190,21 @@ export class Game {
           finished: rv.finished };
       });
       let record = null;
+      let paid = null;
       if (round.isFinished) {
-        record = this.core(() => recordToJson(round.record()));
+        const finished = this.core(() => round.record());
+        record = this.core(() => recordToJson(finished));
+        // The core's payout from the exact multiplier; at most 2^53 - 1 (checkStake), so exact as a number.
+        paid = r.stake === null ? null : Number(this.core(() => payout(finished, BigInt(r.stake))));
         answer.outcome = round.outcome;
         answer.minePositions = round.minePositions;
+        answer.payout = paid;
         answer.record = JSON.parse(record);
       }
       const sealed = this.sealState(live.pair, r.commitment);
       await t.commitWith(sql`SELECT fairmines_write_move(${r.pair_id}, ${sealed}, ${roundId}, ${move}, ${kind}, ${hash},
         ${JSON.stringify(answer)}, ${round.isFinished ? round.outcome : null}, ${record},
-        ${round.isFinished ? round.minePositions : null}::smallint[])`);
+        ${round.isFinished ? round.minePositions : null}::smallint[], ${paid}::bigint)`);
       if (round.isFinished) live.rounds.delete(r.nonce);
       else live.rounds.set(r.nonce, round);
       this.live.put(r.pair_id, sealed, live.pair, live.rounds);
@@ -209,14 +232,14 @@ export class Game {
     throw coreError(409, past.status === 'voided' ? 'FAIRMINES_ROUND_VOIDED' : 'FAIRMINES_ROUND_FINISHED');
   }
 
-  async getRound(roundId) {
+  async getRound(player, roundId) {
     const { rows: [r] } = await this.pool.query(
       `SELECT r.*, p.client_seed, p.state, p.server_seed,
               (SELECT count(*)::int FROM moves m WHERE m.round_id = r.id) AS moves
-         FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1`, [roundId]);
-    if (!r) throw new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: no round ${roundId}`, 'round');
+         FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id WHERE r.id = $1 AND r.player_id = $2`, [roundId, player]);
+    if (!r) throw roundNotFound(player, roundId);
     const out = { round: r.id, player: r.player_id, commitment: r.commitment, clientSeed: r.client_seed,
-      nonce: Number(r.nonce), mines: r.mines, rtp: r.rtp, moves: r.moves, serverSeed: r.server_seed,
+      nonce: Number(r.nonce), mines: r.mines, rtp: r.rtp, moves: r.moves, ...amounts(r), serverSeed: r.server_seed,
       verifier: r.server_seed === null ? null : verifierFragment(r) };
     if (r.status === 'in_play') {
       // The picks so far live in the pair's state; a restored copy is only read here, never stored.
@@ -229,6 +252,38 @@ export class Game {
     return { ...out, status: r.status, finished: true, picks: record.picks,
       safePicks: r.status === 'lost' ? record.picks.length - 1 : record.picks.length,
       multiplier: record.multiplier, minePositions: r.positions, record };
+  }
+
+  /**
+   * The player's rounds, newest first (by start time, then id: a keyset, stable while rounds are added),
+   * `status` `in_play` or `finished` (else both), `limit` of them after `cursor`: `{ rounds, next }`, `next`
+   * the cursor of the following page or null.
+   */
+  async listRounds(player, { status, limit = 50, cursor }) {
+    const values = [player];
+    const where = ['r.player_id = $1'];
+    if (status === 'in_play') where.push("r.status = 'in_play'");
+    if (status === 'finished') where.push("r.status <> 'in_play'");
+    if (cursor !== undefined) {
+      const [micros, id] = decodeCursor(cursor, [/^[0-9]{1,17}$/, UUID]);
+      where.push(`(r.created_at, r.id) < ('epoch'::timestamptz + $${values.push(micros)}::bigint * interval '1 microsecond',
+        $${values.push(id)}::uuid)`);
+    }
+    const { rows } = await this.pool.query(
+      `SELECT r.*, (extract(epoch FROM r.created_at) * 1000000)::bigint AS micros FROM rounds r
+        WHERE ${where.join(' AND ')} ORDER BY r.created_at DESC, r.id DESC LIMIT ${limit + 1}`, values);
+    if (rows.length === 0 && cursor === undefined) {
+      const { rowCount } = await this.pool.query('SELECT 1 FROM players WHERE id = $1', [player]);
+      if (rowCount === 0) throw new ApiError(404, 'FAIRMINES_PLAYER_NOT_FOUND', `player: no player ${player}`, 'player');
+    }
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      rounds: page.map((r) => ({ round: r.id, nonce: Number(r.nonce), mines: r.mines, rtp: r.rtp,
+        status: r.status, ...amounts(r), createdAt: r.created_at.toISOString(),
+        finishedAt: r.finished_at?.toISOString() ?? null })),
+      next: rows.length > limit ? encodeCursor(last.micros, last.id) : null,
+    };
   }
 
   async seeds(player) {
@@ -265,10 +320,17 @@ export class Game {
           pair.voidOpenRounds();
           return open;
         });
+        const { rows: open } = await t.query(sql`SELECT nonce, stake FROM rounds
+          WHERE pair_id = ${row.id} AND status = 'in_play'`);
+        const stakes = new Map(open.map((x) => [x.nonce, x.stake]));
         for (const round of rounds) {
-          const record = this.core(() => recordToJson(round.record()));
+          const finished = this.core(() => round.record());
+          const record = this.core(() => recordToJson(finished));
+          const stake = stakes.get(round.nonce.toString()) ?? null;
+          // A voided round gives the stake back: the core's rule too.
+          const paid = stake === null ? null : Number(this.core(() => payout(finished, BigInt(stake))));
           const { rows: [{ id }] } = await t.query(sql`UPDATE rounds SET status = ${round.outcome}, record = ${record},
-            positions = ${round.minePositions}, finished_at = now()
+            positions = ${round.minePositions}, payout = ${paid}::bigint, finished_at = now()
             WHERE commitment = ${row.commitment} AND nonce = ${round.nonce} RETURNING id`);
           voided.push(id);
         }
@@ -288,45 +350,5 @@ export class Game {
             ${this.sealState(pair, pair.public.commitment)})` + store);
       return { answer, replay: false };
     }));
-  }
-
-  /** Every revealed pair as rotation revealed it: what `fairmines verify-history --revealed` reads. */
-  async *revealedPairs() {
-    let after = 0;
-    for (;;) {
-      const { rows } = await this.pool.query(
-        `SELECT id, server_seed, commitment, client_seed, rounds FROM seed_pairs
-          WHERE revealed_at IS NOT NULL AND id > $1 ORDER BY id LIMIT 1000`, [after]);
-      if (rows.length === 0) return;
-      for (const r of rows) {
-        yield { server_seed: r.server_seed, commitment: r.commitment, client_seed: r.client_seed, rounds: Number(r.rounds) };
-      }
-      after = rows[rows.length - 1].id;
-    }
-  }
-
-  /**
-   * Every finished round of every revealed pair, in pair and nonce order, a page at a time (keyset: the
-   * export holds one page in memory whatever its length). A revealed pair has no round in play.
-   */
-  async *historyRows() {
-    let after = [0, -1];
-    for (;;) {
-      const { rows } = await this.pool.query(
-        `SELECT r.id, r.pair_id, r.nonce, r.mines, r.rtp, r.status, r.record, r.positions,
-                p.server_seed, p.commitment, p.client_seed
-           FROM rounds r JOIN seed_pairs p ON p.id = r.pair_id
-          WHERE p.revealed_at IS NOT NULL AND (r.pair_id, r.nonce) > ($1, $2)
-          ORDER BY r.pair_id, r.nonce LIMIT 1000`, after);
-      if (rows.length === 0) return;
-      for (const r of rows) {
-        const record = JSON.parse(r.record);
-        yield { round_id: r.id, server_seed: r.server_seed, commitment: r.commitment, client_seed: r.client_seed,
-          nonce: Number(r.nonce), mines: r.mines, positions: r.positions, rtp: record.rtp, picks: record.picks,
-          outcome: record.outcome, multiplier: record.multiplier };
-      }
-      const last = rows[rows.length - 1];
-      after = [last.pair_id, last.nonce];
-    }
   }
 }

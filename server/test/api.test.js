@@ -8,9 +8,16 @@ import { minesOf, tiles } from './game-helpers.js';
 let app;
 const svc = serviceForFile((s) => { app = s.app; });
 
-const newRound = (player, body = { mines: 3, rtp: '0.99' }) => call(app, 'POST', `/v1/players/${player}/rounds`, body);
-const reveal = (round, tile, move) => call(app, 'POST', `/v1/rounds/${round}/reveal`, { tile, move });
-const cashOut = (round, move) => call(app, 'POST', `/v1/rounds/${round}/cash-out`, { move });
+// Each round's player, as its start said: the move routes name it.
+const owners = new Map();
+const newRound = async (player, body = { mines: 3, rtp: '0.99' }) => {
+  const res = await call(app, 'POST', `/v1/players/${player}/rounds`, body);
+  if (res.status === 201) owners.set(res.json.round, player);
+  return res;
+};
+const roundUrl = (round) => `/v1/players/${owners.get(round) ?? 'nobody'}/rounds/${round}`;
+const reveal = (round, tile, move) => call(app, 'POST', `${roundUrl(round)}/reveal`, { tile, move });
+const cashOut = (round, move) => call(app, 'POST', `${roundUrl(round)}/cash-out`, { move });
 const rotate = (player, body) => call(app, 'POST', `/v1/players/${player}/rotate`, body);
 const error = (res, status, code, argument) => {
   assert.equal(res.status, status, res.body);
@@ -27,8 +34,8 @@ describe('authentication', () => {
   });
 
   test('every other route answers 401 without the key, with a wrong one or another scheme', async () => {
-    const routes = [['POST', '/v1/players/p/rounds', { mines: 3 }], ['POST', '/v1/rounds/x/reveal', { tile: 1, move: 1 }],
-      ['POST', '/v1/rounds/x/cash-out', { move: 1 }], ['GET', '/v1/rounds/x'], ['GET', '/v1/players/p/seeds'],
+    const routes = [['POST', '/v1/players/p/rounds', { mines: 3 }], ['POST', '/v1/players/p/rounds/x/reveal', { tile: 1, move: 1 }],
+      ['POST', '/v1/players/p/rounds/x/cash-out', { move: 1 }], ['GET', '/v1/players/p/rounds/x'], ['GET', '/v1/players/p/rounds'], ['GET', '/v1/players/p/seeds'],
       ['POST', '/v1/players/p/rotate', {}], ['GET', '/v1/history'], ['GET', '/v1/history/revealed'], ['GET', '/metrics'],
       ['GET', '/nowhere']];
     const headers = [{}, { authorization: 'Bearer wrong' }, { authorization: 'Basic dGVzdC1hcGkta2V5' },
@@ -47,7 +54,8 @@ describe('POST /v1/players/:player/rounds', () => {
   test('201 with the round, and the pair made on first use; the nonce moves on', async () => {
     const first = await newRound('alice');
     assert.equal(first.status, 201);
-    assert.deepEqual(Object.keys(first.json).sort(), ['clientSeed', 'commitment', 'mines', 'nonce', 'round', 'rtp']);
+    assert.deepEqual(Object.keys(first.json).sort(), ['clientSeed', 'commitment', 'currency', 'mines', 'nonce', 'round', 'rtp', 'stake']);
+    assert.deepEqual([first.json.stake, first.json.currency], [null, null], 'no stake: none shown');
     assert.equal(first.json.nonce, 0);
     assert.equal(first.json.mines, 3);
     assert.equal(first.json.rtp, '99/100');
@@ -137,7 +145,8 @@ describe('moves', () => {
     const { safe } = tiles(await minesOf(svc.pool, r.round));
     const res = await reveal(r.round, safe[0], 1);
     assert.deepEqual({ ...res.json, record: undefined, minePositions: undefined }, { tile: safe[0], safe: true,
-      safePicks: 1, multiplier: '25', finished: true, outcome: 'cashed_out', record: undefined, minePositions: undefined });
+      safePicks: 1, multiplier: '25', finished: true, outcome: 'cashed_out', payout: null, record: undefined,
+      minePositions: undefined });
     assert.equal(res.json.record.multiplier, '25');
   });
 
@@ -148,15 +157,15 @@ describe('moves', () => {
       error(res, 400, 'FAIRMINES_INVALID_TILE', 'tile');
       assert.match(res.json.error.message, /^tile: must be from 1 to 25, got /);
     }
-    const huge = await app.inject({ method: 'POST', url: `/v1/rounds/${r.round}/reveal`,
+    const huge = await app.inject({ method: 'POST', url: `${roundUrl(r.round)}/reveal`,
       headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"tile": 1e309, "move": 1}' });
     assert.equal(huge.statusCode, 400);
     assert.equal(JSON.parse(huge.body).error.code, 'FAIRMINES_INVALID_REQUEST');
     for (const body of [{ tile: '7', move: 1 }, { tile: 7 }, { tile: 7, move: 0 }, { tile: 7, move: 1.5 },
       { tile: 7, move: '1' }, { tile: 7, move: 1, extra: true }]) {
-      error(await call(app, 'POST', `/v1/rounds/${r.round}/reveal`, body), 400, 'FAIRMINES_INVALID_REQUEST');
+      error(await call(app, 'POST', `${roundUrl(r.round)}/reveal`, body), 400, 'FAIRMINES_INVALID_REQUEST');
     }
-    error(await call(app, 'POST', `/v1/rounds/${r.round}/cash-out`, {}), 400, 'FAIRMINES_INVALID_REQUEST', 'move');
+    error(await call(app, 'POST', `${roundUrl(r.round)}/cash-out`, {}), 400, 'FAIRMINES_INVALID_REQUEST', 'move');
     // None of these took move 1.
     const { safe } = tiles(await minesOf(svc.pool, r.round));
     assert.equal((await reveal(r.round, safe[0], 1)).status, 200);
@@ -166,20 +175,22 @@ describe('moves', () => {
     const missing = '00000000-0000-4000-8000-000000000000';
     error(await reveal(missing, 1, 1), 404, 'FAIRMINES_ROUND_NOT_FOUND', 'round');
     error(await cashOut(missing, 1), 404, 'FAIRMINES_ROUND_NOT_FOUND', 'round');
-    error(await call(app, 'GET', `/v1/rounds/${missing}`), 404, 'FAIRMINES_ROUND_NOT_FOUND', 'round');
+    error(await call(app, 'GET', roundUrl(missing)), 404, 'FAIRMINES_ROUND_NOT_FOUND', 'round');
     error(await reveal('12', 1, 1), 400, 'FAIRMINES_INVALID_REQUEST', 'round');
-    error(await call(app, 'GET', '/v1/rounds/%00'), 400, 'FAIRMINES_INVALID_REQUEST', 'round');
+    error(await call(app, 'GET', '/v1/players/p/rounds/%00'), 400, 'FAIRMINES_INVALID_REQUEST', 'round');
+    // The old unscoped routes are gone: any key holder could move any round through them.
+    error(await call(app, 'GET', `/v1/rounds/${missing}`), 404, 'FAIRMINES_NOT_FOUND');
     error(await call(app, 'GET', '/v1/nowhere'), 404, 'FAIRMINES_NOT_FOUND');
-    error(await call(app, 'DELETE', `/v1/rounds/${missing}`), 404, 'FAIRMINES_NOT_FOUND');
+    error(await call(app, 'DELETE', roundUrl(missing)), 404, 'FAIRMINES_NOT_FOUND');
   });
 });
 
-describe('GET /v1/rounds/:round and /v1/players/:player/seeds', () => {
+describe('GET /v1/players/:player/rounds/:round and /v1/players/:player/seeds', () => {
   test('a round in play shows its picks, not its mines; a finished one shows both', async () => {
     const { json: r } = await newRound('gina', { mines: 2 });
     const { safe, mine } = tiles(await minesOf(svc.pool, r.round));
     await reveal(r.round, safe[0], 1);
-    const inPlay = await call(app, 'GET', `/v1/rounds/${r.round}`);
+    const inPlay = await call(app, 'GET', roundUrl(r.round));
     assert.equal(inPlay.status, 200);
     assert.equal(inPlay.json.status, 'in_play');
     assert.deepEqual(inPlay.json.picks, [safe[0]]);
@@ -197,7 +208,7 @@ describe('GET /v1/rounds/:round and /v1/players/:player/seeds', () => {
       roundsInPlay: [{ round: r.round, nonce: 0 }] });
 
     await reveal(r.round, mine, 2);
-    const done = await call(app, 'GET', `/v1/rounds/${r.round}`);
+    const done = await call(app, 'GET', roundUrl(r.round));
     assert.equal(done.json.status, 'lost');
     assert.deepEqual(done.json.minePositions, await minesOf(svc.pool, r.round));
     assert.deepEqual(done.json.picks, [safe[0], mine]);
@@ -229,7 +240,7 @@ describe('POST /v1/players/:player/rotate', () => {
     assert.notEqual(res.json.current.commitment, r.commitment);
 
     error(await reveal(r.round, safe[1], 2), 409, 'FAIRMINES_ROUND_VOIDED');
-    const voided = await call(app, 'GET', `/v1/rounds/${r.round}`);
+    const voided = await call(app, 'GET', roundUrl(r.round));
     assert.equal(voided.json.status, 'voided');
     assert.equal(voided.json.record.outcome, 'voided');
     assert.equal(verifyRound(recordFromJson(JSON.stringify(voided.json.record)), res.json.revealed.serverSeed).ok, true);
@@ -256,7 +267,7 @@ describe('POST /v1/players/:player/rotate', () => {
     assert.equal(res.statusCode, 409);
     const ok = await rotate('ivy', { void: true });
     assert.equal(ok.json.current.clientSeed, before.clientSeed);
-    for (const body of [{ clientSeed: '' }, { clientSeed: 7 }, { void: 'yes' }, { clientSeed: 'x'.repeat(257) }, { other: 1 }]) {
+    for (const body of [{ clientSeed: '' }, { clientSeed: 'a\u0000b' }, { clientSeed: 7 }, { void: 'yes' }, { clientSeed: 'x'.repeat(257) }, { other: 1 }]) {
       error(await rotate('ivy', body), 400, 'FAIRMINES_INVALID_REQUEST');
     }
     error(await rotate('nobody-here', {}), 404, 'FAIRMINES_PLAYER_NOT_FOUND', 'player');
@@ -277,12 +288,12 @@ describe('GET /v1/history', () => {
     const row = jsonl.body.trim().split('\n').map((l) => JSON.parse(l)).find((x) => x.round_id === r.round);
     assert.deepEqual(row, { round_id: r.round, server_seed: rot.revealed.serverSeed, commitment: r.commitment,
       client_seed: r.clientSeed, nonce: 0, mines: 1, positions: [mine], rtp: '99/100', picks: [mine], outcome: 'lost',
-      multiplier: null });
+      multiplier: null, player: 'jack' });
     const csv = await call(app, 'GET', '/v1/history?format=csv');
     assert.match(csv.headers['content-type'], /^text\/csv/);
     const lines = csv.body.trim().split('\n');
-    assert.equal(lines[0], 'round_id,server_seed,commitment,client_seed,nonce,mines,positions,rtp,picks,outcome,multiplier');
-    assert.ok(lines.includes(`${r.round},${rot.revealed.serverSeed},${r.commitment},${r.clientSeed},0,1,${mine},99/100,${mine},lost,`));
+    assert.equal(lines[0], 'round_id,server_seed,commitment,client_seed,nonce,mines,positions,rtp,picks,outcome,multiplier,stake,currency,payout,player');
+    assert.ok(lines.includes(`${r.round},${rot.revealed.serverSeed},${r.commitment},${r.clientSeed},0,1,${mine},99/100,${mine},lost,,,,,jack`));
     error(await call(app, 'GET', '/v1/history?format=xml'), 400, 'FAIRMINES_INVALID_REQUEST', 'format');
     error(await call(app, 'GET', '/v1/history?other=1'), 400, 'FAIRMINES_INVALID_REQUEST', 'other');
   });
@@ -315,7 +326,7 @@ describe('/metrics', () => {
     assert.match(res.body, /^fairmines_errors_total\{code="FAIRMINES_UNAUTHORIZED"\} \d+$/m);
     assert.match(res.body, /^fairmines_errors_total\{code="FAIRMINES_MOVE_CONFLICT"\} \d+$/m);
     assert.match(res.body, /^# TYPE fairmines_request_duration_seconds histogram$/m);
-    assert.match(res.body, /^fairmines_request_duration_seconds_bucket\{route="\/v1\/rounds\/:round\/reveal",le="\+Inf"\} \d+$/m);
+    assert.match(res.body, /^fairmines_request_duration_seconds_bucket\{route="\/v1\/players\/:player\/rounds\/:round\/reveal",le="\+Inf"\} \d+$/m);
     assert.match(res.body, /^fairmines_responses_total\{code="201"\} [1-9]\d*$/m);
     assert.match(res.body, /^fairmines_db_connections\{state="in_use"\} \d+$/m);
     assert.match(res.body, /^fairmines_db_connections\{state="idle"\} [1-9]\d*$/m);

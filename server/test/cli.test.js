@@ -38,7 +38,7 @@ test('no setup: its own database and keys, two processes, a restart that resumes
   const second = await serve();
   assert.ok(!second.log.includes('started PostgreSQL'), second.log);
   const { json: r } = await api(first.url, 'POST', '/v1/players/p1/rounds', key, { mines: 24 });
-  const moved = await api(second.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 1, move: 1 });
+  const moved = await api(second.url, 'POST', `/v1/players/p1/rounds/${r.round}/reveal`, key, { tile: 1, move: 1 });
   assert.equal(moved.status, 200);
   const inPlay = (await api(second.url, 'POST', '/v1/players/p1/rounds', key, { mines: 1 })).json;
   second.child.kill('SIGTERM');
@@ -52,7 +52,7 @@ test('no setup: its own database and keys, two processes, a restart that resumes
   const third = await serve();
   const seeds = await api(third.url, 'GET', '/v1/players/p1/seeds', key);
   assert.deepEqual(seeds.json.roundsInPlay, [{ round: inPlay.round, nonce: 1 }]);
-  const done = await api(third.url, 'POST', `/v1/rounds/${inPlay.round}/reveal`, key, { tile: 5, move: 1 });
+  const done = await api(third.url, 'POST', `/v1/players/p1/rounds/${inPlay.round}/reveal`, key, { tile: 5, move: 1 });
   assert.equal(done.status, 200);
   third.child.kill('SIGTERM');
   assert.equal(await third.exited, 0);
@@ -110,10 +110,10 @@ test('at the most verbose log level the log shows no server seed and no key', as
   const seeds = [];
   for (let i = 0; i < 3; i += 1) {
     const { json: r } = await api(svc.url, 'POST', '/v1/players/quiet/rounds', key, { mines: 3 });
-    await api(svc.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 4, move: 1 });
-    await api(svc.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 4, move: 1 });
-    await api(svc.url, 'POST', `/v1/rounds/${r.round}/reveal`, key, { tile: 26, move: 2 });
-    await api(svc.url, 'GET', `/v1/rounds/${r.round}`, key);
+    await api(svc.url, 'POST', `/v1/players/quiet/rounds/${r.round}/reveal`, key, { tile: 4, move: 1 });
+    await api(svc.url, 'POST', `/v1/players/quiet/rounds/${r.round}/reveal`, key, { tile: 4, move: 1 });
+    await api(svc.url, 'POST', `/v1/players/quiet/rounds/${r.round}/reveal`, key, { tile: 26, move: 2 });
+    await api(svc.url, 'GET', `/v1/players/quiet/rounds/${r.round}`, key);
     await api(svc.url, 'POST', '/v1/players/quiet/rounds', key, { mines: 1 });
     const rotated = await api(svc.url, 'POST', '/v1/players/quiet/rotate', key, { void: true });
     assert.equal(rotated.status, 200);
@@ -170,7 +170,7 @@ test('as a normal user: the no-setup start, a round, SIGTERM', {
     const key = fs.readFileSync(path.join(home, 'api.key'), 'utf8').trim();
     const { status, json } = await api(url, 'POST', '/v1/players/p1/rounds', key, { mines: 3 });
     assert.equal(status, 201, JSON.stringify(json));
-    assert.equal((await api(url, 'POST', `/v1/rounds/${json.round}/cash-out`, key, { move: 1 })).status, 409);
+    assert.equal((await api(url, 'POST', `/v1/players/p1/rounds/${json.round}/cash-out`, key, { move: 1 })).status, 409);
     child.kill('SIGTERM');
     assert.equal(await exited, 0, log);
     assert.ok(!fs.existsSync(path.join(home, 'pg', 'postmaster.pid')), 'PostgreSQL stopped');

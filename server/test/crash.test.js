@@ -112,8 +112,8 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
   }
 
   /** Plays a round to its end from wherever it is (a round found in play after a crash included). */
-  async function finishRound(round, r) {
-    const info = await req('GET', `/v1/rounds/${round}`);
+  async function finishRound(player, round, r) {
+    const info = await req('GET', `/v1/players/${player}/rounds/${round}`);
     const picked = new Set(info.picks);
     let move = info.moves;
     let safePicks = info.safePicks;
@@ -121,13 +121,13 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
       move += 1;
       let answer;
       if (safePicks > 0 && r(3) === 0) {
-        answer = await req('POST', `/v1/rounds/${round}/cash-out`, { move });
+        answer = await req('POST', `/v1/players/${player}/rounds/${round}/cash-out`, { move });
         acks.push({ round, move, answer });
       } else {
         const closed = Array.from({ length: 25 }, (_, k) => k + 1).filter((t) => !picked.has(t));
         const tile = closed[r(closed.length)];
         picked.add(tile);
-        answer = await req('POST', `/v1/rounds/${round}/reveal`, { tile, move });
+        answer = await req('POST', `/v1/players/${player}/rounds/${round}/reveal`, { tile, move });
         acks.push({ round, move, answer });
         safePicks = answer.safePicks;
       }
@@ -142,7 +142,7 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
     while (Date.now() < stopAt) {
       // A new round's answer lost to a crash leaves a round the client never saw: found and finished below.
       const { round } = await req('POST', `/v1/players/${player}/rounds`, { mines: 1 + r(12) });
-      await finishRound(round, r);
+      await finishRound(player, round, r);
     }
   });
 
@@ -179,7 +179,7 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
   const revealed = [];
   for (const player of players) {
     const seeds = await req('GET', `/v1/players/${player}/seeds`);
-    for (const { round } of seeds.roundsInPlay) await finishRound(round, rand);
+    for (const { round } of seeds.roundsInPlay) await finishRound(player, round, rand);
     const rot = await req('POST', `/v1/players/${player}/rotate`, {});
     revealed.push(rot.revealed);
   }

@@ -19,18 +19,18 @@ test('a restart of the service resumes a round in play where it was', async () =
   const { json: r } = await call(svc.app, 'POST', '/v1/players/resume/rounds', { mines: 4, rtp: '0.97' });
   const mines = await minesOf(svc.pool, r.round);
   const { safe } = tiles(mines);
-  const first = await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 });
+  const first = await call(svc.app, 'POST', `/v1/players/resume/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 });
   await svc.close();
 
   // A new process: nothing in memory, only the database.
   svc = await startApp(db);
-  const seen = await call(svc.app, 'GET', `/v1/rounds/${r.round}`);
+  const seen = await call(svc.app, 'GET', `/v1/players/resume/rounds/${r.round}`);
   assert.deepEqual(seen.json.picks, [safe[0]]);
   assert.equal(seen.json.status, 'in_play');
   // The retry of the move made before the restart still gets its answer.
-  assert.deepEqual((await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 })).json, first.json);
-  const second = await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[1], move: 2 });
-  const paid = await call(svc.app, 'POST', `/v1/rounds/${r.round}/cash-out`, { move: 3 });
+  assert.deepEqual((await call(svc.app, 'POST', `/v1/players/resume/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 })).json, first.json);
+  const second = await call(svc.app, 'POST', `/v1/players/resume/rounds/${r.round}/reveal`, { tile: safe[1], move: 2 });
+  const paid = await call(svc.app, 'POST', `/v1/players/resume/rounds/${r.round}/cash-out`, { move: 3 });
   const { json: rot } = await call(svc.app, 'POST', '/v1/players/resume/rotate', {});
   await svc.close();
 
@@ -75,14 +75,14 @@ test('the same move sent in parallel is made once and every copy gets the same a
   const { json: r } = await call(svc.app, 'POST', '/v1/players/twin/rounds', { mines: 3 });
   const { safe } = tiles(await minesOf(svc.pool, r.round));
   const copies = await Promise.all(Array.from({ length: 12 }, () =>
-    call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 })));
+    call(svc.app, 'POST', `/v1/players/twin/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 })));
   assert.deepEqual(copies.map((c) => c.status), Array(12).fill(200));
   assert.equal(new Set(copies.map((c) => c.body)).size, 1);
   const { rows } = await svc.pool.query('SELECT count(*)::int AS n FROM moves WHERE round_id = $1', [r.round]);
   assert.equal(rows[0].n, 1);
   // Parallel different moves under one number: one wins, the others are conflicts.
   const racing = await Promise.all(safe.slice(1, 6).map((tile) =>
-    call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile, move: 2 })));
+    call(svc.app, 'POST', `/v1/players/twin/rounds/${r.round}/reveal`, { tile, move: 2 })));
   assert.deepEqual(racing.map((c) => c.status).sort(), [200, 409, 409, 409, 409]);
   assert.ok(racing.filter((c) => c.status === 409).every((c) => c.json.error.code === 'FAIRMINES_MOVE_CONFLICT'));
   await svc.close();
@@ -95,12 +95,12 @@ test("parallel moves in several rounds of one pair all land in the pair's state"
   const safe = await Promise.all(rounds.map(async (r) => tiles(await minesOf(svc.pool, r.round)).safe));
   for (let move = 1; move <= 3; move += 1) {
     const answers = await Promise.all(rounds.map((r, i) =>
-      call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[i][move - 1], move })));
+      call(svc.app, 'POST', `/v1/players/juggler/rounds/${r.round}/reveal`, { tile: safe[i][move - 1], move })));
     assert.deepEqual(answers.map((a) => [a.status, a.json.safePicks]), Array(6).fill([200, move]));
   }
   // Each round, read back from the stored state, holds its own three picks.
   for (const [i, r] of rounds.entries()) {
-    const { json } = await call(svc.app, 'GET', `/v1/rounds/${r.round}`);
+    const { json } = await call(svc.app, 'GET', `/v1/players/juggler/rounds/${r.round}`);
     assert.deepEqual(json.picks, safe[i].slice(0, 3));
   }
   // A rotation racing new rounds: every round started lands on one pair or the next, with distinct nonces,
@@ -127,15 +127,15 @@ test('two processes taking turns on one round: each goes on from what the other 
   const { safe } = tiles(await minesOf(a.pool, r.round));
   for (let move = 1; move <= 6; move += 1) {
     const svc = move % 2 ? b : a;
-    const res = await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[move - 1], move });
+    const res = await call(svc.app, 'POST', `/v1/players/ping-pong/rounds/${r.round}/reveal`, { tile: safe[move - 1], move });
     assert.deepEqual([res.status, res.json.safePicks], [200, move]);
     // The same process again on the same round right away (its live copy is the latest): the next number.
     if (move === 6) {
-      const again = await call(svc.app, 'POST', `/v1/rounds/${r.round}/cash-out`, { move: 7 });
+      const again = await call(svc.app, 'POST', `/v1/players/ping-pong/rounds/${r.round}/cash-out`, { move: 7 });
       assert.deepEqual([again.status, again.json.safePicks], [200, 6]);
     }
   }
-  const { json: stored } = await call(a.app, 'GET', `/v1/rounds/${r.round}`);
+  const { json: stored } = await call(a.app, 'GET', `/v1/players/ping-pong/rounds/${r.round}`);
   assert.deepEqual(stored.picks, safe.slice(0, 6));
   assert.equal(stored.status, 'cashed_out');
   // A new round from each process in turn: nonces 1, 2, 3, 4 of the same pair, none twice.
@@ -180,8 +180,8 @@ test('no column of any table holds an unrevealed server seed (a dump of every ro
   // Rounds in play and finished, and a rotated pair whose seed may show (it is revealed).
   const { json: r } = await call(svc.app, 'POST', '/v1/players/secret/rounds', { mines: 3 });
   const { safe } = tiles(await minesOf(svc.pool, r.round));
-  await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 });
-  await call(svc.app, 'POST', `/v1/rounds/${r.round}/cash-out`, { move: 2 });
+  await call(svc.app, 'POST', `/v1/players/secret/rounds/${r.round}/reveal`, { tile: safe[0], move: 1 });
+  await call(svc.app, 'POST', `/v1/players/secret/rounds/${r.round}/cash-out`, { move: 2 });
   await call(svc.app, 'POST', '/v1/players/secret/rotate', {});
   await call(svc.app, 'POST', '/v1/players/secret/rounds', { mines: 3 });
 

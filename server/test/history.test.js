@@ -14,17 +14,20 @@ const svc = serviceForFile();
 /** Plays one round: random reveals (some mines, some safe), then maybe a cash-out, maybe left in play. */
 async function play(app, player, rand) {
   const mines = 1 + rand(24);
-  const { json: r } = await call(app, 'POST', `/v1/players/${player}/rounds`, { mines, rtp: ['0.99', '1', '97/100'][rand(3)] });
+  // Most rounds staked: the export then carries stake, currency and payout, which verify-history checks.
+  const wager = rand(4) === 0 ? {} : { stake: rand(1000000), currency: ['EUR', 'USDT'][rand(2)] };
+  const { json: r } = await call(app, 'POST', `/v1/players/${player}/rounds`, { mines, rtp: ['0.99', '1', '97/100'][rand(3)],
+    ...wager });
   const grid = await minesOf(svc.pool, r.round);
   const closed = Array.from({ length: 25 }, (_, i) => i + 1);
   let move = 0;
   for (;;) {
     const tile = closed.splice(rand(closed.length), 1)[0];
-    const res = await call(app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile, move: ++move });
+    const res = await call(app, 'POST', `/v1/players/${player}/rounds/${r.round}/reveal`, { tile, move: ++move });
     assert.equal(res.status, 200, res.body);
     if (res.json.finished) return 'finished';
     if (rand(3) === 0) {
-      const paid = await call(app, 'POST', `/v1/rounds/${r.round}/cash-out`, { move: ++move });
+      const paid = await call(app, 'POST', `/v1/players/${player}/rounds/${r.round}/cash-out`, { move: ++move });
       assert.equal(paid.status, 200, paid.body);
       return 'finished';
     }
@@ -74,6 +77,20 @@ test('the export of random play passes fairmines verify-history with 0 failures,
       assert.equal(summary.seed_pairs, 12);
       assert.equal(summary.missing_nonces, 0);
     }
+    // The realised return of the staked rounds, as the audit reports it from the stakes and payouts.
+    const rows = fs.readFileSync(path.join(dir, 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const staked = rows.filter((x) => x.stake !== undefined);
+    assert.ok(staked.length > rounds / 2 && staked.some((x) => x.outcome === 'voided' && x.payout === x.stake));
+    assert.ok(staked.some((x) => x.outcome === 'cashed_out' && x.payout > x.stake));
+    const audit = JSON.parse(execFileSync(fairminesCli(), ['audit', '--json', path.join(dir, 'history.jsonl')], { encoding: 'utf8' }));
+    // The audit counts the rounds played out: voided ones returned the stake and are left out.
+    const played = staked.filter((x) => x.outcome !== 'voided');
+    const sum = (key) => played.reduce((acc, x) => acc + BigInt(x[key]), 0n);
+    assert.equal(audit.payout.overall.staked_rounds, played.length);
+    assert.equal(BigInt(audit.payout.overall.stake_total), sum('stake'));
+    assert.equal(BigInt(audit.payout.overall.payout_total), sum('payout'));
+    assert.equal(typeof audit.payout.overall.realised_return, 'number');
+    assert.deepEqual(audit.payout.by_currency.map((g) => g.key).sort(), ['EUR', 'USDT']);
     // A tampered export is caught: the check is not vacuous.
     const jsonl = fs.readFileSync(path.join(dir, 'history.jsonl'), 'utf8').split('\n');
     const row = JSON.parse(jsonl[0]);

@@ -47,14 +47,21 @@ const VALUES = ['0', '26', '1e309', '-1e309', '-0', '1.5', '"7"', 'null', 'true'
   '9007199254740993', '-1', '1e-400', '"💣"', '{"__proto__":1}', '"' + 'x'.repeat(300) + '"'];
 const FIELDS = ['tile', 'move', 'mines', 'rtp', 'clientSeed', 'void', 'extra', '__proto__', 'constructor', ''];
 
-function malformed(rand, round, player) {
+function malformed(rand, round, owner, player) {
   const pick = (xs) => xs[rand(xs.length)];
-  const routes = [['POST', `/v1/players/${player}/rounds`], ['POST', `/v1/rounds/${round}/reveal`],
-    ['POST', `/v1/rounds/${round}/cash-out`], ['POST', `/v1/players/${player}/rotate`],
-    ['POST', `/v1/rounds/${pick(['1', 'x'.repeat(40), '00000000-0000-4000-8000-000000000000', '%2e%2e', round.toUpperCase()])}/reveal`],
+  const mine = `/v1/players/${owner}/rounds/${round}`;
+  const routes = [['POST', `/v1/players/${player}/rounds`], ['POST', `${mine}/reveal`],
+    ['POST', `${mine}/cash-out`], ['POST', `/v1/players/${player}/rotate`],
+    ['POST', `/v1/players/${player}/rounds/${pick(['1', 'x'.repeat(40), '00000000-0000-4000-8000-000000000000', '%2e%2e',
+      round.toUpperCase()])}/reveal`],
+    // Another player's round, and a round under a malformed player.
+    ['POST', `/v1/players/${pick(['someone-else', '%00', 'a/b'])}/rounds/${round}/reveal`],
     ['POST', `/v1/players/${pick(['', '%00', 'a/b', '..', 'é', 'x'.repeat(100), '%F0%9F%92%A3'])}/rounds`],
-    ['GET', `/v1/rounds/${pick(['nope', '%ff', round + 'x'])}`], ['GET', `/v1/history?format=${pick(['', 'xml', 'csv&x=1', '%00'])}`],
-    ['PUT', `/v1/rounds/${round}/reveal`], ['GET', `/v1/rounds/${round}/reveal`]];
+    ['GET', `/v1/players/${player}/rounds/${pick(['nope', '%ff', round + 'x'])}`],
+    ['GET', `/v1/players/${player}/rounds?${pick(['limit=0', 'limit=1001', 'limit=x', 'status=lost', 'cursor=%00', 'cursor=abc'])}`],
+    ['GET', `/v1/history?${pick(['format=', 'format=xml', 'format=csv&x=1', 'format=%00', 'limit=0', 'limit=10001',
+      'since=yesterday', 'until=2026-13-01T00:00:00Z', 'cursor=!!', 'cursor=eA', 'player=%00'])}`],
+    ['PUT', `${mine}/reveal`], ['GET', `${mine}/reveal`], ['GET', `/v1/rounds/${round}`]];
   const [method, url] = pick(routes);
   let body;
   switch (rand(7)) {
@@ -84,7 +91,7 @@ test('thousands of malformed requests get only 4xx, and the service still serves
   async function worker() {
     while (next < total) {
       next += 1;
-      const q = malformed(rand, r.round, 'mallory');
+      const q = malformed(rand, r.round, 'victim', 'mallory');
       const headers = { ...(rand(20) === 0 ? {} : auth), ...(q.type ? { 'content-type': q.type } : {}) };
       const res = await fetch(base + q.url, { method: q.method, headers, body: q.body });
       const text = await res.text();
@@ -136,7 +143,7 @@ test('each refusal in one shape: 404, 413, 415, 431, bad URLs, duplicate keys, R
 
   expect(await send('GET', '/v1/nowhere'), 404, 'FAIRMINES_NOT_FOUND');
   expect(await send('DELETE', rounds), 404, 'FAIRMINES_NOT_FOUND');
-  expect(await send('GET', '/v1/rounds/%ff'), 400, 'FAIRMINES_INVALID_REQUEST', 'url');
+  expect(await send('GET', '/v1/players/edgy/rounds/%ff'), 400, 'FAIRMINES_INVALID_REQUEST', 'url');
   expect(await send('POST', rounds, JSON.stringify({ mines: 3, rtp: 'x'.repeat(3000) })), 413, 'FAIRMINES_BODY_TOO_LARGE', 'body');
   expect(await send('POST', rounds, '{"mines": 3}', 'text/plain'), 415, 'FAIRMINES_UNSUPPORTED_MEDIA_TYPE', 'body');
   expect(await send('POST', rounds, '{"mines": 3}', 'text/plain; charset=utf-8'), 415, 'FAIRMINES_UNSUPPORTED_MEDIA_TYPE');
@@ -163,7 +170,7 @@ test('each refusal in one shape: 404, 413, 415, 431, bad URLs, duplicate keys, R
   }
 
   // A request line and headers over 16 KiB are refused by Node's parser, before Fastify: 431, same shape.
-  for (const request of [`GET /v1/rounds/${'a'.repeat(20000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+  for (const request of [`GET /v1/players/edgy/rounds/${'a'.repeat(20000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
     `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20000)}\r\n\r\n`]) {
     const [answer] = answers(await exchange(request));
     assert.equal(answer.status, 431);
@@ -192,7 +199,7 @@ test('a player may hold at most FAIRMINES_MAX_ROUNDS_IN_PLAY rounds in play (409
     assert.equal(refused.json.error.argument, 'player');
     // A finished round makes room (24 mines: the first reveal ends the round whatever it finds).
     const played = first.find((r) => r.status === 201).json.round;
-    const move = await call(capped.app, 'POST', `/v1/rounds/${played}/reveal`, { tile: 1, move: 1 });
+    const move = await call(capped.app, 'POST', `/v1/players/hoarder/rounds/${played}/reveal`, { tile: 1, move: 1 });
     assert.equal(move.json.finished, true, move.body);
     assert.equal((await start()).status, 201);
     assert.equal((await start()).status, 409);

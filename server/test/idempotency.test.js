@@ -28,7 +28,7 @@ test('a round start whose 201 was lost, sent again with its key, gets the same r
   assert.deepEqual(reorderedAgain.json, reordered.json);
   assert.deepEqual((await rounds('ida')).sort(), [first.json.round, reordered.json.round].sort());
   // The round plays on as usual, and a new key is a new round.
-  assert.equal((await call(svc.app, 'POST', `/v1/rounds/${first.json.round}/reveal`, { tile: 1, move: 1 })).status, 200);
+  assert.equal((await call(svc.app, 'POST', `/v1/players/ida/rounds/${first.json.round}/reveal`, { tile: 1, move: 1 })).status, 200);
   const other = await start('ida', { mines: 3 }, 'k-3');
   assert.notEqual(other.json.round, first.json.round);
   assert.equal(other.json.nonce, first.json.nonce + 2);

@@ -59,7 +59,7 @@ test('a pair sealed in the first layout plays on and is re-sealed under the curr
     const { rows: [p] } = await svc.pool.query('SELECT id, state, commitment FROM seed_pairs WHERE player_id = $1', ['legacy']);
     const v1 = sealV1(STATE_KEY, keys.open(p.state, p.commitment), p.commitment);
     await svc.pool.query('UPDATE seed_pairs SET state = $1 WHERE id = $2', [v1, p.id]);
-    const moved = await call(svc.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: 1, move: 1 });
+    const moved = await call(svc.app, 'POST', `/v1/players/legacy/rounds/${r.round}/reveal`, { tile: 1, move: 1 });
     assert.equal(moved.status, 200, moved.body);
     const { rows: [q] } = await svc.pool.query('SELECT state FROM seed_pairs WHERE id = $1', [p.id]);
     assert.equal(sealedBy(q.state), keyId(STATE_KEY));
@@ -81,7 +81,7 @@ test('a pair sealed under a key this process lacks is 503 FAIRMINES_STATE_KEY_UN
       const { json: r } = await call(svc.app, 'POST', `/v1/players/${player}/rounds`, { mines: 1 });
       const { rows: [p] } = await svc.pool.query('SELECT id, state, commitment FROM seed_pairs WHERE player_id = $1', [player]);
       await svc.pool.query('UPDATE seed_pairs SET state = $1 WHERE id = $2', [seal(keys.open(p.state, p.commitment), p.commitment), p.id]);
-      for (const [method, url, body] of [['POST', `/v1/rounds/${r.round}/reveal`, { tile: 1, move: 1 }],
+      for (const [method, url, body] of [['POST', `/v1/players/${player}/rounds/${r.round}/reveal`, { tile: 1, move: 1 }],
         ['POST', `/v1/players/${player}/rounds`, { mines: 1 }], ['POST', `/v1/players/${player}/rotate`, { void: true }]]) {
         const res = await call(svc.app, method, url, body);
         assert.equal(res.status, 503, `${layout} ${url}: ${res.body}`);
@@ -92,7 +92,7 @@ test('a pair sealed under a key this process lacks is 503 FAIRMINES_STATE_KEY_UN
         assert.ok(!res.body.includes(hex(K2)) && !res.body.includes(hex(STATE_KEY)), 'a key in the answer');
       }
       // A process that holds the key opens it, and its write seals the pair under its first key again.
-      const moved = await call(plays.app, 'POST', `/v1/rounds/${r.round}/reveal`, { tile: 1, move: 1 });
+      const moved = await call(plays.app, 'POST', `/v1/players/${player}/rounds/${r.round}/reveal`, { tile: 1, move: 1 });
       assert.equal(moved.status, 200, moved.body);
       const { rows: [q] } = await svc.pool.query('SELECT state FROM seed_pairs WHERE id = $1', [p.id]);
       assert.equal(sealedBy(q.state), keyId(STATE_KEY));
@@ -142,7 +142,7 @@ test('a process whose keys the database does not know refuses to start, names th
   assert.deepEqual(await snapshot(pool), before);
 
   // The right key after all: the player plays on.
-  const again = await request(svc.url, 'POST', `/v1/rounds/${made.json.round}/reveal`, 'api-one', { tile: 1, move: 1 });
+  const again = await request(svc.url, 'POST', `/v1/players/kept/rounds/${made.json.round}/reveal`, 'api-one', { tile: 1, move: 1 });
   assert.equal(again.status, 200);
   assert.equal(await svc.stop(), 0);
 });

@@ -125,7 +125,7 @@ test('two processes under load through a SIGKILL, a fast and an immediate stop o
       const r = await req('POST', `/v1/players/load-${i}/rounds`, { mines: 1 });
       if (!r?.round) continue;
       for (let move = 1, tile = 1, finished = false; !finished && !stop; move += 1, tile += 1) {
-        const a = await req('POST', `/v1/rounds/${r.round}/reveal`, { tile, move });
+        const a = await req('POST', `/v1/players/load-${i}/rounds/${r.round}/reveal`, { tile, move });
         if (!a) break;
         acks.push({ round: r.round, move, answer: a });
         finished = a.finished;

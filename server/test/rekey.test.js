@@ -40,7 +40,7 @@ test('rekey re-seals every pair it can open under the new key, and never overwri
     async query(text, params) {
       const res = await svc.pool.query(text, params);
       if (moved === null && /^SELECT id, commitment, state/.test(text.trim()) && res.rows.length > 0) {
-        moved = await call(svc.app, 'POST', `/v1/rounds/${rounds[0]}/reveal`, { tile: 25, move: 1 });
+        moved = await call(svc.app, 'POST', `/v1/players/rk0/rounds/${rounds[0]}/reveal`, { tile: 25, move: 1 });
       }
       return res;
     },
@@ -62,11 +62,11 @@ test('rekey re-seals every pair it can open under the new key, and never overwri
   }
   // The move made during the rekey is in the re-sealed state: a process with the new key sees its pick.
   const next = buildApp({ pool: svc.pool, stateKeys: [NEW, STATE_KEY], apiKeys: [API_KEY] });
-  const round = await call(next, 'GET', `/v1/rounds/${rounds[0]}`);
+  const round = await call(next, 'GET', `/v1/players/rk0/rounds/${rounds[0]}`);
   assert.deepEqual(round.json.picks, [25]);
   // The process with the old key alone kept the pair it wrote last live, but the stored bytes changed: it
   // restores the pair, and refuses (503, the key it lacks named) rather than play from a copy.
-  const stale = await call(svc.app, 'POST', `/v1/rounds/${rounds[1]}/reveal`, { tile: 25, move: 1 });
+  const stale = await call(svc.app, 'POST', `/v1/players/rk1/rounds/${rounds[1]}/reveal`, { tile: 25, move: 1 });
   assert.equal(stale.status, 503);
   assert.equal(stale.json.error.code, 'FAIRMINES_STATE_KEY_UNKNOWN');
   assert.ok(stale.json.error.message.includes(keyId(NEW)), stale.body);

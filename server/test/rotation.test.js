@@ -85,11 +85,11 @@ test('state key and API key rotated under load on two processes, with rekey: eve
       let move = 1;
       let lost = false;
       for (const tile of [3, 11, 19]) {
-        lost = !(await send('POST', `/v1/rounds/${r.round}/reveal`, { tile, move })).safe;
+        lost = !(await send('POST', `/v1/players/${player}/rounds/${r.round}/reveal`, { tile, move })).safe;
         move += 1;
         if (lost) break;
       }
-      if (!lost) await send('POST', `/v1/rounds/${r.round}/cash-out`, { move });
+      if (!lost) await send('POST', `/v1/players/${player}/rounds/${r.round}/cash-out`, { move });
       finished[p] += 1;
     }
   }

@@ -375,3 +375,23 @@ pub fn payout_table(env: Env, rtp: RatioArg) -> Result<Vec<TableEntry>> {
 pub fn max_safe_picks(env: Env, mines: NumberArg) -> Result<u32> {
     guard(&env, || Ok(u32::from(fairmines::max_safe_picks(crate::mines(mines)?))))
 }
+
+/// A stake a round of `mines` mines at `rtp` can pay in full: an integer in 0..=2^53 − 1 whose largest payout
+/// (every safe tile picked) is at most 2^53 − 1 too. Returns the stake as a `number`.
+/// @throws {TypeError} an argument has the wrong type
+/// @throws {RangeError} `stake` is not such an amount (`'FAIRMINES_INVALID_NUMBER'`, argument `'stake'`),
+/// `mines` outside 1..=24 (`'FAIRMINES_INVALID_MINES'`), `rtp` outside (0, 1] (`'FAIRMINES_INVALID_RTP'`)
+#[napi(
+    catch_unwind,
+    ts_args_type = "stake: number | bigint, mines: number | bigint, rtp: string | Ratio",
+    ts_return_type = "number"
+)]
+pub fn check_stake(env: Env, stake: NumberArg, mines: NumberArg, rtp: RatioArg) -> Result<f64> {
+    guard(&env, || {
+        let stake = number(stake, "stake", "stake")?;
+        let mines = crate::mines(mines)?;
+        let rtp = self::rtp(rtp)?;
+        // At most 2^53 − 1: exact as a number.
+        Ok(fairmines::check_stake(stake, mines, rtp).map_err(Failure::core)? as f64)
+    })
+}

@@ -7,7 +7,7 @@ use napi_derive::napi;
 
 use crate::ratio::{RATIO_EXPECTED, Ratio, RatioArg, exact, ratio_or_null};
 use crate::{
-    Converted, Failure, NUMBER, ObjectArg, StringArg, TILES, guard, known_keys, member, number, object,
+    Converted, Failure, NUMBER, NumberArg, ObjectArg, StringArg, TILES, guard, known_keys, member, number, object,
     record_with_json, text, text_in, tiles,
 };
 
@@ -152,5 +152,22 @@ pub fn verify_round(env: Env, record: ObjectArg, server_seed: StringArg) -> Resu
             expected_multiplier: ratio_or_null(replay.expected_multiplier),
             differences: replay.differences,
         })
+    })
+}
+
+/// What a finished round pays back for `stake` (in minor units, stake included): 0 when lost, the stake when
+/// voided, `floor(stake × multiplier)` with the record's exact multiplier when cashed out. The core's rule,
+/// the one `fairmines verify-history` checks payouts with.
+/// @param stake - an integer in 0..=2^53 − 1 (`Number.MAX_SAFE_INTEGER`)
+/// @throws {TypeError} `stake` is neither a number nor a bigint, or `record` is not a record (see
+/// {@link recordToJson})
+/// @throws {RangeError} `stake` is not an integer in 0..=2^53 − 1 (`'FAIRMINES_INVALID_NUMBER'`, argument
+/// `'stake'`), or a field of `record` the core refuses
+#[napi(catch_unwind, ts_args_type = "record: RoundRecordInput, stake: number | bigint", ts_return_type = "bigint")]
+pub fn payout(env: Env, record: ObjectArg, stake: NumberArg) -> Result<BigInt> {
+    guard(&env, || {
+        let record = self::record(record)?;
+        let stake = number(stake, "stake", "stake")?;
+        Ok(BigInt::from(record.payout(stake).map_err(Failure::core)?))
     })
 }

@@ -42,6 +42,7 @@ mod placement;
 mod seed;
 mod state;
 mod verify;
+mod wager;
 
 pub use batch::{BatchEnd, BatchOptions, Nonces, RoundHasher, mine_positions_batch, mine_positions_batch_with};
 pub use digest::{Digest, Hex};
@@ -56,6 +57,7 @@ pub use payout::{Places, Ratio, Rtp, TableEntry, max_safe_picks, multiplier, pay
 pub use placement::{MineCount, Placement, Rejection, TILES, Tiles, place_mines, place_mines_observed};
 pub use seed::ServerSeed;
 pub use verify::{Check, Doubt, Published, Verdict, Verification, verify};
+pub use wager::{MAX_AMOUNT, amount, check_stake, payout};
 
 /// The Rust example of the repository's README.md, run as a doctest (every other block of that README is run
 /// by scripts/readme_examples.py).

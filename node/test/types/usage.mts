@@ -3,7 +3,7 @@
 import {
   SeedPair, Round, Ratio, verifyRound, recordToJson, recordFromJson, multiplier, payoutTable, maxSafePicks,
   minePositions, verify, errorKinds, minePositionsBatch, minePositionsBatchAsync, __napiBindingTarget,
-  generateServerSeed,
+  generateServerSeed, payout, checkStake,
 } from 'fairmines'
 import type {
   RoundRecord, RoundVerification, Reveal, TableEntry, PublicSeedPair, RevealedSeedPair, Verification, ErrorKind,
@@ -127,6 +127,11 @@ const same: boolean = m.equals('9/8') && m.equals(Ratio.parse('1.125'))
 const table: TableEntry[] = payoutTable('99/100')
 const entry: [number, number, Ratio] = [table[0].mines, table[0].safePicks, table[0].multiplier]
 const most: number = maxSafePicks(3)
+const paidBack: bigint = payout({ commitment: 'c', clientSeed: 'c', nonce: 0, mines: 3, rtp: '0.99', picks: [1],
+  outcome: 'cashed_out', multiplier: '9/8' }, 1000n)
+const stakeChecked: number = checkStake(1000, 3, new Ratio(99, 100))
+// @ts-expect-error a stake is a number or a bigint, never a string
+checkStake('1000', 3, '0.99')
 const mines: number[] = minePositions('s', 'c', 1n, 3)
 
 // Batches: a range, typed arrays, arrays; a thread cap; an AbortSignal for the async form.

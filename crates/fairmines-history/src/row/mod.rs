@@ -55,9 +55,9 @@ pub(crate) const FIELD_COUNT: usize = 16;
 /// Where the wager fields start in [`FIELDS`] (`stake`, `currency`, `payout`, `player`).
 pub(crate) const WAGER_FIELDS: usize = 12;
 
-/// The largest stake or payout: 2^53 − 1 minor units, so that every amount is exact in a JavaScript number
-/// or a float64 column.
-pub const MAX_AMOUNT: u64 = (1 << 53) - 1;
+/// The largest stake or payout (the core's): 2^53 − 1 minor units, so that every amount is exact in a
+/// JavaScript number or a float64 column.
+pub use fairmines::MAX_AMOUNT;
 
 /// What was staked and paid in a round, and by whom, where a history row says (`stake`, `currency`,
 /// `payout`, `player`). Amounts are integers in the currency's minor units (cents), at most [`MAX_AMOUNT`].

@@ -102,22 +102,15 @@ fn pair_index<'r>(
     (pairs.len() - 1) as u32
 }
 
-/// The payout a round owes, by the exact multiplier of its replay: 0 for a lost round, the stake for a voided
-/// one, `floor(stake × multiplier)` for a cashed-out one (in integers: `stake × num / den`, rounded down).
-/// `None` when it cannot be said (no stake or payout; a cash-out without its rtp).
+/// The payout a round owes, by the exact multiplier of its replay (the core's rule, [`fairmines::payout`]): 0
+/// for a lost round, the stake for a voided one, `floor(stake × multiplier)` for a cashed-out one. `None` when
+/// it cannot be said (a cash-out without its rtp, so without a multiplier).
 pub(crate) fn owed_payout(
     stake: u64,
     outcome: fairmines::Outcome,
     multiplier: Option<fairmines::Ratio>,
 ) -> Option<u128> {
-    match outcome {
-        fairmines::Outcome::Lost => Some(0),
-        fairmines::Outcome::Voided => Some(u128::from(stake)),
-        fairmines::Outcome::CashedOut => {
-            let m = multiplier?;
-            u128::from(stake).checked_mul(m.numer()).map(|product| product / m.denom())
-        }
-    }
+    fairmines::payout(stake, outcome, multiplier).ok()
 }
 
 /// The failure of a payout that is not what the round owes ([`owed_payout`]): its message, the payout
