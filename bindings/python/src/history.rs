@@ -413,8 +413,9 @@ pub(crate) fn verify_history(
     let revealed = revealed_of(revealed)?;
     let multiplier_form = match multiplier_form.filter(|f| !f.is_none()) {
         None => history::MultiplierForm::Exact,
-        Some(form) => history::MultiplierForm::parse(&args::text(form, "multiplier_form")?)
-            .map_err(PyValueError::new_err)?,
+        Some(form) => {
+            history::MultiplierForm::parse(&args::text(form, "multiplier_form")?).map_err(PyValueError::new_err)?
+        }
     };
     let mut input = input(history, [format, threads, columns, delimiter], &failed)?;
     match &mut input {

@@ -222,9 +222,8 @@ impl Rtp {
     /// Parses `0.99`, `99/100` or `1`; white space around the text is refused (a padded value is a caller's
     /// slip, the same in every binding), not trimmed.
     pub fn parse(text: &str) -> Result<Self, Error> {
-        let bad = || Error::InvalidRtp {
-            detail: format!("{text:?} is not a fraction like 99/100 or a decimal like 0.99"),
-        };
+        let bad =
+            || Error::InvalidRtp { detail: format!("{text:?} is not a fraction like 99/100 or a decimal like 0.99") };
         if text.trim() != text {
             return Err(bad());
         }
