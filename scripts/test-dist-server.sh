@@ -41,7 +41,8 @@ mkdir -p "$target_dir/npm-cache-dist"
     npm_config_fund=false npm_config_update_notifier=false npm_config_loglevel=error \
     timeout 600 bash -euo pipefail -c "$blocks") >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-trap 'kill -- -$pid 2>/dev/null; rm -rf "$TMP"' EXIT
+# (|| true: under set -e a failing command in the trap would be the script's status, and the group is gone by now.)
+trap 'kill -- -$pid 2>/dev/null || true; rm -rf "$TMP"' EXIT
 wait "$pid" || { cat "$TMP/out" "$TMP/err" >&2; fail "the README's blocks failed (above)"; }
 app=$release/fairmines-server/node_modules
 grep -qx '{"ok":true}' "$TMP/out" || fail "never ready: $(cat "$TMP/out" "$TMP/err")"
