@@ -58,7 +58,31 @@ def known(language: str) -> set[str]:
         return set(json.loads(out.stdout)) | set(types)
     if language == "C":
         return words((ROOT / "include/fairmines.h").read_text())
-    return generated(".kt", ".swift") if language == "Kotlin / Swift" else generated(".rb")
+    if language == "Kotlin / Swift":
+        return generated(".kt", ".swift")
+    return generated(".rb") | ruby_names()
+
+
+# What the Ruby package itself answers, loaded as the gem ships it (scripts/test-uniffi.sh puts it in
+# target/uniffi-ruby): its layer's classes, methods (a predicate's name without its `?`), enum values (symbols)
+# and the status of a round in play.
+RUBY_NAMES = r"""
+require File.join(ARGV[0], "fairmines")
+names = Fairmines.methods(false) + Fairmines.constants
+Fairmines.constants.map { |c| Fairmines.const_get(c) }.grep(Module).each do |m|
+  names += m.instance_methods(false) + m.methods(false) + m.constants
+  names += m.constants.map { |c| m.const_get(c) }.grep(Symbol)
+end
+names << Fairmines::SeedPair.from_parts("ab" * 32, "c", 0).start_round(3, "0.99").status  # a round in play's status
+puts names.map { |n| n.to_s.delete_suffix("?") }.uniq
+"""
+
+
+def ruby_names() -> set[str]:
+    folder = ROOT / os.environ.get("CARGO_TARGET_DIR", "target") / "uniffi-ruby"
+    assert (folder / "fairmines.rb").is_file(), "no Ruby package in the build folder: run scripts/test-uniffi.sh"
+    out = subprocess.run(["ruby", "-e", RUBY_NAMES, str(folder)], check=True, capture_output=True, text=True)
+    return set(out.stdout.split())
 
 
 def names_in(cell: str) -> list[str]:
