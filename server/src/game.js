@@ -32,7 +32,7 @@ function roundNotFound(player, roundId) {
 }
 
 /** A round row's wager: its stake and currency, and its payout once finished (all null without a stake). */
-export function amounts(r) {
+function amounts(r) {
   const n = (v) => (v === null ? null : Number(v));
   return { stake: n(r.stake), currency: r.currency, payout: n(r.payout) };
 }
@@ -84,6 +84,16 @@ export class Game {
    */
   pairOf(pairId, row) {
     return this.live.take(pairId, row.state) ?? { pair: this.restore(row), rounds: new Map() };
+  }
+
+  /**
+   * A finished round's record (the core's JSON) and what it pays for `stake` (null without one): the core's
+   * payout from the exact multiplier, at most 2^53 - 1 (checkStake at the start), so exact as a number.
+   */
+  settle(round, stake) {
+    const finished = this.core(() => round.record());
+    const record = this.core(() => recordToJson(finished));
+    return { record, paid: stake === null ? null : Number(this.core(() => payout(finished, BigInt(stake)))) };
   }
 
   /** The pair's round at `nonce` when it is in play, else null (finished, voided, or never started). */
@@ -192,10 +202,7 @@ export class Game {
       let record = null;
       let paid = null;
       if (round.isFinished) {
-        const finished = this.core(() => round.record());
-        record = this.core(() => recordToJson(finished));
-        // The core's payout from the exact multiplier; at most 2^53 - 1 (checkStake), so exact as a number.
-        paid = r.stake === null ? null : Number(this.core(() => payout(finished, BigInt(r.stake))));
+        ({ record, paid } = this.settle(round, r.stake));
         answer.outcome = round.outcome;
         answer.minePositions = round.minePositions;
         answer.payout = paid;
@@ -324,11 +331,8 @@ export class Game {
           WHERE pair_id = ${row.id} AND status = 'in_play'`);
         const stakes = new Map(open.map((x) => [x.nonce, x.stake]));
         for (const round of rounds) {
-          const finished = this.core(() => round.record());
-          const record = this.core(() => recordToJson(finished));
-          const stake = stakes.get(round.nonce.toString()) ?? null;
           // A voided round gives the stake back: the core's rule too.
-          const paid = stake === null ? null : Number(this.core(() => payout(finished, BigInt(stake))));
+          const { record, paid } = this.settle(round, stakes.get(round.nonce.toString()) ?? null);
           const { rows: [{ id }] } = await t.query(sql`UPDATE rounds SET status = ${round.outcome}, record = ${record},
             positions = ${round.minePositions}, payout = ${paid}::bigint, finished_at = now()
             WHERE commitment = ${row.commitment} AND nonce = ${round.nonce} RETURNING id`);
