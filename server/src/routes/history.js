@@ -44,17 +44,18 @@ function filtersOf(q) {
 }
 
 /**
- * Sends the lines of `items` (an export's rows, then maybe a Next): with a limit, as one text with the next
- * cursor in the header; without, streamed as they come.
+ * Sends `header`, then the lines of `items` (an export's rows, then maybe a Next): with a limit, as one text with
+ * the next cursor in the header; without, streamed as they come.
  */
-async function send(reply, items, line, paged) {
+async function send(reply, items, line, paged, header = '') {
   if (!paged) {
     async function* lines() {
+      if (header) yield header;
       for await (const item of items) yield line(item);
     }
     return reply.send(Readable.from(lines()));
   }
-  let text = '';
+  let text = header;
   for await (const item of items) {
     if (item instanceof Next) reply.header(NEXT_CURSOR, item.cursor);
     else text += line(item);
@@ -68,16 +69,9 @@ export function historyRoutes(app, { pool }) {
   app.get('/v1/history', { schema: SCHEMAS.history }, async (req, reply) => {
     const csv = req.query.format === 'csv';
     const filters = filtersOf(req.query);
-    const header = csv ? `${CSV_COLUMNS.join(',')}\n` : '';
-    const rows = history.rows(filters);
-    async function* withHeader() {
-      if (header) yield header;
-      yield* rows;
-    }
-    const line = (row) => (typeof row === 'string' ? row
-      : csv ? `${CSV_COLUMNS.map((c) => csvField(row[c])).join(',')}\n` : `${JSON.stringify(row)}\n`);
+    const line = (row) => (csv ? `${CSV_COLUMNS.map((c) => csvField(row[c])).join(',')}\n` : `${JSON.stringify(row)}\n`);
     reply.type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
-    return send(reply, withHeader(), line, filters.limit !== undefined);
+    return send(reply, history.rows(filters), line, filters.limit !== undefined, csv ? `${CSV_COLUMNS.join(',')}\n` : '');
   });
 
   // With the revealed pairs verify-history also reports rounds missing at either end of a pair.
