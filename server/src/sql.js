@@ -26,6 +26,19 @@ export function sql(strings, ...values) {
   return text;
 }
 
+/**
+ * `SELECT fn(args…) AS version` for `args`, each `[value, cast]` (cast: '' or e.g. '::smallint[]'), in two
+ * forms: `text`, with literals, to go in a transaction's message; `prepared`, node-postgres's named
+ * statement with parameters, for a call made alone (one round trip; parsed and planned once a connection).
+ */
+export function versionCall(fn, args) {
+  return {
+    text: `SELECT ${fn}(${args.map(([v, cast]) => literal(v) + cast).join(', ')}) AS version`,
+    prepared: { name: `${fn}/${args.length}`, values: args.map(([v]) => v),
+      text: `SELECT ${fn}(${args.map(([, cast], i) => `$${i + 1}${cast}`).join(', ')}) AS version` },
+  };
+}
+
 /** One transaction's statements on one connection (see `transaction`). */
 class Transaction {
   constructor(client) {
@@ -41,13 +54,16 @@ class Transaction {
     return (await this.client.query(`BEGIN; ${text}`))[1];
   }
 
-  /** Runs `text` (one or more statements) and COMMIT: once this returns, all of it is durable. */
+  /**
+   * Runs `text` (one or more statements) and COMMIT: once this returns, all of it is durable. The result of
+   * the first statement of `text`.
+   */
   async commitWith(text) {
     const first = !this.begun;
     this.begun = true;
     const results = await this.client.query(`${first ? 'BEGIN; ' : ''}${text}; COMMIT`);
     this.committed = true;
-    return results;
+    return results[first ? 1 : 0];
   }
 }
 
