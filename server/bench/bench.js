@@ -6,7 +6,8 @@
 // Where the CPU goes: the service process (and, for fairmines-server, the addon's share, from /metrics),
 // PostgreSQL and the load generator, per move.
 // Usage: node bench/bench.js [seconds per run, default 10]; BENCH_SERVER_NODE_ARGS: Node's options for the
-// services (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them). Prints a table and `BENCH {json}` lines
+// services (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them); BENCH_SERVER_ONLY: one service's name,
+// to measure it alone (no table of ratios then). Prints a table and `BENCH {json}` lines
 // (collected by scripts/bench.sh into docs/benchmarks.md).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,7 +78,7 @@ const SERVICES = [
   { name: 'floor', script: path.join(SERVER_DIR, 'bench', 'floor.js') },
   { name: 'hand-written', script: path.join(SERVER_DIR, 'bench', 'handwritten.js') },
   { name: 'fairmines-server', script: path.join(SERVER_DIR, 'bin', 'fairmines-server.js') },
-];
+].filter(({ name }) => !process.env.BENCH_SERVER_ONLY || name === process.env.BENCH_SERVER_ONLY);
 
 /** The service's process started on a free port, once it listens: `{ child, port }`. */
 async function startService({ script }) {
@@ -218,6 +219,10 @@ try {
   await embedded.stop({ always: true });
 }
 
+if (SERVICES.length < 3) {
+  console.log(JSON.stringify(results, null, 1));
+  process.exit(0);
+}
 const f1 = (x) => x.toFixed(1);
 console.log(`fairmines-server benchmark: ${os.availableParallelism()} cores, Node ${process.version}, ${SECONDS} s per run, `
   + `one service process at a time (pool ${POOL}); load generator and PostgreSQL on the same machine\n`);
