@@ -26,14 +26,19 @@ BEGIN
    WHERE r.id = p_round AND r.player_id = p_player FOR NO KEY UPDATE OF p;
 END $$;
 
+-- The pair's new state, written only while the pair is at p_version: its new version, or NULL (nothing written).
+CREATE FUNCTION fairmines_write_state(p_pair bigint, p_version bigint, p_state bytea) RETURNS bigint
+LANGUAGE sql AS $$
+  UPDATE seed_pairs SET state = p_state WHERE id = p_pair AND version = p_version RETURNING version
+$$;
+
 -- A new round, written only while the pair is at p_version: the pair's new version, or NULL (nothing written).
 CREATE FUNCTION fairmines_start_round(p_pair bigint, p_version bigint, p_state bytea, p_round uuid, p_player text,
   p_commitment text, p_nonce bigint, p_mines smallint, p_rtp text, p_stake bigint, p_currency text) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
-  v bigint;
+  v bigint := fairmines_write_state(p_pair, p_version, p_state);
 BEGIN
-  UPDATE seed_pairs SET state = p_state WHERE id = p_pair AND version = p_version RETURNING version INTO v;
   IF v IS NULL THEN
     RETURN NULL;
   END IF;
@@ -49,9 +54,8 @@ CREATE FUNCTION fairmines_write_move(p_pair bigint, p_version bigint, p_state by
 RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
-  v bigint;
+  v bigint := fairmines_write_state(p_pair, p_version, p_state);
 BEGIN
-  UPDATE seed_pairs SET state = p_state WHERE id = p_pair AND version = p_version RETURNING version INTO v;
   IF v IS NULL THEN
     RETURN NULL;
   END IF;
