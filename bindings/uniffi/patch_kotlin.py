@@ -248,7 +248,10 @@ private class UniffiDrainingCleaner : UniffiCleaner {
     private inner class Ref(value: Any, private val task: Runnable) :
         java.lang.ref.PhantomReference<Any>(value, queue), UniffiCleaner.Cleanable {
         override fun clean() {
-            if (registered.remove(this)) task.run()
+            if (registered.remove(this)) {
+                clear() // freed now (close()): nothing left to do when the collector finds it unreachable
+                task.run()
+            }
         }
     }
 
