@@ -254,8 +254,8 @@ impl SeedPair {
     }
 
     /// What the player may see now: the commitment, the client seed and the next nonce.
-    pub fn public(&self) -> PublicSeedPair {
-        lock(&self.0).public().into()
+    pub fn public_part(&self) -> PublicSeedPair {
+        lock(&self.0).public_part().into()
     }
 
     /// Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
@@ -334,7 +334,7 @@ impl fmt::Debug for SeedPair {
 
 impl fmt::Display for SeedPair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let public = lock(&self.0).public();
+        let public = lock(&self.0).public_part();
         let (commitment, client_seed, nonce) = (public.commitment, public.client_seed, public.nonce);
         write!(f, "SeedPair(commitment={commitment}, client_seed={client_seed:?}, nonce={nonce}, server_seed=<hidden>)")
     }

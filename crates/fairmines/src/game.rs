@@ -94,9 +94,9 @@ fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -
 /// let safe = (1..=25).find(|t| !mines.contains(t)).unwrap();
 ///
 /// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0)?;
-/// let commitment = pair.public().commitment;        // published before play
+/// let commitment = pair.public_part().commitment;   // published before play
 /// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
-/// assert_eq!(pair.public().nonce, 1);                // each round uses the nonce, then increments it
+/// assert_eq!(pair.public_part().nonce, 1);           // each round uses the nonce, then increments it
 /// let reveal = round.reveal(safe)?;
 /// assert!(reveal.safe && reveal.safe_picks == 1 && !reveal.finished);
 /// round.cash_out()?;
@@ -165,7 +165,7 @@ impl SeedPair {
     }
 
     /// What the player may see now.
-    pub fn public(&self) -> PublicSeedPair {
+    pub fn public_part(&self) -> PublicSeedPair {
         PublicSeedPair {
             commitment: self.server_seed.commitment(),
             client_seed: self.client_seed.clone(),

@@ -179,7 +179,7 @@ class GameTest {
         val server = SERVER
         val client = CLIENT
         val pair = SeedPair.fromParts(server, client, 1L)
-        val commitment = pair.public().commitment          // shown to the player before play
+        val commitment = pair.publicPart().commitment          // shown to the player before play
         val round = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
         val first = round.reveal(1)
         check(first.safe && first.safePicks == 1 && !first.finished && first.multiplier!!.decimal == "1.12")   // 9/8 rounded down
@@ -203,7 +203,7 @@ class GameTest {
     fun `a short game maps every result field for field`() {
         val pair = SeedPair.fromParts(SERVER, CLIENT, 1L)
         val round = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
-        assertEquals(2L, pair.public().nonce)
+        assertEquals(2L, pair.publicPart().nonce)
         assertEquals(listOf(1L), pair.openRounds())
         assertEquals(listOf(1L, 3, commitment(SERVER), CLIENT, ratioOf(99, 100)),
             listOf(round.nonce(), round.mines(), round.commitment(), round.clientSeed(), round.rtp()))
@@ -240,12 +240,12 @@ class GameTest {
     fun `no rotation while a round is in play, then a voided round refuses every move`() {
         val pair = SeedPair("player seed")
         val round = pair.startRound(5, "99/100")
-        val before = pair.public()
+        val before = pair.publicPart()
         val rotate = expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { pair.rotate(null) }
         assertTrue(rotate.reason.contains("(nonce 0)"), rotate.reason)
         val change = expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { pair.setClientSeed("other") }
         assertTrue(change.reason.contains("(nonce 0)"), change.reason)
-        assertEquals(before, pair.public(), "a refused rotation changes nothing")
+        assertEquals(before, pair.publicPart(), "a refused rotation changes nothing")
         assertFalse(round.isFinished())
         assertEquals(listOf(0L), pair.openRounds())
 
@@ -254,7 +254,7 @@ class GameTest {
         val revealed = pair.rotate() // without an argument the client seed is kept
         assertEquals(before.commitment, revealed.commitment)
         assertEquals(1L, revealed.rounds)
-        assertEquals(listOf(before.clientSeed, 0L), listOf(pair.public().clientSeed, pair.public().nonce))
+        assertEquals(listOf(before.clientSeed, 0L), listOf(pair.publicPart().clientSeed, pair.publicPart().nonce))
 
         // With the revealed seed the grid is known: every safe tile is refused, and so is a cash-out.
         val mines = minePositions(revealed.serverSeed, "player seed", 0L, 5)
@@ -448,15 +448,15 @@ class GameTest {
         val pair = SeedPair.fromParts(SERVER, CLIENT, 5L)
         val state = pair.toStateJson()
         assertEquals(state, SeedPair.fromStateJson(state).toStateJson())
-        val public = pair.public()
+        val public = pair.publicPart()
         assertTrue(JSONObject(mapOf("commitment" to commitment(SERVER), "client_seed" to CLIENT, "nonce" to 5)).similar(JSONObject(public.toJson())))
         assertEquals(public, publicSeedPairFromJson(public.toJson()))
         val revealed = pair.rotate("next seed")
         assertEquals(RevealedSeedPair(SERVER, commitment(SERVER), CLIENT, 5L), revealed)
         assertEquals(revealed, revealedSeedPairFromJson(revealed.toJson()))
-        assertEquals("next seed", pair.public().clientSeed)
+        assertEquals("next seed", pair.publicPart().clientSeed)
         assertEquals("next seed", pair.setClientSeed("third").clientSeed)
-        assertEquals("third", pair.public().clientSeed)
+        assertEquals("third", pair.publicPart().clientSeed)
     }
 
     @Test
@@ -472,7 +472,7 @@ class GameTest {
             expectError<FairminesException.InvalidRtp>(12, "INVALID_RTP", "rtp") { payoutTable(rtp) }
             expectError<FairminesException.InvalidRtp>(12, "INVALID_RTP", "rtp") { multiplier(3, 1, rtp) }
         }
-        assertEquals(1L, pair.public().nonce, "a refused start uses no nonce")
+        assertEquals(1L, pair.publicPart().nonce, "a refused start uses no nonce")
         val round = pair.startRound(3, "0.99")          // nonce 1: mines at 7, 10 and 19
         for (tile in listOf(0, 26, -1, Int.MAX_VALUE, Int.MIN_VALUE)) {
             val error = expectError<FairminesException.InvalidTile>(3, "INVALID_TILE", "tile") { round.reveal(tile) }
@@ -492,7 +492,7 @@ class GameTest {
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "record") { roundRecordFromJson("{}") }
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "public") { publicSeedPairFromJson("{}") }
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "revealed") { revealedSeedPairFromJson("[") }
-        val public = pair.public()
+        val public = pair.publicPart()
         expectError<FairminesException.InvalidHex>(4, "INVALID_HEX", "commitment") { public.copy(commitment = "abc").toJson() }
         val revealed = RevealedSeedPair(SERVER, "x".repeat(64), CLIENT, 0L)
         expectError<FairminesException.InvalidHex>(4, "INVALID_HEX", "commitment") { revealed.toJson() }
