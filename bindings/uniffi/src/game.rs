@@ -526,8 +526,9 @@ impl RoundRecord {
 
 #[uniffi::export]
 impl RoundRecord {
-    /// As JSON, the form operators publish, e.g. `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,
-    /// "rtp":"99/100","picks":[7,2],"outcome":"cashed_out","multiplier":"1287/1000"}`.
+    /// As JSON, the form operators publish: the worked example's round at nonce 1 (mines at 7, 10 and 19),
+    /// cashed out after two safe picks (25/22 x 24/21 x 99/100 = 9/7), gives
+    /// `{"commitment":"f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42","client_seed":"d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817","nonce":1,"mines":3,"rtp":"99/100","picks":[1,2],"outcome":"cashed_out","multiplier":"9/7"}`.
     pub fn to_json(&self) -> Result<String> {
         Ok(self.to_core()?.to_json())
     }

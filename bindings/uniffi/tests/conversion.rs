@@ -242,3 +242,18 @@ fn a_round_resumes_from_the_state_and_round_not_in_play_crosses() {
         "nonce: no round of this seed pair is in play at nonce 1: it was never started, has finished or was voided"
     );
 }
+
+/// The JSON that `RoundRecord.toJson`'s doc comment (the KDoc, the Swift and Ruby comments) shows is what the core
+/// writes for that round: a doc example with a wrong multiplier (once 1287/1000 for a 9/7 round) fails here.
+#[test]
+fn the_doc_example_of_a_record_is_the_cores_output() {
+    let source = include_str!("../src/game.rs");
+    let doc = source.split("pub fn to_json").find(|part| part.contains("the worked example's round")).unwrap();
+    let shown = doc.rsplit("`{").next().unwrap().split("}`").next().unwrap();
+    let pair = SeedPair::from_parts(SERVER, CLIENT, U64(1)).unwrap();
+    let round = pair.start_round(3, "0.99").unwrap();
+    round.reveal(1).unwrap();
+    round.reveal(2).unwrap();
+    round.cash_out().unwrap();
+    assert_eq!(format!("{{{shown}}}"), round.record().unwrap().to_json().unwrap());
+}
