@@ -11,7 +11,7 @@ fun main() {
 
     // The game (an operator would use SeedPair(clientSeed); a known seed shows the worked example's round).
     val pair = SeedPair.fromParts(server, client, 1L)
-    val commitment = pair.publicPart().commitment          // shown to the player before play
+    val commitment = pair.publicPart().commitment      // shown to the player before play
     val round = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
     val first = round.reveal(1)
     println("tile ${first.tile}: safe=${first.safe}, safe picks ${first.safePicks}, x${first.multiplier?.decimal}")
