@@ -74,7 +74,7 @@ pom = re.sub(r"<fairmines.readme.dir>.*?</fairmines.readme.dir>", f"<fairmines.r
 pom = pom.replace("<artifactId>fairmines-uniffi-kotlin-tests</artifactId>", "<artifactId>uses-fairmines</artifactId>")
 pom = pom.replace("<dependencies>", f"<repositories><repository><id>dist</id><url>{url}</url></repository></repositories>\n  <dependencies>", 1)
 assert pom.count("io.github.fairmines</groupId><artifactId>fairmines<") == 1 and "jna.library.path" not in pom and "<sourceDirectory>" not in pom
-assert pom.count(readme) == 2, "fairmines.readme.dir"
+assert pom.count(readme) == 1, "fairmines.readme.dir"
 open(dst, "w").write(pom)
 PY
 rm -rf "$m2_fairmines"
