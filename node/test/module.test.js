@@ -99,7 +99,7 @@ test('napi-level failures are TypeErrors of the error model: detached statics, m
     [() => { const { startRound } = pair; return startRound(3, '0.99'); }, 'SeedPair', 'undefined'],
     [() => fm.SeedPair.prototype.startRound.call(round, 3, '0.99'), 'SeedPair', 'a Round'],
     [() => fm.SeedPair.prototype.toStateJson.call({}), 'SeedPair', 'an object'],
-    [() => getter(fm.SeedPair, 'public').call({}), 'SeedPair', 'an object'],
+    [() => getter(fm.SeedPair, 'publicPart').call({}), 'SeedPair', 'an object'],
     [() => { const { reveal } = round; return reveal(1); }, 'Round', 'undefined'],
     [() => getter(fm.Round, 'nonce').call(pair), 'Round', 'a SeedPair'],
     [() => fm.Round.prototype.toString.call({}), 'Round', 'an object'],
