@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# fairmines-server under load (server/bench/bench.js; BENCH_SERVER_SECONDS per run, default 10): moves/s and
-# latency at 16 and 128 connections beside pgbench on the same embedded PostgreSQL, the CPU per move of each
-# process: BENCH lines for scripts/bench.sh.
+# fairmines-server under load against the floor of its stack and a hand-written game service, one after another
+# on the same embedded PostgreSQL (server/bench/bench.js; BENCH_SERVER_SECONDS per run, default 10): moves/s,
+# latency and CPU per move at 16 and 128 connections, the ratios, pgbench beside: BENCH lines for scripts/bench.sh.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 export CI=true npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false

@@ -86,12 +86,16 @@ machine's drift cancels:
   9 interleaved samples: against `fairmines audit` on the same rounds (3 mines; mine counts 1..24 as 24 audits), one
   thread against every core, and against `python/bench/history_loop.py` (one core, 200,000 rows). Peak RSS from
   `wait4`; `make history-memory` shows it on 10,000,000 rows.
-- **server**: `scripts/bench-server.sh` (`server/bench/bench.js`), fairmines-server on its embedded PostgreSQL, one
-  service process, players at 16 and 128 connections from the benchmark's process (a round of 3 mines, reveals until
-  a mine or three safe picks, a cash-out; each request is a move and a transaction), against `pgbench` running
-  one-row UPDATE transactions on the same PostgreSQL right after (the machine's rate of durable commits); the
-  addon's share is its calls' time against the service's CPU time (both from `/metrics`). All of it shares the
-  machine's cores: the table in the log splits the CPU time per move between service, PostgreSQL and load generator.
+- **server**: `scripts/bench-server.sh` (`server/bench/bench.js`), on one embedded PostgreSQL, one service process
+  at a time, one after another under the same load: fairmines-server, the floor of its stack (`server/bench/floor.js`:
+  Fastify + node-postgres, each request one autocommit UPDATE of one row) and a hand-written game service
+  (`server/bench/handwritten.js`: each move BEGIN, SELECT … FOR UPDATE, the retry look-up, UPDATE, INSERT, COMMIT with
+  parameters, mines from `node:crypto`, seeds in the clear). Players at 16 and 128 connections from the benchmark's
+  process (a round of 3 mines, reveals until a mine or three safe picks, a cash-out; each request is a move), moves/s
+  and p50/p99 of each, and the ratios; `pgbench`'s one-row UPDATE transactions on the same PostgreSQL are shown for
+  information. The addon's share is its calls' time against the service's CPU time (from `/metrics`). All of it
+  shares the machine's cores: the table in the log splits the CPU time per move between service, PostgreSQL and
+  load generator, for each service.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("docs/benchmarks.md", "w").write("\n".join(out) + "\n")

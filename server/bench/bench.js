@@ -1,8 +1,12 @@
-// Moves per second and latency of the service at 16 and 128 connections, beside pgbench on the same
-// PostgreSQL in the same run with a one-row update transaction (the durable-commit limit of this machine),
-// and where the CPU goes: the service (and the fairmines addon's share of it, from its /metrics),
+// Moves per second, latency and CPU per move of fairmines-server against the services an operator would
+// otherwise run on the same stack (Fastify, node-postgres, the same PostgreSQL), each its own process, one
+// after another in this run under the same load: the floor (bench/floor.js: one autocommit UPDATE a request)
+// and a hand-written game service (bench/handwritten.js: a transaction of parameterised statements a move).
+// pgbench's one-row update transactions on the same PostgreSQL are shown beside them (information).
+// Where the CPU goes: the service process (and, for fairmines-server, the addon's share, from /metrics),
 // PostgreSQL and the load generator, per move.
-// Usage: node bench/bench.js [seconds per run, default 10]. Prints a table and `BENCH {json}` lines
+// Usage: node bench/bench.js [seconds per run, default 10]; BENCH_SERVER_NODE_ARGS: Node's options for the
+// services (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them). Prints a table and `BENCH {json}` lines
 // (collected by scripts/bench.sh into docs/benchmarks.md).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,14 +15,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minePositions } from 'fairmines';
 import pg from 'pg';
 import { ensurePostgres } from '../src/embedded-pg.js';
+import { minePositions as handwrittenMines } from './handwritten.js';
 import { migrate } from '../src/migrate.js';
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = Number(process.argv[2] ?? 10);
 const POOL = Number(process.env.FAIRMINES_POOL_SIZE ?? 16);
 const KEY = 'bench-key';
+const NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const home = path.join(SERVER_DIR, '.fairmines-bench');
 const TICK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })); // the unit of /proc's CPU times
 
@@ -66,18 +73,43 @@ await setup.query('CREATE TABLE bench_one (id int PRIMARY KEY, n bigint NOT NULL
 await setup.query('INSERT INTO bench_one SELECT g, 0 FROM generate_series(1, 1000) g');
 await setup.end();
 
-const port = await freePort();
-const service = spawn(process.execPath, [path.join(SERVER_DIR, 'bin', 'fairmines-server.js')], {
-  env: { ...process.env, DATABASE_URL: url, FAIRMINES_STATE_KEY: '11'.repeat(32), FAIRMINES_API_KEY: KEY,
-    PORT: String(port), FAIRMINES_POOL_SIZE: String(POOL) },
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-await new Promise((resolve, reject) => {
-  let log = '';
-  service.stderr.on('data', (d) => { log += d; if (log.includes('listening')) resolve(); });
-  service.on('exit', (code) => reject(new Error(`the service exited (${code}): ${log}`)));
-});
+const SERVICES = [
+  { name: 'floor', script: path.join(SERVER_DIR, 'bench', 'floor.js') },
+  { name: 'hand-written', script: path.join(SERVER_DIR, 'bench', 'handwritten.js') },
+  { name: 'fairmines-server', script: path.join(SERVER_DIR, 'bin', 'fairmines-server.js') },
+];
 
+/** The service's process started on a free port, once it listens: `{ child, port }`. */
+async function startService({ script }) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...NODE_ARGS, script], {
+    env: { ...process.env, DATABASE_URL: url, FAIRMINES_STATE_KEY: '11'.repeat(32), FAIRMINES_API_KEY: KEY,
+      PORT: String(port), FAIRMINES_POOL_SIZE: String(POOL) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise((resolve, reject) => {
+    let log = '';
+    child.stderr.on('data', (d) => { log += d; if (log.includes('listening')) resolve(); });
+    child.on('exit', (code) => reject(new Error(`${script} exited (${code}): ${log}`)));
+  });
+  return { child, port };
+}
+
+async function stopService({ child }) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => { child.once('exit', resolve); });
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** CPU seconds of one process, from /proc. */
+function processCpu(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / TICK;
+}
+
+let port;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 /** One request on a kept-alive connection: the status and the parsed JSON (or text) answer. */
 function request(method, route, body) {
@@ -96,17 +128,17 @@ function request(method, route, body) {
   });
 }
 
-async function serviceCounters() {
+/** fairmines-server's time in the addon, from its /metrics. */
+async function coreSeconds() {
   const { body } = await request('GET', '/metrics');
-  const read = (name) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(body)[1]);
-  return { core: read('fairmines_core_seconds_total'), cpu: read('process_cpu_seconds_total') };
+  return Number(/^fairmines_core_seconds_total (\S+)$/m.exec(body)[1]);
 }
 
 /**
  * `conns` players at once, each in a loop for SECONDS: a round of 3 mines, reveals until a mine or 3 safe
  * picks, then a cash-out. A move is any of the three requests (each is one transaction).
  */
-async function load(conns, duration = SECONDS) {
+async function load(service, conns, duration = SECONDS) {
   const latencies = [];
   const post = async (route, body) => {
     const t = process.hrtime.bigint();
@@ -115,11 +147,14 @@ async function load(conns, duration = SECONDS) {
     latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
     return res.body;
   };
-  const before = { service: await serviceCounters(), postgres: postgresCpu(), load: process.cpuUsage() };
+  const fairmines = service.name === 'fairmines-server';
+  const pid = service.child.pid;
+  const before = { core: fairmines ? await coreSeconds() : 0, service: processCpu(pid), postgres: postgresCpu(),
+    load: process.cpuUsage() };
   const started = process.hrtime.bigint();
   const stopAt = Date.now() + duration * 1000;
   await Promise.all(Array.from({ length: conns }, async (_, i) => {
-    const player = `bench-${conns}-${i}-${duration}`;
+    const player = `bench-${service.name}-${conns}-${i}-${duration}`;
     while (Date.now() < stopAt) {
       const { round } = await post(`/v1/players/${player}/rounds`, { mines: 3 });
       let move = 0;
@@ -129,13 +164,14 @@ async function load(conns, duration = SECONDS) {
     }
   }));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const after = { service: await serviceCounters(), postgres: postgresCpu(), load: process.cpuUsage(before.load) };
+  const after = { service: processCpu(pid), postgres: postgresCpu(), load: process.cpuUsage(before.load),
+    core: fairmines ? await coreSeconds() : 0 };
   const moves = latencies.length;
   latencies.sort((a, b) => a - b);
   const perMove = (s) => (1000 * s) / moves;
-  const serviceCpu = after.service.cpu - before.service.cpu;
+  const serviceCpu = after.service - before.service;
   return { rate: moves / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99),
-    serviceMs: perMove(serviceCpu), coreShare: (100 * (after.service.core - before.service.core)) / serviceCpu,
+    serviceMs: perMove(serviceCpu), coreShare: fairmines ? (100 * (after.core - before.core)) / serviceCpu : null,
     postgresMs: perMove(after.postgres - before.postgres),
     loadMs: perMove((after.load.user + after.load.system) / 1e6) };
 }
@@ -153,40 +189,70 @@ function pgbench(conns) {
   }
 }
 
-const runs = [];
+// The hand-written service must place mines as fairmines does, or the comparison means nothing.
+for (let nonce = 0; nonce < 200; nonce += 1) {
+  const [server, client, mines] = ['11'.repeat(32), `client:${nonce}`, 1 + (nonce % 24)];
+  const theirs = handwrittenMines(server, client, nonce, mines).join(',');
+  const ours = Array.from(minePositions(server, client, BigInt(nonce), mines)).join(',');
+  if (theirs !== ours) throw new Error(`the hand-written service's mines differ at nonce ${nonce}: ${theirs} vs ${ours}`);
+}
+
+const CONNECTIONS = [16, 128];
+const results = {};
 try {
-  // Warm up first: the pool's connections opened, the JIT's code compiled, the functions' plans made.
-  await load(16, 2);
-  for (const conns of [16, 128]) runs.push({ conns, service: await load(conns), pgbench: pgbench(conns) });
+  for (const spec of SERVICES) {
+    const service = { ...spec, ...(await startService(spec)) };
+    port = service.port;
+    try {
+      // Warm up first: the pool's connections opened, the JIT's code compiled, the statements' plans made.
+      await load(service, 16, 2);
+      results[spec.name] = {};
+      for (const conns of CONNECTIONS) results[spec.name][conns] = await load(service, conns);
+    } finally {
+      agent.destroy();
+      await stopService(service);
+    }
+  }
+  results.pgbench = Object.fromEntries(CONNECTIONS.map((conns) => [conns, pgbench(conns)]));
 } finally {
-  agent.destroy();
-  service.kill('SIGTERM');
-  await new Promise((resolve) => { service.once('exit', resolve); });
   await embedded.stop({ always: true });
 }
 
 const f1 = (x) => x.toFixed(1);
 console.log(`fairmines-server benchmark: ${os.availableParallelism()} cores, Node ${process.version}, ${SECONDS} s per run, `
-  + `one service process (pool ${POOL}); load generator and pgbench on the same machine\n`);
-console.log('| connections | moves/s | p50 ms | p99 ms | pgbench updates/s | service / pgbench '
-  + '| CPU ms per move: service | of it fairmines | PostgreSQL | load generator |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const { conns, service: s, pgbench: ref } of runs) {
-  console.log(`| ${conns} | ${s.rate.toFixed(0)} | ${f1(s.p50)} | ${f1(s.p99)} | ${ref.toFixed(0)} | `
-    + `${((100 * s.rate) / ref).toFixed(0)}% | ${s.serviceMs.toFixed(2)} | ${f1(s.coreShare)}% | ${s.postgresMs.toFixed(2)} `
-    + `| ${s.loadMs.toFixed(2)} |`);
+  + `one service process at a time (pool ${POOL}); load generator and PostgreSQL on the same machine\n`);
+console.log('| service | connections | moves/s | p50 ms | p99 ms | CPU ms per move: service | of it fairmines | PostgreSQL | load generator |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const { name } of SERVICES) {
+  for (const conns of CONNECTIONS) {
+    const s = results[name][conns];
+    console.log(`| ${name} | ${conns} | ${s.rate.toFixed(0)} | ${f1(s.p50)} | ${f1(s.p99)} | ${s.serviceMs.toFixed(3)} `
+      + `| ${s.coreShare === null ? '' : `${f1(s.coreShare)}%`} | ${s.postgresMs.toFixed(3)} | ${s.loadMs.toFixed(3)} |`);
+  }
 }
+for (const conns of CONNECTIONS) console.log(`| pgbench one-row UPDATE | ${conns} | ${results.pgbench[conns].toFixed(0)} | | | | | | |`);
 console.log();
-const result = (name, value, extra) => console.log(`BENCH ${JSON.stringify({ suite: 'server', name, value: Number(value.toFixed(1)), ...extra })}`);
-for (const { conns, service: s, pgbench: ref } of runs) {
-  const ratio = (100 * s.rate) / ref;
-  result(`server moves/s at ${conns} connections, % of pgbench's one-row updates/s (${s.rate.toFixed(0)} vs ${ref.toFixed(0)})`,
-    ratio, { unit: '%', target: 50, cmp: '>=', met: ratio >= 50 });
-  result(`server p99 latency at ${conns} connections, ms (p50 ${f1(s.p50)})`, s.p99,
-    conns === 128 ? { unit: ' ms', target: 50, cmp: '<=', met: s.p99 <= 50 } : { unit: ' ms', cmp: 'info' });
-  result(`server: the fairmines addon's share of the service's CPU at ${conns} connections`, s.coreShare,
-    { unit: '%', target: 10, cmp: '<=', met: s.coreShare <= 10 });
-  result(`server CPU time per move at ${conns} connections, ms (service ${s.serviceMs.toFixed(2)}, PostgreSQL `
-    + `${s.postgresMs.toFixed(2)}, load generator ${s.loadMs.toFixed(2)})`, s.serviceMs + s.postgresMs + s.loadMs,
-  { unit: ' ms', cmp: 'info' });
+const result = (name, value, extra) => console.log(`BENCH ${JSON.stringify({ suite: 'server', name, value: Number(value.toFixed(2)), ...extra })}`);
+for (const conns of CONNECTIONS) {
+  const [ours, hand, floor] = ['fairmines-server', 'hand-written', 'floor'].map((n) => results[n][conns]);
+  const vsHand = ours.rate / hand.rate;
+  const vsFloor = (100 * ours.rate) / floor.rate;
+  result(`server moves/s at ${conns} connections vs the hand-written service (${ours.rate.toFixed(0)} vs ${hand.rate.toFixed(0)})`,
+    vsHand, { unit: 'x', target: 1.6, cmp: '>=', met: vsHand >= 1.6 });
+  result(`server moves/s at ${conns} connections, % of the floor's (${ours.rate.toFixed(0)} vs ${floor.rate.toFixed(0)})`,
+    vsFloor, { unit: '%', target: 50, cmp: '>=', met: vsFloor >= 50 });
+  if (conns === 128) {
+    result(`server p99 latency at ${conns} connections, ms, below the hand-written service's (p50 ${f1(ours.p50)} vs ${f1(hand.p50)})`,
+      ours.p99, { unit: ' ms', target: Number(hand.p99.toFixed(1)), cmp: '<', met: ours.p99 < hand.p99 });
+  } else {
+    result(`server p99 latency at ${conns} connections, ms (hand-written ${f1(hand.p99)}, floor ${f1(floor.p99)})`, ours.p99,
+      { unit: ' ms', cmp: 'info' });
+  }
+  result(`server: the fairmines addon's share of the service's CPU at ${conns} connections`, ours.coreShare,
+    { unit: '%', target: 10, cmp: '<=', met: ours.coreShare <= 10 });
+  result(`server CPU ms per move at ${conns} connections: service ${ours.serviceMs.toFixed(2)} (hand-written `
+    + `${hand.serviceMs.toFixed(2)}, floor ${floor.serviceMs.toFixed(2)}), PostgreSQL ${ours.postgresMs.toFixed(2)} `
+    + `(${hand.postgresMs.toFixed(2)}, ${floor.postgresMs.toFixed(2)})`, ours.serviceMs + ours.postgresMs, { unit: ' ms', cmp: 'info' });
+  result(`pgbench one-row UPDATEs/s at ${conns} connections on the same PostgreSQL (fairmines-server `
+    + `${((100 * ours.rate) / results.pgbench[conns]).toFixed(0)}% of it)`, results.pgbench[conns], { unit: '/s', cmp: 'info' });
 }

@@ -1,7 +1,10 @@
-// The game's moves over PostgreSQL. Each move is one transaction: the row of the player's seed pair locked
-// (so one player's moves run one at a time, whichever service process takes them) and read, the pair
-// restored from its sealed state, the move made by the addon, the new state and the move written, commit;
-// only then the reply. A crash before the commit leaves the state of the last acknowledged move.
+// The game's moves over PostgreSQL. Each move is one transaction, and the reply is sent only once it is
+// committed: a crash before the commit leaves the state of the last acknowledged move. A player's moves are
+// ordered by the row of their seed pair, whichever service process takes them. The process that wrote the
+// pair last holds it live (live-pairs.js) and writes the next move in one statement that succeeds only while
+// the pair's version is the one it wrote: one round trip. Otherwise (first use, another process or a
+// rotation wrote in between, a retry) the locked path: the row locked and read, the pair restored from its
+// sealed state, the move made by the addon, the new state and the move written, commit.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, checkStake, payout, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
@@ -10,7 +13,7 @@ import { LivePairs } from './live-pairs.js';
 import { once, storeAnswer, storedAnswer } from './idempotency.js';
 import { StateKeys, UnknownStateKey } from './keys.js';
 import { Offer } from './offer.js';
-import { sql, transaction } from './sql.js';
+import { sql, transaction, versionCall } from './sql.js';
 
 /**
  * The verifier page's URL fragment for a round whose server seed is revealed: the page (web/) checks the
@@ -35,6 +38,17 @@ function roundNotFound(player, roundId) {
 function amounts(r) {
   const n = (v) => (v === null ? null : Number(v));
   return { stake: n(r.stake), currency: r.currency, payout: n(r.payout) };
+}
+
+/**
+ * Runs a write of the pair locked in `t` (its first statement gives the pair's new version) with COMMIT: the
+ * new version. Under the lock the version cannot have moved; if it did, nothing was written, and the move
+ * must not be answered as if it were.
+ */
+async function writeLocked(t, text) {
+  const { rows: [{ version }] } = await t.commitWith(text);
+  if (version === null) throw new Error('the seed pair\'s version changed under its lock: nothing was written');
+  return version;
 }
 
 export class Game {
@@ -79,11 +93,14 @@ export class Game {
   }
 
   /**
-   * The pair of a locked row (its id, and its sealed `state` and `commitment`): `{ pair, rounds }`, the live
-   * pair this process wrote last when the row still holds that write, else restored from the row's state.
+   * The player's pair of a locked row (`id` or `pair_id`, `version`, `commitment`, `client_seed`, `state`) as a
+   * live entry (live-pairs.js): the one this process wrote last when the row is still at that version, else
+   * restored from the row's state.
    */
-  pairOf(pairId, row) {
-    return this.live.take(pairId, row.state) ?? { pair: this.restore(row), rounds: new Map() };
+  pairOf(player, row) {
+    const pairId = row.pair_id ?? row.id;
+    return this.live.take(player, pairId, row.version) ?? { pairId, version: row.version, commitment: row.commitment,
+      clientSeed: row.client_seed, pair: this.restore(row), rounds: new Map() };
   }
 
   /**
@@ -96,10 +113,13 @@ export class Game {
     return { record, paid: stake === null ? null : Number(this.core(() => payout(finished, BigInt(stake)))) };
   }
 
-  /** The pair's round at `nonce` when it is in play, else null (finished, voided, or never started). */
-  roundInPlay(pair, nonce) {
+  /**
+   * The pair's round at `nonce` with its `stake` as `{ round, stake }` when it is in play, else null (finished,
+   * voided, or never started).
+   */
+  roundInPlay(pair, nonce, stake) {
     try {
-      return this.core(() => pair.round(nonce));
+      return { round: this.core(() => pair.round(nonce)), stake };
     } catch (err) {
       if (err.code === 'FAIRMINES_ROUND_NOT_IN_PLAY') return null;
       throw err;
@@ -128,95 +148,150 @@ export class Game {
   }
 
   /**
-   * A new round of the player's pair (made on first use): `{ answer, replay }`. Two round trips when the
-   * pair exists; with an Idempotency-Key (`idem`, see idempotency.js) one more, to look it up first.
+   * A new round of the player's pair (made on first use): `{ answer, replay }`. One round trip when this
+   * process holds the pair live; else two (three with an Idempotency-Key, see idempotency.js: always the
+   * locked path, to look the key up first).
    */
   async newRound(player, mines, rtp, wager = null, idem = null) {
+    const live = idem ? null : this.live.take(player);
+    if (live) {
+      const start = this.startOn(player, live, mines, rtp, wager);
+      const { rows: [{ version }] } = await this.pool.query(start.write.prepared);
+      this.metrics?.liveWrite(version === null ? 'superseded' : 'written');
+      if (version !== null) return start.keep(version);
+      // Another writer came first and nothing was written: the locked path reads the pair afresh.
+    }
     return once(idem, () => transaction(this.pool, async (t) => {
       const stored = idem && await storedAnswer(t, 'rounds', player, idem);
       if (stored) return stored;
       let row = await this.lockActivePair(t, player);
-      let live;
-      if (row) {
-        live = this.pairOf(row.id, row);
-      } else {
+      if (!row) {
         // First use (or a rotation just replaced the pair): made under the player's row lock, so that a
         // second request for a new player waits here and then finds the pair.
         await t.query(sql`INSERT INTO players (id) VALUES (${player}) ON CONFLICT DO NOTHING`);
         await this.lockPlayer(t, player);
         row = await this.lockActivePair(t, player);
-        if (row) {
-          live = this.pairOf(row.id, row);
-        } else {
-          // A fresh server seed from the OS CSPRNG and a random client seed the player may change by rotating.
-          const pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
-          const { rows } = await t.query(sql`INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-            VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
-              ${this.sealState(pair, pair.public.commitment)}) RETURNING *`);
-          row = rows[0];
-          live = { pair, rounds: new Map() };
-        }
       }
-      const { pair, rounds } = live;
-      // Counted under the pair's lock: parallel starts of one player cannot pass the cap together.
-      this.offer.checkRoundsInPlay(this.core(() => pair.openRounds().length));
-      const round = this.core(() => pair.startRound(mines, rtp));
-      // The core judges the stake (an amount the round can pay in full) and names it when it refuses.
-      const stake = wager && this.core(() => checkStake(wager.stake, round.mines, round.rtp));
-      const id = randomUUID();
-      const sealed = this.sealState(pair, row.commitment);
-      const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
-        commitment: row.commitment, clientSeed: row.client_seed, stake, currency: wager?.currency ?? null };
-      const store = idem ? `; ${storeAnswer('rounds', player, idem, 201, answer)}` : '';
-      await t.commitWith(sql`SELECT fairmines_start_round(${row.id}, ${sealed}, ${id}, ${player}, ${row.commitment},
-        ${round.nonce}, ${round.mines}::smallint, ${round.rtp.text}, ${stake}::bigint, ${wager?.currency ?? null}::text)` + store);
-      rounds.set(round.nonce.toString(), round);
-      this.live.put(row.id, sealed, pair, rounds);
-      return { answer, replay: false };
+      let pair = null;
+      if (!row) {
+        // A fresh server seed from the OS CSPRNG and a random client seed the player may change by rotating.
+        pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
+        ({ rows: [row] } = await t.query(sql`INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
+          VALUES (${player}, ${pair.publicPart.commitment}, ${pair.publicPart.clientSeed},
+            ${this.sealState(pair, pair.publicPart.commitment)}) RETURNING *`));
+      }
+      const live = pair ? { pairId: row.id, version: row.version, commitment: row.commitment, clientSeed: row.client_seed,
+        pair, rounds: new Map() } : this.pairOf(player, row);
+      const start = this.startOn(player, live, mines, rtp, wager);
+      const store = idem ? `; ${storeAnswer('rounds', player, idem, 201, start.answer)}` : '';
+      return start.keep(await writeLocked(t, start.write.text + store));
     }));
+  }
+
+  /**
+   * A new round of the live pair `live`, made in memory: `{ answer, write, keep }`, `write` the statement that
+   * writes it while the pair is at `live.version` (the pair's new version, or NULL), `keep(version)` after
+   * its commit: the pair kept live at that version, and the result `{ answer, replay }`.
+   */
+  startOn(player, live, mines, rtp, wager) {
+    const { pair } = live;
+    // Counted in the pair's state, under its version: parallel starts of one player cannot pass the cap together.
+    this.offer.checkRoundsInPlay(this.core(() => pair.openRounds().length));
+    const round = this.core(() => pair.startRound(mines, rtp));
+    // The core judges the stake (an amount the round can pay in full) and names it when it refuses.
+    const stake = wager && this.core(() => checkStake(wager.stake, round.mines, round.rtp));
+    const id = randomUUID();
+    const sealed = this.sealState(pair, live.commitment);
+    const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
+      commitment: live.commitment, clientSeed: live.clientSeed, stake, currency: wager?.currency ?? null };
+    const write = versionCall('fairmines_start_round', [[live.pairId, ''], [live.version, ''], [sealed, ''], [id, ''],
+      [player, ''], [live.commitment, ''], [round.nonce, ''], [round.mines, '::smallint'], [round.rtp.text, ''],
+      [stake, '::bigint'], [wager?.currency ?? null, '::text']]);
+    const keep = (version) => {
+      live.rounds.set(id, { round, stake });
+      live.version = version;
+      this.live.put(player, live);
+      return { answer, replay: false };
+    };
+    return { answer, write, keep };
   }
 
   /**
    * A reveal (`tile` given) or a cash-out, as move number `move` of the round. The same move again with
    * the same body gives the stored answer (`replay: true`); another body under a used number, or a number
-   * that skips, is 409. Two round trips: BEGIN with the lock and the read, then the writes with COMMIT.
+   * that skips, is 409. One round trip when this process holds the pair live and the move is the round's
+   * next; else two: BEGIN with the lock and the read, then the writes with COMMIT.
    */
   async move(player, roundId, move, kind, tile) {
     const hash = createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
+    const live = this.live.take(player);
+    const held = live?.rounds.get(roundId);
+    if (held && move === held.round.safePicks + 1) {
+      const next = this.moveOn(player, live, roundId, held, move, kind, tile, hash);
+      const { rows: [{ version }] } = await this.pool.query(next.write.prepared);
+      this.metrics?.liveWrite(version === null ? 'superseded' : 'written');
+      if (version !== null) return next.keep(version);
+      // Another writer came first and nothing was written: the locked path reads the pair afresh.
+    } else if (live) {
+      this.live.put(player, live);
+    }
     return transaction(this.pool, async (t) => {
       // The lock and the read in one statement: a row locked after a wait is read as its latest version.
       // A round in play has made one move per pick, so the next move's number is in the state; only other
       // numbers (retries, conflicts, finished rounds) need the stored moves.
       // Another player's round is not found, as an unknown one is.
-      const { rows: [r] } = await t.query(sql`SELECT * FROM fairmines_lock_player_round(${player}, ${roundId})`);
+      const { rows: [r] } = await t.query(sql`SELECT * FROM fairmines_lock_player_round_version(${player}, ${roundId})`);
       if (!r) throw roundNotFound(player, roundId);
-      const live = r.state === null ? null : this.pairOf(r.pair_id, r);
-      const round = live && (live.rounds.get(r.nonce) ?? this.roundInPlay(live.pair, BigInt(r.nonce)));
-      if (!round || move !== round.safePicks + 1) return this.pastMove(t, roundId, move, hash);
-      const answer = this.core(() => {
-        if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
-        const rv = round.reveal(tile);
-        return { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks, multiplier: rv.multiplier?.text ?? null,
-          finished: rv.finished };
-      });
-      let record = null;
-      let paid = null;
-      if (round.isFinished) {
-        ({ record, paid } = this.settle(round, r.stake));
-        answer.outcome = round.outcome;
-        answer.minePositions = round.minePositions;
-        answer.payout = paid;
-        answer.record = JSON.parse(record);
+      const entry = r.state === null ? null : this.pairOf(player, r);
+      let inPlay = entry?.rounds.get(roundId);
+      if (entry && !inPlay) {
+        // The pair hands a round out once: kept with the pair from here on.
+        inPlay = this.roundInPlay(entry.pair, BigInt(r.nonce), r.stake);
+        if (inPlay) entry.rounds.set(roundId, inPlay);
       }
-      const sealed = this.sealState(live.pair, r.commitment);
-      await t.commitWith(sql`SELECT fairmines_write_move(${r.pair_id}, ${sealed}, ${roundId}, ${move}, ${kind}, ${hash},
-        ${JSON.stringify(answer)}, ${round.isFinished ? round.outcome : null}, ${record},
-        ${round.isFinished ? round.minePositions : null}::smallint[], ${paid}::bigint)`);
-      if (round.isFinished) live.rounds.delete(r.nonce);
-      else live.rounds.set(r.nonce, round);
-      this.live.put(r.pair_id, sealed, live.pair, live.rounds);
-      return { answer, replay: false };
+      if (!inPlay || move !== inPlay.round.safePicks + 1) {
+        if (entry) this.live.put(player, entry);
+        return this.pastMove(t, roundId, move, hash);
+      }
+      const next = this.moveOn(player, entry, roundId, inPlay, move, kind, tile, hash);
+      return next.keep(await writeLocked(t, next.write.text));
     });
+  }
+
+  /**
+   * Move number `move` of the live pair's round `held` (`{ round, stake }`), made in memory: `{ write, keep }`
+   * as startOn's, `keep(version)` giving `{ answer, replay }`.
+   */
+  moveOn(player, live, roundId, held, move, kind, tile, hash) {
+    const { round, stake } = held;
+    const answer = this.core(() => {
+      if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
+      const rv = round.reveal(tile);
+      return { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks, multiplier: rv.multiplier?.text ?? null,
+        finished: rv.finished };
+    });
+    let record = null;
+    let paid = null;
+    const finished = round.isFinished;
+    if (finished) {
+      ({ record, paid } = this.settle(round, stake));
+      answer.outcome = round.outcome;
+      answer.minePositions = round.minePositions;
+      answer.payout = paid;
+      answer.record = JSON.parse(record);
+    }
+    const sealed = this.sealState(live.pair, live.commitment);
+    const write = versionCall('fairmines_write_move', [[live.pairId, ''], [live.version, ''], [sealed, ''], [roundId, ''],
+      [move, ''], [kind, ''], [hash, ''], [JSON.stringify(answer), ''], [finished ? round.outcome : null, '::text'],
+      [record, '::text'], [finished ? round.minePositions : null, '::smallint[]'], [paid, '::bigint']]);
+    const keep = (version) => {
+      if (finished) live.rounds.delete(roundId);
+      else live.rounds.set(roundId, held);
+      live.version = version;
+      this.live.put(player, live);
+      return { answer, replay: false };
+    };
+    return { write, keep };
   }
 
   /**
@@ -300,7 +375,7 @@ export class Game {
     const pair = this.restore(row);
     const { rows } = await c.query(
       `SELECT id, nonce FROM rounds WHERE pair_id = $1 AND status = 'in_play' ORDER BY nonce`, [row.id]);
-    return { player, commitment: row.commitment, clientSeed: row.client_seed, nonce: Number(pair.public.nonce),
+    return { player, commitment: row.commitment, clientSeed: row.client_seed, nonce: Number(pair.publicPart.nonce),
       roundsInPlay: rows.map((x) => ({ round: x.id, nonce: Number(x.nonce) })) };
   }
 
@@ -317,7 +392,7 @@ export class Game {
       }
       const row = await this.lockActivePair(t, player);
       // Restored afresh: the rotation ends this pair, and its live copy with it.
-      this.live.drop(row.id);
+      this.live.drop(player);
       const pair = this.restore(row);
       const voided = [];
       if (voidRounds) {
@@ -343,15 +418,15 @@ export class Game {
       const answer = {
         revealed: { serverSeed: revealed.serverSeed, commitment: revealed.commitment, clientSeed: revealed.clientSeed,
           rounds: Number(revealed.rounds) },
-        current: { commitment: pair.public.commitment, clientSeed: pair.public.clientSeed, nonce: Number(pair.public.nonce) },
+        current: { commitment: pair.publicPart.commitment, clientSeed: pair.publicPart.clientSeed, nonce: Number(pair.publicPart.nonce) },
         voided,
       };
       const store = idem ? `; ${storeAnswer('rotate', player, idem, 200, answer)}` : '';
       await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
           rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
         INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
-            ${this.sealState(pair, pair.public.commitment)})` + store);
+          VALUES (${player}, ${pair.publicPart.commitment}, ${pair.publicPart.clientSeed},
+            ${this.sealState(pair, pair.publicPart.commitment)})` + store);
       return { answer, replay: false };
     }));
   }

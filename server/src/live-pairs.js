@@ -1,8 +1,9 @@
-// The seed pairs whose state this process wrote last, kept live, so that the next move of a pair need not
-// restore it from its state. An entry is used only when the state stored now is, byte for byte, the
-// sealed state this process wrote from that very object after its transaction committed: a seal's IV is
-// random, so any other write (another process, a rotation) makes the bytes differ, and the pair is
-// restored from the database as always. The database stays the only truth; this saves the restore.
+// The seed pairs whose state this process wrote last, kept live, so that a pair's next move needs neither a
+// restore from its sealed state nor a locked read of its row first. An entry holds the pair's version as
+// this process wrote it (migrations/006_pair_versions.sql: every write of a pair's state adds one), and the
+// next write from it succeeds only while the stored version is still that one: when another writer came in
+// between (another process, a rotation, a re-key), nothing is written, and the pair is read and restored.
+// The database stays the only truth; this saves the round trip and the restore.
 export class LivePairs {
   constructor(max = 10_000) {
     this.max = max;
@@ -10,25 +11,27 @@ export class LivePairs {
   }
 
   /**
-   * The live pair of row `pairId` when `sealed` (the state stored now) is what this process last wrote
-   * from it: `{ pair, rounds }` (its rounds handed out and still in play, by nonce), taken out (a pair is
-   * used by one transaction at a time: put it back after the commit); else null.
+   * The player's live pair, taken out (one request uses it at a time: put it back after its commit):
+   * `{ pairId, version, commitment, clientSeed, pair, rounds }`, `rounds` its rounds handed out and still in
+   * play by round id (`{ round, stake }`). With `pairId` and `version`: only when it is that version of that
+   * pair (the row read under its lock), else null.
    */
-  take(pairId, sealed) {
-    const entry = this.entries.get(pairId);
+  take(player, pairId, version) {
+    const entry = this.entries.get(player);
     if (!entry) return null;
-    this.entries.delete(pairId);
-    return entry.sealed.equals(sealed) ? entry : null;
+    this.entries.delete(player);
+    if (pairId !== undefined && (entry.pairId !== pairId || entry.version !== version)) return null;
+    return entry;
   }
 
-  /** After a commit that wrote `sealed` from `pair`: kept, the least recently written dropped past `max`. */
-  put(pairId, sealed, pair, rounds) {
-    this.entries.delete(pairId);
-    this.entries.set(pairId, { sealed, pair, rounds });
+  /** After a commit that wrote the entry's pair at `entry.version` (or a request that left it untouched). */
+  put(player, entry) {
+    this.entries.delete(player);
+    this.entries.set(player, entry);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value);
   }
 
-  drop(pairId) {
-    this.entries.delete(pairId);
+  drop(player) {
+    this.entries.delete(player);
   }
 }

@@ -323,6 +323,8 @@ describe('/metrics', () => {
     assert.match(res.body, /^fairmines_moves_total\{kind="start"\} \d+$/m);
     assert.match(res.body, /^fairmines_moves_total\{kind="reveal"\} \d+$/m);
     assert.match(res.body, /^fairmines_moves_total\{kind="cash_out"\} \d+$/m);
+    assert.match(res.body, /^fairmines_live_writes_total\{result="written"\} [1-9]\d*$/m);
+    assert.match(res.body, /^fairmines_live_writes_total\{result="superseded"\} \d+$/m);
     assert.match(res.body, /^fairmines_errors_total\{code="FAIRMINES_UNAUTHORIZED"\} \d+$/m);
     assert.match(res.body, /^fairmines_errors_total\{code="FAIRMINES_MOVE_CONFLICT"\} \d+$/m);
     assert.match(res.body, /^# TYPE fairmines_request_duration_seconds histogram$/m);

@@ -145,6 +145,48 @@ test('two processes taking turns on one round: each goes on from what the other 
   await Promise.all([a.close(), b.close()]);
 });
 
+test('two processes racing on one pair: a write from a stale live pair is superseded, then made on the locked path', async () => {
+  // Each process keeps the pair live after its own writes and writes its next move in one statement that
+  // holds only while the pair's version is the one it wrote; the other process's writes move the version.
+  const [a, b] = [await startApp(db, 4), await startApp(db, 4)];
+  const player = 'racers';
+  const superseded = () => a.app.metrics.liveWrites.get('superseded') + b.app.metrics.liveWrites.get('superseded');
+  const rounds = [];
+  for (const svc of [a, b, a, b]) {
+    const { json } = await call(svc.app, 'POST', `/v1/players/${player}/rounds`, { mines: 1 });
+    rounds.push({ svc, round: json.round, safe: tiles(await minesOf(svc.pool, json.round)).safe });
+  }
+  const play = async ({ svc, round, safe }, move) => call(svc.app, 'POST', `/v1/players/${player}/rounds/${round}/`
+    + (move <= 4 ? 'reveal' : 'cash-out'), move <= 4 ? { tile: safe[move - 1], move } : { move });
+  // In turn, a round of each process: from the second move on, each process holds its round live and finds
+  // the version moved by the other process.
+  const [ra, rb] = rounds.slice(2);
+  const before = superseded();
+  for (let move = 1; move <= 3; move += 1) {
+    for (const r of [ra, rb]) assert.deepEqual((await play(r, move)).json.safePicks, move);
+  }
+  assert.ok(superseded() - before >= 4, `superseded ${superseded() - before} of 6 moves`);
+  // Then every round to its end at once, the two processes racing on the pair's row.
+  const answers = await Promise.all(rounds.map(async (r) => {
+    const out = [];
+    for (let move = r === ra || r === rb ? 4 : 1; move <= 5; move += 1) out.push(await play(r, move));
+    return out.slice(-2);
+  }));
+  for (const out of answers) {
+    assert.deepEqual(out.map((x) => [x.status, x.json.safePicks]), [[200, 4], [200, 4]]);
+    assert.equal(out[1].json.outcome, 'cashed_out');
+  }
+  // What each process answered is what is stored, and the pair's state holds no round in play: a new
+  // round from either process gets the next nonce.
+  for (const { round, safe } of rounds) {
+    const { json } = await call(a.app, 'GET', `/v1/players/${player}/rounds/${round}`);
+    assert.deepEqual([json.status, json.picks, json.moves], ['cashed_out', safe.slice(0, 4), 5]);
+  }
+  assert.deepEqual((await call(b.app, 'GET', `/v1/players/${player}/seeds`)).json.roundsInPlay, []);
+  assert.equal((await call(a.app, 'POST', `/v1/players/${player}/rounds`, { mines: 2 })).json.nonce, rounds.length);
+  await Promise.all([a.close(), b.close()]);
+});
+
 test('the database enforces one round per (commitment, nonce) whatever the code does', async () => {
   const pool = db.pool();
   const { rows: [r] } = await pool.query('SELECT * FROM rounds LIMIT 1');

@@ -32,7 +32,7 @@ for line in sys.stdin:
         var sink = 0L
         val start = System.nanoTime()
         when (case) {
-            "minePositions" -> for (n in 0 until k) sink += minePositions(SERVER, CLIENT, n.toULong(), 3).size
+            "minePositions" -> for (n in 0 until k) sink += minePositions(SERVER, CLIENT, n.toLong(), 3).size
             "commitment" -> for (n in 0 until k) sink += commitment(SERVER).length
         }
         val seconds = (System.nanoTime() - start) / 1e9

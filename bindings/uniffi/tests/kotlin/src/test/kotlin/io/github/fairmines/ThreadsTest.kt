@@ -24,11 +24,11 @@ object ThreadsProcess {
         val workers = (0 until threads).map { t ->
             Thread {
                 // Objects are left to the cleaner (no use/close), as a careless caller would leave them.
-                val pair = SeedPair.fromParts(SERVER, CLIENT, t.toULong() shl 32)
+                val pair = SeedPair.fromParts(SERVER, CLIENT, t.toLong() shl 32)
                 for (i in 0 until calls) {
                     when (kind) {
                         "maxSafePicks" -> check(maxSafePicks(3) == 22)
-                        "minePositions" -> check(minePositions(SERVER, CLIENT, i.toULong(), 3).size == 3)
+                        "minePositions" -> check(minePositions(SERVER, CLIENT, i.toLong(), 3).size == 3)
                         "commitment" -> check(commitment(SERVER).length == 64)
                         "round" -> {
                             val round = pair.startRound(3, "0.99")
