@@ -707,10 +707,10 @@ fairmines_status fairmines_seed_pair_to_state_json(const struct fairmines_seed_p
  * What the player may see of a seed pair, as JSON: `{"commitment":…,"client_seed":…,"nonce":n}`. Text output
  * (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
  */
-fairmines_status fairmines_seed_pair_public_json(const struct fairmines_seed_pair *pair,
-                                                 char *out,
-                                                 size_t capacity,
-                                                 size_t *out_needed);
+fairmines_status fairmines_seed_pair_public_part_json(const struct fairmines_seed_pair *pair,
+                                                      char *out,
+                                                      size_t capacity,
+                                                      size_t *out_needed);
 
 /**
  * The client seed, NUL-terminated (its byte length is `*out_needed - 1`; it may contain NUL bytes if it was

@@ -104,7 +104,7 @@ export interface Round {
   toJSON(): RoundJson
 }
 
-/** What `JSON.stringify(seedPair)` and `JSON.stringify(seedPair.public)` write: the nonce in decimal. */
+/** What `JSON.stringify(seedPair)` and `JSON.stringify(seedPair.publicPart)` write: the nonce in decimal. */
 export interface PublicSeedPairJson {
   commitment: string
   clientSeed: string

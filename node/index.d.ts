@@ -106,7 +106,7 @@ export interface Round {
   toJSON(): RoundJson
 }
 
-/** What `JSON.stringify(seedPair)` and `JSON.stringify(seedPair.public)` write: the nonce in decimal. */
+/** What `JSON.stringify(seedPair)` and `JSON.stringify(seedPair.publicPart)` write: the nonce in decimal. */
 export interface PublicSeedPairJson {
   commitment: string
   clientSeed: string
@@ -304,7 +304,7 @@ export declare class SeedPair {
    */
   static fromStateJson(json: string): SeedPair
   /** What the player may see now: the commitment, the client seed and the nonce of the next round. */
-  get public(): PublicSeedPair
+  get publicPart(): PublicSeedPair
   /**
    * Starts a round with the current nonce, then increments the nonce; the grid is fixed now. On an
    * error nothing changes.

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# `make bench`: every benchmark (the core's criterion bench, C, Python, Node, WASM, web, history, server), their `BENCH {json}` lines
+# `make bench`: every benchmark (the core's criterion bench, C, Python, the JVM against Python, Node, WASM, web, history, server), their `BENCH {json}` lines
 # collected into docs/benchmarks.md with the machine, commit and targets; logs in target/bench-logs/. BENCH_ONLY="rust c ..."
 # runs a subset. Ratios are measured within one program's run, so they hold on a busy machine better than rounds/s do.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 LOGS=$ROOT/target/bench-logs
 mkdir -p "$LOGS"
-ONLY=${BENCH_ONLY:-rust c python node wasm web history server}
+ONLY=${BENCH_ONLY:-rust c python jvm node wasm web history server}
 unset BENCH_ONLY   # bindings/c/bench/c_api.c reads its own BENCH_ONLY (one case)
 started=$SECONDS
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -30,6 +30,7 @@ rm -f "$LOGS"/*.log "$LOGS"/*.err "$LOGS/status"
 run rust cargo bench --quiet --locked -p fairmines --bench rounds
 run c bash scripts/bench-c.sh
 run python bash scripts/bench-python.sh
+run jvm bash scripts/bench-jvm.sh
 run node bash scripts/bench-node.sh
 run wasm bash scripts/bench-wasm.sh
 run web bash scripts/bench-web.sh
@@ -74,6 +75,9 @@ machine's drift cancels:
   all cores against one thread. **4 rounds in step** (no target): `f1600_x4` (AVX2 when present) against one lane.
 - **C**: `scripts/bench-c.sh`, the C API from C against the same calls straight to the Rust core in one process, 300
   samples of 2,000 calls per side (thread CPU time, order swapped); "instructions" rows count them with callgrind.
+- **JVM**: `scripts/bench-jvm.sh`, the Kotlin binding (UniFFI over JNA, patched by `bindings/uniffi/patch_kotlin.py`)
+  per call against the Python wheel's same call, in one run: 21 samples of 20,000 calls a side, each timed back to
+  back with a Python process driven from the JVM (release builds of both libraries).
 - **Python** (`scripts/bench-python.sh`, against pure-Python hashlib), **Node** (`scripts/bench-node.sh`, against
   js-sha3 and `node:crypto`), **WASM** (`scripts/bench-wasm.sh`, against js-sha3 in Node; the .wasm's size raw and
   gzipped, KiB) and **web** (`scripts/bench-web.sh`, in Chromium; the page worker's history rows/s against

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The JAR (+ POM, sources JAR, Maven repository folder dist/maven) and the Ruby gem into dist/, with libfairmines_uniffi.so for glibc 2.17; `--libs DIR`: no build, DIR holds JNA's folders (linux-x86-64/, darwin-aarch64/, ...) each with its library: one JAR with all, one gem per folder.
+# The JAR (+ POM, sources JAR, Maven repository folder dist/maven) and the Ruby gem into dist/, each with bindings/uniffi/README.md, with libfairmines_uniffi.so for glibc 2.17; `--libs DIR`: no build, DIR holds JNA's folders (linux-x86-64/, darwin-aarch64/, ...) each with its library: one JAR with all, one gem per folder.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
@@ -26,7 +26,7 @@ if [[ -z $libs ]]; then
 else
     cp -r "$libs"/. "$stage/resources/"
 fi
-cp LICENSE-MIT LICENSE-APACHE "$stage/resources/META-INF/"
+cp LICENSE-MIT LICENSE-APACHE bindings/uniffi/README.md "$stage/resources/META-INF/"
 folders=$(cd "$stage/resources" && find . -mindepth 1 -maxdepth 1 -type d ! -name META-INF -printf '%f\n' | sort)
 [[ -n $folders ]] || fail "no library folder in ${libs:-the build}"
 for folder in $folders; do
@@ -48,11 +48,13 @@ repo=dist/maven/io/github/fairmines/fairmines/$version
 rm -rf dist/maven/io/github/fairmines/fairmines && mkdir -p "$repo"
 cp "$stage/maven/$name.jar" "dist/$name.jar"
 cp "$pom" "dist/$name.pom"
-# The sources JAR: the generated Kotlin and the licences, sorted, dated SOURCE_DATE_EPOCH (zip starts at 1980), 0644.
+# The sources JAR: the Kotlin (generated, with its KDoc, and Library.kt), the README and the licences, sorted, dated
+# SOURCE_DATE_EPOCH (zip starts at 1980), 0644.
 python3 - "dist/$name-sources.jar" "$SOURCE_DATE_EPOCH" "$generated/kotlin" <<'PY'
 import os, sys, time, zipfile
 out, epoch, src = sys.argv[1], max(int(sys.argv[2]), 315532800), sys.argv[3]
-files = [("META-INF/LICENSE-APACHE", "LICENSE-APACHE"), ("META-INF/LICENSE-MIT", "LICENSE-MIT")]
+files = [("META-INF/LICENSE-APACHE", "LICENSE-APACHE"), ("META-INF/LICENSE-MIT", "LICENSE-MIT"),
+         ("META-INF/README.md", "bindings/uniffi/README.md")]
 for d, _, names in os.walk(src):
     files += [(os.path.relpath(os.path.join(d, n), src), os.path.join(d, n)) for n in names]
 with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -73,8 +75,8 @@ for folder in $folders; do
     cp bindings/uniffi/ruby/lib/fairmines.rb "$stage/gem/lib/"
     cp "$generated/ruby/fairmines.rb" "$stage/gem/lib/fairmines/uniffi.rb"
     cp "$stage/resources/$folder"/* "$stage/gem/lib/fairmines/"
-    cp LICENSE-MIT LICENSE-APACHE "$gemspec" "$stage/gem/"
-    chmod 0644 "$stage/gem/lib/fairmines.rb" "$stage/gem/lib/fairmines/uniffi.rb" "$stage/gem"/LICENSE-* "$stage/gem/fairmines.gemspec"
+    cp LICENSE-MIT LICENSE-APACHE bindings/uniffi/README.md "$gemspec" "$stage/gem/"
+    chmod 0644 "$stage/gem/lib/fairmines.rb" "$stage/gem/lib/fairmines/uniffi.rb" "$stage/gem"/LICENSE-* "$stage/gem/README.md" "$stage/gem/fairmines.gemspec"
     chmod 0755 "$stage/gem/lib/fairmines/"*fairmines_uniffi*
     (cd "$stage/gem" && FAIRMINES_GEM_PLATFORM=$platform gem build --quiet fairmines.gemspec >/dev/null)
     mv "$stage/gem/$name-$platform.gem" dist/

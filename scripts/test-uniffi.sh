@@ -10,9 +10,9 @@ tests=bindings/uniffi/tests blocks="$target/uniffi-readme" generated="$target/un
 step "Rust tests of fairmines-uniffi (the two packages together, as generate.sh builds them)"
 cargo test --quiet -p fairmines-uniffi -p fairmines-uniffi-bindgen
 
-step "the README's blocks (Kotlin's ReadmeTest compares them); its build block, which generates into $generated"
+step "the README's blocks (ReadmeTest runs the Kotlin and Java ones and compares their output); its build block, which generates into $generated"
 rm -rf "$blocks"
-python3 scripts/readme_examples.py bindings/uniffi/README.md --extract test-uniffi "$blocks" --expect "build kotlin kotlin.out ruby swift"
+python3 scripts/readme_examples.py bindings/uniffi/README.md --extract test-uniffi "$blocks" --expect "build kotlin kotlin.out java java.out ruby swift"
 bash -ex "$blocks/build"
 
 step "Swift: the generated C header compiles, declares what the library exports, and works from C; the README's example parses"

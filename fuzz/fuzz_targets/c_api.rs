@@ -700,12 +700,12 @@ impl State {
                 let mut t = out.buf();
                 let code = expect(
                     unsafe {
-                        fairmines_seed_pair_public_json(self.pair(pair), t.out.ptr().cast(), t.out.capacity, t.needed.ptr())
+                        fairmines_seed_pair_public_part_json(self.pair(pair), t.out.ptr().cast(), t.out.capacity, t.needed.ptr())
                     },
                     &[NULL_POINTER, BUFFER_TOO_SMALL],
-                    "seed_pair_public_json",
+                    "seed_pair_public_part_json",
                 );
-                if let Some(json) = t.check(code, "seed_pair_public_json") {
+                if let Some(json) = t.check(code, "seed_pair_public_part_json") {
                     let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
                     assert!(value.get("server_seed").is_none(), "the public JSON shows the server seed");
                 }

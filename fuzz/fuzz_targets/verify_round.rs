@@ -247,7 +247,7 @@ fn state_json(state: &str) {
             let value: serde_json::Value = serde_json::from_str(&saved).expect("state is JSON");
             let seed = value["server_seed"].as_str().expect("server_seed");
             assert!(seed.len() == 64 && seed.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')), "{seed:?}");
-            assert_eq!(pair.public().commitment.to_string(), reference::commitment(seed));
+            assert_eq!(pair.public_part().commitment.to_string(), reference::commitment(seed));
             assert!(!format!("{pair:?}").contains(seed), "Debug shows the server seed");
             let again = SeedPair::from_state_json(&saved).expect("own state parses");
             assert_eq!(again.to_state_json(), saved);
@@ -360,7 +360,7 @@ fn play(p: Played) {
             return;
         }
     };
-    assert_eq!(pair.public().nonce, p.nonce + 1);
+    assert_eq!(pair.public_part().nonce, p.nonce + 1);
     let grid = reference::placement(&server, &client, p.nonce, usize::from(mines.get()));
     assert!(round.mine_positions().is_none(), "the grid is hidden while in play");
     for &tile in p.tiles.iter().take(30) {

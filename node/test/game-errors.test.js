@@ -36,7 +36,7 @@ test('SeedPair constructor and fromParts: clientSeed, serverSeed, nonce', () => 
   for (const bad of [-1, 1.5, 2 ** 53, NaN, -1n, 2n ** 64n, 2n ** 200n]) {
     expectError(() => SeedPair.fromParts(S, C, bad), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
   }
-  assert.equal(SeedPair.fromParts(S, C, 5).public.nonce, SeedPair.fromParts(S, C, 5n).public.nonce);
+  assert.equal(SeedPair.fromParts(S, C, 5).publicPart.nonce, SeedPair.fromParts(S, C, 5n).publicPart.nonce);
   for (const bad of ['1', null, undefined, {}]) {
     expectError(() => SeedPair.fromParts(S, C, bad), T, TYPE, 'nonce');
   }
@@ -196,7 +196,7 @@ test('startRound: mines, rtp (a number is refused with the reason), the last non
     expectError(() => p.startRound(3, rtp), R, 'FAIRMINES_INVALID_RTP', 'rtp');
   }
   expectError(() => p.startRound(3, LONE), R, 'FAIRMINES_INVALID_UTF8', 'rtp');
-  assert.equal(p.public.nonce, 1n, 'failed starts use no nonce');
+  assert.equal(p.publicPart.nonce, 1n, 'failed starts use no nonce');
   assert.equal(p.startRound(3, '1').nonce, 1n);
   assert.equal(p.startRound(3n, '1').mines, 3, 'a bigint mine count');
   // Nonce 2^64 - 1 starts no round, by one rule of the core: startRound there and fromParts with it.
@@ -204,20 +204,20 @@ test('startRound: mines, rtp (a number is refused with the reason), the last non
   assert.equal(last.startRound(3, '0.99').nonce, 2n ** 64n - 2n);
   const e = expectError(() => last.startRound(3, '0.99'), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
   assert.equal(e.message, 'nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to 18446744073709551614 (it counts its rounds in 64 bits); rotate to a new seed pair');
-  assert.equal(last.public.nonce, 2n ** 64n - 1n);
+  assert.equal(last.publicPart.nonce, 2n ** 64n - 1n);
   const made = expectError(() => SeedPair.fromParts(S, C, 2n ** 64n - 1n), R, 'FAIRMINES_INVALID_NONCE', 'nonce');
   assert.equal(made.message, e.message);
 });
 
 test('rotate and setClientSeed: clientSeed', () => {
   const p = pair();
-  const commitment = p.public.commitment;
+  const commitment = p.publicPart.commitment;
   for (const bad of [3, 3n, true, {}, [], Symbol('x')]) expectError(() => p.rotate(bad), T, TYPE, 'clientSeed');
   expectError(() => p.rotate(LONE), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
   for (const bad of WRONG_TYPES) expectError(() => p.setClientSeed(bad), T, TYPE, 'clientSeed');
   expectError(() => p.setClientSeed(LONE), R, 'FAIRMINES_INVALID_UTF8', 'clientSeed');
-  assert.equal(p.public.commitment, commitment, 'failed rotations change nothing');
-  assert.equal(p.public.clientSeed, C);
+  assert.equal(p.publicPart.commitment, commitment, 'failed rotations change nothing');
+  assert.equal(p.publicPart.clientSeed, C);
 });
 
 test('rotate and setClientSeed with a round in play: FAIRMINES_ROUNDS_IN_PLAY, a plain Error (no argument is at fault)', () => {

@@ -31,9 +31,9 @@ function shown(value) {
 
 test('the worked example as a game: every field of Reveal, the exact multipliers, a record that verifies', () => {
   const pair = SeedPair.fromParts(S, C, 1);
-  assert.deepEqual(pair.public, { commitment: COMMITMENT, clientSeed: C, nonce: 1n });
+  assert.deepEqual(pair.publicPart, { commitment: COMMITMENT, clientSeed: C, nonce: 1n });
   const round = pair.startRound(3, '0.99');
-  assert.equal(pair.public.nonce, 2n, 'the nonce increments when a round starts');
+  assert.equal(pair.publicPart.nonce, 2n, 'the nonce increments when a round starts');
   assert.ok(round instanceof Round);
   assert.deepEqual([round.nonce, round.mines, round.commitment, round.clientSeed, round.rtp.text], [1n, 3, COMMITMENT, C, '99/100']);
   assert.deepEqual([round.isFinished, round.outcome, round.safePicks, round.multiplier, round.picks, round.minePositions, round.record()],
@@ -87,7 +87,7 @@ test('a round of every hex-seeded vector, to its last safe tile and to a mine, m
     const rtp = rtps[i % rtps.length];
     const safe = tilesBut(v.positions).reverse(); // a pick order other than 1, 2, 3…
     const pair = SeedPair.fromParts(v.server_seed, v.client_seed, BigInt(v.nonce));
-    assert.equal(pair.public.commitment, v.commitment, at);
+    assert.equal(pair.publicPart.commitment, v.commitment, at);
     const round = pair.startRound(v.mines, rtp);
     safe.forEach((tile, k) => {
       const reveal = round.reveal(tile);
@@ -109,10 +109,10 @@ test('a round of every hex-seeded vector, to its last safe tile and to a mine, m
 
 test('SeedPair: a fresh pair from the CSPRNG; rotation reveals the seed the commitment promised', () => {
   const pair = new SeedPair('player');
-  const { commitment, clientSeed, nonce } = pair.public;
+  const { commitment, clientSeed, nonce } = pair.publicPart;
   assert.match(commitment, HEX64);
   assert.deepEqual([clientSeed, nonce], ['player', 0n]);
-  assert.notEqual(new SeedPair('player').public.commitment, commitment, 'two pairs, two server seeds');
+  assert.notEqual(new SeedPair('player').publicPart.commitment, commitment, 'two pairs, two server seeds');
   const round = pair.startRound(2, '0.99');
   if (round.reveal(13).safe) round.cashOut();
   const revealed = pair.rotate();
@@ -121,25 +121,25 @@ test('SeedPair: a fresh pair from the CSPRNG; rotation reveals the seed the comm
   assert.deepEqual([revealed.commitment, revealed.clientSeed, revealed.rounds], [commitment, 'player', 1n]);
   assert.deepEqual(round.minePositions, fm.minePositions(revealed.serverSeed, 'player', 0, 2));
   assert.ok(fm.verifyRound(round.record(), revealed.serverSeed).ok);
-  assert.notEqual(pair.public.commitment, commitment, 'a new server seed');
+  assert.notEqual(pair.publicPart.commitment, commitment, 'a new server seed');
   assert.equal(pair.rotate('new client').clientSeed, 'player');
   assert.equal(pair.rotate(null).clientSeed, 'new client', 'null keeps the client seed');
   assert.equal(pair.setClientSeed('third').clientSeed, 'new client');
-  assert.deepEqual([pair.public.clientSeed, pair.public.nonce], ['third', 0n]);
+  assert.deepEqual([pair.publicPart.clientSeed, pair.publicPart.nonce], ['third', 0n]);
   const generated = fm.generateServerSeed();
-  assert.equal(SeedPair.fromParts(generated.serverSeed, 'client', 0).public.commitment, generated.commitment, 'a generated seed makes a pair');
+  assert.equal(SeedPair.fromParts(generated.serverSeed, 'client', 0).publicPart.commitment, generated.commitment, 'a generated seed makes a pair');
 });
 
 test('startRound(5, \'99/100\'), then rotate() or setClientSeed() is refused while the round is in play, and changes nothing', () => {
   const pair = new SeedPair('player');
   const round = pair.startRound(5, '99/100');
-  const publicBefore = pair.public;
+  const publicBefore = pair.publicPart;
   const stateBefore = pair.toStateJson();
   for (const attempt of [() => pair.rotate(), () => pair.rotate('another'), () => pair.rotate(null), () => pair.setClientSeed('another')]) {
     const e = expectError(attempt, ...IN_PLAY);
     assert.match(e.message, /\(nonce 0\)/, 'the message names the round in play');
   }
-  assert.deepEqual(pair.public, publicBefore, 'the commitment, client seed and nonce are unchanged');
+  assert.deepEqual(pair.publicPart, publicBefore, 'the commitment, client seed and nonce are unchanged');
   assert.equal(pair.toStateJson(), stateBefore, 'the server seed is unchanged (and was not revealed)');
   assert.deepEqual(pair.openRounds(), [0n]);
   // The refusal did not end the round: it plays on against the grid of the still-secret seed.
@@ -186,7 +186,7 @@ test('the state JSON is the core\'s (version 2): every round in play whole, each
   const text = pair.toStateJson();
   assert.deepEqual(JSON.parse(text), state(12, [{ nonce: 10, mines: 3, rtp: '99/100', picks: [safe[4]] }, { nonce: 11, mines: 24, rtp: '97/100', picks: [] }]));
   const restored = SeedPair.fromStateJson(text);
-  assert.deepEqual([restored.public, restored.openRounds(), restored.toStateJson()], [pair.public, [10n, 11n], text]);
+  assert.deepEqual([restored.publicPart, restored.openRounds(), restored.toStateJson()], [pair.publicPart, [10n, 11n], text]);
   // Each round comes back by its nonce, whole.
   const [ten, eleven] = [restored.round(10), restored.round(11n)];
   assert.deepEqual([ten.nonce, ten.mines, ten.rtp.text, ten.picks, ten.safePicks, ten.multiplier.text, ten.isFinished, ten.minePositions],
@@ -204,7 +204,7 @@ test('the state JSON is the core\'s (version 2): every round in play whole, each
   big.startRound(1, '1');
   const back = SeedPair.fromStateJson(big.toStateJson());
   assert.match(big.toStateJson(), /"nonce":18446744073709551615,"rounds":\[\{"nonce":18446744073709551614,/);
-  assert.deepEqual([back.public.nonce, back.openRounds(), back.round(2n ** 64n - 2n).nonce], [2n ** 64n - 1n, [2n ** 64n - 2n], 2n ** 64n - 2n]);
+  assert.deepEqual([back.publicPart.nonce, back.openRounds(), back.round(2n ** 64n - 2n).nonce], [2n ** 64n - 1n, [2n ** 64n - 2n], 2n ** 64n - 2n]);
 });
 
 
@@ -217,7 +217,7 @@ test('a nonce above 2^53 in the core JSON: fromStateJson and recordFromJson keep
   assert.equal(JSON.parse(state).rounds[0].nonce, 2 ** 64, 'JSON.parse gives the nearest double, not the nonce');
   assert.notEqual(BigInt(JSON.parse(state).rounds[0].nonce), nonce);
   const back = SeedPair.fromStateJson(state);
-  assert.deepEqual([back.public.nonce, back.openRounds(), back.round(nonce).nonce], [nonce + 1n, [nonce], nonce]);
+  assert.deepEqual([back.publicPart.nonce, back.openRounds(), back.round(nonce).nonce], [nonce + 1n, [nonce], nonce]);
   pair.voidOpenRounds();
   const text = fm.recordToJson(round.record());
   assert.match(text, /"nonce":18446744073709551614,/);
@@ -458,7 +458,7 @@ test('JSON.stringify(record) of a nonce above 2^53 - 1: exact where JSON.rawJSON
 
 test('JSON.stringify writes every result holding a bigint: decimal strings, through a toJSON no one else sees', () => {
   const pair = SeedPair.fromParts(S, C, 2n ** 64n - 3n);
-  const pub = pair.public;
+  const pub = pair.publicPart;
   assert.equal(JSON.stringify(pub), `{"commitment":"${COMMITMENT}","clientSeed":"${C}","nonce":"18446744073709551613"}`);
   assert.deepEqual(pub.toJSON(), JSON.parse(JSON.stringify(pair)), 'the same as the pair\'s own');
   const round = pair.startRound(3, '0.99');

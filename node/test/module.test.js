@@ -89,7 +89,7 @@ test('napi-level failures are TypeErrors of the error model: detached statics, m
   assert.equal(fm.SeedPair.fromParts.name, 'fromParts');
   class Mine extends fm.SeedPair {}
   assert.ok(Mine.fromParts(S, 'c', 1) instanceof fm.SeedPair);
-  assert.equal(new Mine('c').public.nonce, 0n);
+  assert.equal(new Mine('c').publicPart.nonce, 0n);
   // Methods and getters on anything but an instance (napi-rs: V8's 'Illegal invocation', or 'InvalidArg').
   const pair = fm.SeedPair.fromParts(S, 'c', 1);
   const round = pair.startRound(3, '0.99');
@@ -99,7 +99,7 @@ test('napi-level failures are TypeErrors of the error model: detached statics, m
     [() => { const { startRound } = pair; return startRound(3, '0.99'); }, 'SeedPair', 'undefined'],
     [() => fm.SeedPair.prototype.startRound.call(round, 3, '0.99'), 'SeedPair', 'a Round'],
     [() => fm.SeedPair.prototype.toStateJson.call({}), 'SeedPair', 'an object'],
-    [() => getter(fm.SeedPair, 'public').call({}), 'SeedPair', 'an object'],
+    [() => getter(fm.SeedPair, 'publicPart').call({}), 'SeedPair', 'an object'],
     [() => { const { reveal } = round; return reveal(1); }, 'Round', 'undefined'],
     [() => getter(fm.Round, 'nonce').call(pair), 'Round', 'a SeedPair'],
     [() => fm.Round.prototype.toString.call({}), 'Round', 'an object'],
@@ -109,7 +109,7 @@ test('napi-level failures are TypeErrors of the error model: detached statics, m
     const caught = checkError(thrown(call), TypeError, 'ERR_INVALID_THIS', 'this');
     assert.ok(caught.message.startsWith(`this: must be a ${Class}, got ${got} (`), caught.message);
   }
-  assert.equal(pair.public.nonce, 2n, 'nothing changed');
+  assert.equal(pair.publicPart.nonce, 2n, 'nothing changed');
   assert.deepEqual([round.picks, ratio.text, round.reveal.name], [[], '1/2', 'reveal']);
   // new of a class with no constructor, and of a subclass of it (napi-rs: an Error with no code).
   for (const make of [() => new fm.Round(), () => { class Mine extends fm.Round {} return new Mine(); }]) {

@@ -310,7 +310,7 @@ class SeedPair:
         the original).
         """
     @property
-    def public(self) -> PublicSeedPair:
+    def public_part(self) -> PublicSeedPair:
         """What the player may see now: the commitment, the client seed and the nonce of the next round."""
     def start_round(self, mines: _Number, rtp: _ExactNumber) -> Round:
         """Starts a round with the current nonce, then increments the nonce. The grid is fixed now.

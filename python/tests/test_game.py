@@ -54,7 +54,7 @@ def test_the_worked_example_as_a_game() -> None:
     round_ = pair.start_round(3, "0.99")
     assert (round_.commitment, round_.client_seed, round_.nonce, round_.mines) == (WORKED["commitment"], C, 1, 3)
     assert round_.picks == () and round_.safe_picks == 0 and round_.multiplier is None and round_.outcome is None
-    assert round_.rtp == Fraction(99, 100) and type(round_.rtp) is Fraction and pair.public.nonce == 2
+    assert round_.rtp == Fraction(99, 100) and type(round_.rtp) is Fraction and pair.public_part.nonce == 2
     assert round_.mine_positions is None and round_.record() is None
     # The core's Reveal, field for field.
     first = round_.reveal(1)
@@ -74,7 +74,7 @@ def test_the_worked_example_as_a_game() -> None:
     assert (record.rtp, record.picks, record.outcome, record.multiplier) == (Fraction(99, 100), (1, 2), "cashed_out", paid)
     revealed = pair.rotate(None)  # None: the client seed stays
     assert (revealed.server_seed, revealed.commitment, revealed.client_seed, revealed.rounds) == (S, WORKED["commitment"], C, 2)
-    assert pair.public.client_seed == C and pair.public.nonce == 0
+    assert pair.public_part.client_seed == C and pair.public_part.nonce == 0
     verdict = fairmines.verify_round(record, revealed.server_seed)
     assert verdict and verdict.ok and verdict.commitment_ok and verdict.differences == ()
     assert verdict.mine_positions == (7, 10, 19) and verdict.expected_outcome == "cashed_out"
@@ -94,11 +94,11 @@ def test_a_round_in_play_keeps_its_seed_secret_until_voided() -> None:
     move and its record verifies. Also across a restart, through the operator's state."""
     pair = fairmines.SeedPair("player")
     round_ = pair.start_round(5, "99/100")
-    public, state = pair.public, pair.to_state_json()
+    public, state = pair.public_part, pair.to_state_json()
     for call, args in ((pair.rotate, ()), (pair.rotate, ("another",)), (pair.set_client_seed, ("another",))):
         text = expect(fairmines.RoundsInPlayError, None, call, *args)
         assert text == "the seed pair has 1 round(s) in play (nonce 0): finish or void them before its server seed is revealed"
-    assert pair.public == public and pair.to_state_json() == state and pair.open_rounds() == [0]
+    assert pair.public_part == public and pair.to_state_json() == state and pair.open_rounds() == [0]
     assert [saved["nonce"] for saved in json.loads(state)["rounds"]] == [0]
     restored = fairmines.SeedPair.from_state_json(state)
     assert restored.open_rounds() == [0]
@@ -164,7 +164,7 @@ def test_a_state_of_the_first_version_gives_void_only_rounds() -> None:
     # Written before rounds were saved whole: the nonces of the rounds in play, no version.
     old = {"server_seed": S, "commitment": WORKED["commitment"], "client_seed": C, "nonce": 5, "open_rounds": [4, 1]}
     pair = fairmines.SeedPair.from_state_json(json.dumps(old))
-    assert pair.open_rounds() == [1, 4] and pair.public.nonce == 5
+    assert pair.open_rounds() == [1, 4] and pair.public_part.nonce == 5
     for nonce in (1, 4):
         says = f"the round at nonce {nonce} was saved by a version that kept only its nonce, without its picks: it can only be voided"
         not_in_play(pair.round, nonce, says)
@@ -203,10 +203,10 @@ def test_round_takes_a_nonce_for_the_core() -> None:
 def test_rounds_and_pairs_never_show_the_secret_seed() -> None:
     pair = fairmines.SeedPair("player")
     seed = json.loads(pair.to_state_json())["server_seed"]
-    assert pair.public.commitment == fairmines.commitment(seed)
+    assert pair.public_part.commitment == fairmines.commitment(seed)
     for text in (repr(pair), str(pair), repr([pair]), repr(pair.start_round(3, 1))):
         assert seed not in text and seed[:16] not in text
-    assert repr(pair) == f"SeedPair(commitment='{pair.public.commitment}', client_seed='player', nonce=1, server_seed=<hidden>)"
+    assert repr(pair) == f"SeedPair(commitment='{pair.public_part.commitment}', client_seed='player', nonce=1, server_seed=<hidden>)"
     for leak in (pickle.dumps, copy.copy, copy.deepcopy):
         with pytest.raises(TypeError, match="secret"):
             leak(pair)
@@ -225,10 +225,10 @@ def test_seed_pair_arguments() -> None:
     # A ServerSeed object or its text; the nonce defaults to 0 and takes any integer-like value.
     seed = fairmines.generate_server_seed()
     from_object = fairmines.SeedPair.from_parts(seed, "c")
-    assert from_object.public.commitment == seed.commitment and from_object.public.nonce == 0
+    assert from_object.public_part.commitment == seed.commitment and from_object.public_part.nonce == 0
     assert json.loads(from_object.to_state_json())["server_seed"] == seed.reveal()
-    assert fairmines.SeedPair.from_parts(S, C, np.uint64(7)).public.nonce == 7
-    assert fairmines.SeedPair.from_parts(S, C, 7.0).public.nonce == 7
+    assert fairmines.SeedPair.from_parts(S, C, np.uint64(7)).public_part.nonce == 7
+    assert fairmines.SeedPair.from_parts(S, C, 7.0).public_part.nonce == 7
     expect(fairmines.InvalidHexError, "server_seed", fairmines.SeedPair.from_parts, "abc", C)
     expect(fairmines.InvalidHexError, "server_seed", fairmines.SeedPair.from_parts, S.upper(), C)
     expect(fairmines.InvalidNonceError, "nonce", fairmines.SeedPair.from_parts, S, C, -1)
@@ -348,7 +348,7 @@ def test_records_are_values() -> None:
     assert fairmines.RoundRecord(**{**GOOD, "multiplier": big}).multiplier == big
     voided = fairmines.RoundRecord(WORKED["commitment"], C, 1, 3, "0.99", [1, 2], "voided")
     assert (voided.outcome, voided.multiplier) == ("voided", None) and pickle.loads(pickle.dumps(voided)) == voided
-    public = fairmines.SeedPair.from_parts(S, "é:ü 🎲", 7).public
+    public = fairmines.SeedPair.from_parts(S, "é:ü 🎲", 7).public_part
     assert json.loads(public.to_json()) == {"commitment": WORKED["commitment"], "client_seed": "é:ü 🎲", "nonce": 7}
     assert fairmines.PublicSeedPair.from_json(public.to_json()) == public == fairmines.PublicSeedPair(WORKED["commitment"].upper(), "é:ü 🎲", 7)
     assert hash(fairmines.PublicSeedPair.from_json(public.to_json())) == hash(public)
@@ -412,7 +412,7 @@ def test_from_json_errors_name_what_was_parsed() -> None:
     revealed = fairmines.RevealedSeedPair(S, WORKED["commitment"], C, 2).to_json()
     parsers: list[tuple[Callable[[str], Any], str, str]] = [
         (fairmines.RoundRecord.from_json, "record", good),
-        (fairmines.PublicSeedPair.from_json, "public", fairmines.SeedPair.from_parts(S, C).public.to_json()),
+        (fairmines.PublicSeedPair.from_json, "public", fairmines.SeedPair.from_parts(S, C).public_part.to_json()),
         (fairmines.RevealedSeedPair.from_json, "revealed", revealed),
     ]
     for from_json, argument, text in parsers:

@@ -123,7 +123,7 @@ def test_one_seed_pair_shared_by_many_threads_hands_out_each_nonce_once() -> Non
     results = [item for batch in all_at_once([job] * THREADS) for item in batch]
     nonces = sorted(nonce for nonce, _, _ in results)
     assert nonces == list(range(THREADS * per_thread))
-    assert pair.public.nonce == THREADS * per_thread
+    assert pair.public_part.nonce == THREADS * per_thread
     for nonce, _, grid in results:
         assert grid == fairmines.mine_positions(S, C, nonce, 3)
 

@@ -65,7 +65,7 @@ def play(pair: fairmines.SeedPair, tiles: list[int]) -> Optional[fairmines.Round
 
 def game() -> None:
     pair = fairmines.SeedPair.from_parts(SERVER, CLIENT, 1)
-    assert_type(pair.public, fairmines.PublicSeedPair)
+    assert_type(pair.public_part, fairmines.PublicSeedPair)
     record = play(pair, [1, 2])
     assert record is not None
     assert_type(record.picks, "tuple[int, ...]")
@@ -98,7 +98,7 @@ def game() -> None:
     assert_type(table, "list[fairmines.TableEntry]")
     assert_type(fairmines.max_safe_picks(3), int)
     again = fairmines.SeedPair.from_state_json(pair.to_state_json())
-    assert again.public == pair.public
+    assert again.public_part == pair.public_part
     # After a restart: the state stored after the last move, the round in play resumed by its nonce.
     started = again.start_round(3, "0.99")
     resumed_pair = fairmines.SeedPair.from_state_json(again.to_state_json())

@@ -185,8 +185,8 @@ export class Game {
         // A fresh server seed from the OS CSPRNG and a random client seed the player may change by rotating.
         pair = this.core(() => new SeedPair(randomBytes(16).toString('hex')));
         ({ rows: [row] } = await t.query(sql`INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
-            ${this.sealState(pair, pair.public.commitment)}) RETURNING *`));
+          VALUES (${player}, ${pair.publicPart.commitment}, ${pair.publicPart.clientSeed},
+            ${this.sealState(pair, pair.publicPart.commitment)}) RETURNING *`));
       }
       const live = pair ? { pairId: row.id, version: row.version, commitment: row.commitment, clientSeed: row.client_seed,
         pair, rounds: new Map() } : this.pairOf(player, row);
@@ -390,7 +390,7 @@ export class Game {
     const pair = this.restore(row);
     const { rows } = await c.query(
       `SELECT id, nonce FROM rounds WHERE pair_id = $1 AND status = 'in_play' ORDER BY nonce`, [row.id]);
-    return { player, commitment: row.commitment, clientSeed: row.client_seed, nonce: Number(pair.public.nonce),
+    return { player, commitment: row.commitment, clientSeed: row.client_seed, nonce: Number(pair.publicPart.nonce),
       roundsInPlay: rows.map((x) => ({ round: x.id, nonce: Number(x.nonce) })) };
   }
 
@@ -433,15 +433,15 @@ export class Game {
       const answer = {
         revealed: { serverSeed: revealed.serverSeed, commitment: revealed.commitment, clientSeed: revealed.clientSeed,
           rounds: Number(revealed.rounds) },
-        current: { commitment: pair.public.commitment, clientSeed: pair.public.clientSeed, nonce: Number(pair.public.nonce) },
+        current: { commitment: pair.publicPart.commitment, clientSeed: pair.publicPart.clientSeed, nonce: Number(pair.publicPart.nonce) },
         voided,
       };
       const store = idem ? `; ${storeAnswer('rotate', player, idem, 200, answer)}` : '';
       await t.commitWith(sql`UPDATE seed_pairs SET state = NULL, server_seed = ${revealed.serverSeed},
           rounds = ${revealed.rounds}, revealed_at = now() WHERE id = ${row.id};
         INSERT INTO seed_pairs (player_id, commitment, client_seed, state)
-          VALUES (${player}, ${pair.public.commitment}, ${pair.public.clientSeed},
-            ${this.sealState(pair, pair.public.commitment)})` + store);
+          VALUES (${player}, ${pair.publicPart.commitment}, ${pair.publicPart.clientSeed},
+            ${this.sealState(pair, pair.publicPart.commitment)})` + store);
       return { answer, replay: false };
     }));
   }

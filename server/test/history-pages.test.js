@@ -23,7 +23,7 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
  */
 async function writePair(player, count, rand, offset) {
   const pair = new SeedPair(`client-${player}`);
-  const { commitment, clientSeed } = pair.public;
+  const { commitment, clientSeed } = pair.publicPart;
   const rows = [];
   for (let i = 0; i < count; i += 1) {
     const round = pair.startRound(1 + rand(24), ['0.99', '1'][rand(2)]);

@@ -9,6 +9,7 @@ placeholders (`<Name>Error`) and notes in parentheses are not names.
 
 import importlib
 import json
+import keyword
 import os
 import re
 import subprocess
@@ -132,3 +133,29 @@ def test_names_exist(column):
             if not name.startswith("…"):
                 previous = name.rstrip("*")
     assert checked and not missing, f"{COLUMNS[column]}: not found: {missing}"
+
+
+# The reserved words of the languages the names reach (Python's from its own module): no name in the table may be
+# one, so that every language calls it as written (a seed pair's `public` once needed backticks in Swift and could
+# not be called from Java at all).
+KEYWORDS = set(keyword.kwlist) | set("""
+abstract assert boolean break byte case catch char class const continue default do double else enum extends final
+finally float for goto if implements import instanceof int interface long native new package private protected
+public return short static strictfp super switch synchronized this throw throws transient try void volatile while
+true false null
+as fun in is object typealias typeof val var when
+associatedtype deinit extension fileprivate func init inout internal let open operator precedencegroup protocol
+rethrows struct subscript defer fallthrough guard repeat where Any await nil self Self
+auto extern inline register restrict signed sizeof typedef union unsigned bool delete explicit friend mutable
+namespace noexcept nullptr template typename using virtual
+debugger function with yield export
+BEGIN END alias and begin def elsif end ensure module next not or redo rescue retry then undef unless until
+crate fn impl loop match mod move mut pub ref trait type unsafe use async dyn
+""".split())
+
+
+@pytest.mark.parametrize("column", range(1, len(COLUMNS)), ids=COLUMNS[1:])
+def test_no_name_is_a_keyword(column):
+    clashes = [f"`{part}` (row '{row[0]}')" for row in ROWS for name in names_in(row[column])
+               for part in name.strip(".…*").split(".") if part in KEYWORDS]
+    assert not clashes, f"{COLUMNS[column]}: keywords of a language: {clashes}"

@@ -143,14 +143,14 @@ pub unsafe extern "C" fn fairmines_seed_pair_to_state_json(
 /// What the player may see of a seed pair, as JSON: `{"commitment":…,"client_seed":…,"nonce":n}`. Text output
 /// (see "API conventions"). Errors: `FAIRMINES_NULL_POINTER`, `FAIRMINES_BUFFER_TOO_SMALL`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn fairmines_seed_pair_public_json(
+pub unsafe extern "C" fn fairmines_seed_pair_public_part_json(
     pair: *const fairmines_seed_pair,
     out: *mut c_char,
     capacity: usize,
     out_needed: *mut usize,
 ) -> fairmines_status {
     // SAFETY: the same contract as this function's.
-    unsafe { pair_text(pair, out, capacity, out_needed, |pair| pair.public().to_json()) }
+    unsafe { pair_text(pair, out, capacity, out_needed, |pair| pair.public_part().to_json()) }
 }
 
 /// The client seed, NUL-terminated (its byte length is `*out_needed - 1`; it may contain NUL bytes if it was
@@ -164,7 +164,7 @@ pub unsafe extern "C" fn fairmines_seed_pair_client_seed(
     out_needed: *mut usize,
 ) -> fairmines_status {
     // SAFETY: the same contract as this function's.
-    unsafe { pair_text(pair, out, capacity, out_needed, |pair| pair.public().client_seed) }
+    unsafe { pair_text(pair, out, capacity, out_needed, |pair| pair.public_part().client_seed) }
 }
 
 /// The commitment of the active server seed (public: show it before play) into `out_hex` (65 bytes: 64
@@ -178,7 +178,7 @@ pub unsafe extern "C" fn fairmines_seed_pair_commitment(
         // SAFETY: the header's handle contract.
         let pair = unsafe { lock(pair, "pair") }?;
         // SAFETY: the header's contract: `out_hex` has room for 65 bytes.
-        unsafe { put(out_hex.cast(), "out_hex", || Ok(hex_array(pair.public().commitment.to_hex().as_str()))) }
+        unsafe { put(out_hex.cast(), "out_hex", || Ok(hex_array(pair.public_part().commitment.to_hex().as_str()))) }
     })
 }
 
@@ -191,7 +191,7 @@ pub unsafe extern "C" fn fairmines_seed_pair_nonce(
     status_call(|| {
         // SAFETY (both): the header's contracts for the handle and for `out_nonce`.
         let pair = unsafe { lock(pair, "pair") }?;
-        unsafe { put(out_nonce, "out_nonce", || Ok(pair.public().nonce)) }
+        unsafe { put(out_nonce, "out_nonce", || Ok(pair.public_part().nonce)) }
     })
 }
 

@@ -65,7 +65,7 @@ static void test_worked_round(void) {
     CHECK(strcmp(client, WC) == 0 && needed == WCL + 1, "client seed %s", client);
     CHECK_STATUS(fairmines_seed_pair_nonce(pair, &nonce), FAIRMINES_OK, "nonce");
     CHECK(nonce == 1, "nonce");
-    CHECK_STATUS(fairmines_seed_pair_public_json(pair, json, sizeof json, &needed), FAIRMINES_OK, "public json");
+    CHECK_STATUS(fairmines_seed_pair_public_part_json(pair, json, sizeof json, &needed), FAIRMINES_OK, "public json");
     CHECK(strcmp(json, "{\"commitment\":\"" W_COMMITMENT_TEXT "\",\"client_seed\":\"" WC_TEXT "\",\"nonce\":1}") == 0,
           "public json %s", json);
 
@@ -520,7 +520,7 @@ static void test_rotation_with_a_round_in_play(void) {
     CHECK_STATUS(fairmines_round_reveal(round, safe[0], &r), FAIRMINES_OK, "a safe tile");
     char public_before[RECORD_SIZE], public_after[RECORD_SIZE];
     size_t needed = 0;
-    CHECK_STATUS(fairmines_seed_pair_public_json(pair, public_before, sizeof public_before, &needed), FAIRMINES_OK,
+    CHECK_STATUS(fairmines_seed_pair_public_part_json(pair, public_before, sizeof public_before, &needed), FAIRMINES_OK,
                  "public json");
 
     /* Rotation (and a new client seed, which is a rotation) is refused, naming the round's nonce. */
@@ -533,7 +533,7 @@ static void test_rotation_with_a_round_in_play(void) {
     CHECK_STATUS(fairmines_seed_pair_rotate(pair, S("new client seed"), &revealed), FAIRMINES_ROUNDS_IN_PLAY,
                  "rotate with a new client seed");
     CHECK(untouched(&revealed, sizeof revealed), "the seed was written on a refused rotation");
-    CHECK_STATUS(fairmines_seed_pair_public_json(pair, public_after, sizeof public_after, &needed), FAIRMINES_OK,
+    CHECK_STATUS(fairmines_seed_pair_public_part_json(pair, public_after, sizeof public_after, &needed), FAIRMINES_OK,
                  "public json");
     CHECK(strcmp(public_before, public_after) == 0, "a refused rotation changed the pair: %s", public_after);
 
@@ -1100,9 +1100,9 @@ static void test_game_nulls(void) {
     NULL_CASE(fairmines_seed_pair_to_state_json(NULL, buf, sizeof buf, &needed), "pair");
     NULL_CASE(fairmines_seed_pair_to_state_json(pair, NULL, sizeof buf, &needed), "out");
     NULL_CASE(fairmines_seed_pair_to_state_json(pair, buf, sizeof buf, NULL), "out_needed");
-    NULL_CASE(fairmines_seed_pair_public_json(NULL, buf, sizeof buf, &needed), "pair");
-    NULL_CASE(fairmines_seed_pair_public_json(pair, NULL, 0, &needed), "out");
-    NULL_CASE(fairmines_seed_pair_public_json(pair, buf, sizeof buf, NULL), "out_needed");
+    NULL_CASE(fairmines_seed_pair_public_part_json(NULL, buf, sizeof buf, &needed), "pair");
+    NULL_CASE(fairmines_seed_pair_public_part_json(pair, NULL, 0, &needed), "out");
+    NULL_CASE(fairmines_seed_pair_public_part_json(pair, buf, sizeof buf, NULL), "out_needed");
     NULL_CASE(fairmines_seed_pair_commitment(NULL, buf), "pair");
     NULL_CASE(fairmines_seed_pair_commitment(pair, NULL), "out_hex");
     NULL_CASE(fairmines_seed_pair_client_seed(NULL, buf, sizeof buf, &needed), "pair");

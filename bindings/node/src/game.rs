@@ -105,9 +105,9 @@ impl SeedPair {
     }
 
     /// What the player may see now: the commitment, the client seed and the nonce of the next round.
-    #[napi(getter, js_name = "public", ts_return_type = "PublicSeedPair")]
+    #[napi(getter, js_name = "publicPart", ts_return_type = "PublicSeedPair")]
     pub fn public_part<'env>(&self, env: &'env Env) -> Result<Unknown<'env>> {
-        let fairmines::PublicSeedPair { commitment, client_seed, nonce } = self.inner.public();
+        let fairmines::PublicSeedPair { commitment, client_seed, nonce } = self.inner.public_part();
         with_json(env, PublicSeedPair { commitment: commitment.to_string(), client_seed, nonce: nonce.into() })
     }
 

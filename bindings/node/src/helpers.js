@@ -31,7 +31,7 @@
     : typeof value === 'string' ? JSON.stringify(value) : value}`;
   method(Round.prototype, 'toJSON', function () { return Object.fromEntries(ROUND.map((key) => [key, json(this[key])])); });
   method(Round.prototype, 'toString', function () { return `Round { ${Object.entries(this.toJSON()).map(shown).join(', ')} }`; });
-  method(SeedPair.prototype, 'toJSON', function () { return this.public.toJSON(); });
+  method(SeedPair.prototype, 'toJSON', function () { return this.publicPart.toJSON(); });
   method(SeedPair.prototype, 'toString', function () {
     return `SeedPair { ${Object.entries(this.toJSON()).map(shown).join(', ')}, serverSeed: <hidden> }`;
   });

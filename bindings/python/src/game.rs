@@ -111,8 +111,8 @@ impl SeedPair {
 
     /// What the player may see now: the commitment, the client seed and the nonce of the next round.
     #[getter]
-    fn public(&self, py: Python<'_>) -> PublicSeedPair {
-        PublicSeedPair(wait_for(py, &self.inner).public())
+    fn public_part(&self, py: Python<'_>) -> PublicSeedPair {
+        PublicSeedPair(wait_for(py, &self.inner).public_part())
     }
 
     /// Starts a round with the current nonce, then increments the nonce. The grid is fixed now.
@@ -182,7 +182,7 @@ impl SeedPair {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let public = Bound::new(py, self.public(py))?;
+        let public = Bound::new(py, self.public_part(py))?;
         repr_of("SeedPair", &public, &["commitment", "client_seed", "nonce"], Some("server_seed=<hidden>"))
     }
 

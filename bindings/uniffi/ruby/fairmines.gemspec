@@ -22,7 +22,9 @@ Gem::Specification.new do |s|
     'changelog_uri' => 'https://github.com/fairmines/fairmines/blob/main/CHANGELOG.md'
   }
   s.required_ruby_version = '>= 3.1'
-  s.files = Dir['lib/**/*', 'LICENSE-MIT', 'LICENSE-APACHE'].select { |f| File.file?(f) }.sort
+  s.files = Dir['lib/**/*', 'README.md', 'LICENSE-MIT', 'LICENSE-APACHE'].select { |f| File.file?(f) }.sort
+  # The README (bindings/uniffi/README.md): Kotlin, Java and Ruby examples, and how to install without network.
+  s.extra_rdoc_files = ['README.md']
   s.require_paths = ['lib']
   # ffi 1.15 (Debian 12's ruby-ffi) is the oldest the generated code is tested with; 2.x may break its API.
   s.add_dependency 'ffi', '>= 1.15', '< 2'

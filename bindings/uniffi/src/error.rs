@@ -6,6 +6,8 @@
 
 use fairmines::{Error, ErrorKind};
 
+use crate::U32;
+
 /// Defines [`FairminesError`]: one variant per kind given, then `Other`, each with the same four fields.
 macro_rules! fairmines_error {
     (@enum $($variant:ident)*) => {
@@ -18,7 +20,7 @@ macro_rules! fairmines_error {
             $(
                 $variant {
                     /// The core's stable numeric code, the same in every binding.
-                    code: u32,
+                    code: U32,
                     /// The core's stable name in SCREAMING_SNAKE_CASE, e.g. `INVALID_MINES`.
                     name: String,
                     /// The argument at fault (`mines`, `tile`, `rtp.denominator`, …); null/nil when there is none.
@@ -38,7 +40,7 @@ macro_rules! fairmines_error {
 
             /// The variant of `kind`, with the core's code and name.
             pub fn new(kind: ErrorKind, argument: Option<String>, message: String) -> Self {
-                let (code, name) = (kind.code(), kind.name().to_owned());
+                let (code, name) = (U32(kind.code()), kind.name().to_owned());
                 match kind {
                     $(ErrorKind::$kind => FairminesError::$kind { code, name, argument, message },)*
                     _ => FairminesError::$other { code, name, argument, message },
@@ -50,7 +52,7 @@ macro_rules! fairmines_error {
                 match self {
                     $(FairminesError::$kind { code, name, argument, message })|*
                     | FairminesError::$other { code, name, argument, message } => {
-                        (*code, name, argument.as_deref(), message)
+                        (code.0, name, argument.as_deref(), message)
                     }
                 }
             }

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use fairmines::input::ratio_part_text;
 use fairmines::{Digest, Exact, MineCount, Number, Places, RecordInput, Rtp, ServerSeed};
 
-use crate::{FairminesError, Result, tiles};
+use crate::{FairminesError, Result, U64, tiles};
 
 /// An exact, non-negative fraction in lowest terms (a multiplier or an RTP factor).
 ///
@@ -60,7 +60,7 @@ impl Ratio {
 /// parts are not a fraction. (A free function rather than a method of `Ratio`: UniFFI 0.32.2 writes Ruby
 /// record methods that take arguments without their parameter list.)
 #[uniffi::export]
-pub fn ratio_to_decimal(ratio: Ratio, places: u32) -> Result<String> {
+pub fn ratio_to_decimal(ratio: Ratio, places: i32) -> Result<String> {
     Ok(ratio.to_core("ratio")?.to_decimal(Places::new(places)?))
 }
 
@@ -113,7 +113,7 @@ pub struct PublicSeedPair {
     /// The player's client seed.
     pub client_seed: String,
     /// The nonce of the next round.
-    pub nonce: u64,
+    pub nonce: U64,
 }
 
 impl From<fairmines::PublicSeedPair> for PublicSeedPair {
@@ -121,7 +121,7 @@ impl From<fairmines::PublicSeedPair> for PublicSeedPair {
         PublicSeedPair {
             commitment: public.commitment.to_string(),
             client_seed: public.client_seed,
-            nonce: public.nonce,
+            nonce: U64(public.nonce),
         }
     }
 }
@@ -132,7 +132,7 @@ impl PublicSeedPair {
     /// `commitment`) for a hand-made record whose commitment is not 64 hex characters.
     pub fn to_json(&self) -> Result<String> {
         let commitment = Digest::parse_hex(&self.commitment, "commitment")?;
-        let core = fairmines::PublicSeedPair { commitment, client_seed: self.client_seed.clone(), nonce: self.nonce };
+        let core = fairmines::PublicSeedPair { commitment, client_seed: self.client_seed.clone(), nonce: self.nonce.0 };
         Ok(core.to_json())
     }
 }
@@ -154,7 +154,7 @@ pub struct RevealedSeedPair {
     /// The client seed it was used with.
     pub client_seed: String,
     /// How many rounds it played (nonces 0 until `rounds`).
-    pub rounds: u64,
+    pub rounds: U64,
 }
 
 impl From<fairmines::RevealedSeedPair> for RevealedSeedPair {
@@ -163,7 +163,7 @@ impl From<fairmines::RevealedSeedPair> for RevealedSeedPair {
             server_seed: revealed.server_seed,
             commitment: revealed.commitment.to_string(),
             client_seed: revealed.client_seed,
-            rounds: revealed.rounds,
+            rounds: U64(revealed.rounds),
         }
     }
 }
@@ -177,7 +177,7 @@ impl RevealedSeedPair {
             server_seed: self.server_seed.clone(),
             commitment: Digest::parse_hex(&self.commitment, "commitment")?,
             client_seed: self.client_seed.clone(),
-            rounds: self.rounds,
+            rounds: self.rounds.0,
         };
         Ok(core.to_json())
     }
@@ -234,9 +234,9 @@ impl SeedPair {
     /// generated; `InvalidHex`, argument `server_seed`, otherwise), the client seed and the next nonce
     /// (`InvalidNonce` for 2^64 - 1, which starts no round, as in `start_round`).
     #[uniffi::constructor]
-    pub fn from_parts(server_seed: &str, client_seed: &str, nonce: u64) -> Result<Arc<Self>> {
+    pub fn from_parts(server_seed: &str, client_seed: &str, nonce: U64) -> Result<Arc<Self>> {
         let server_seed = ServerSeed::from_hex(server_seed)?;
-        Ok(Self::wrap(fairmines::SeedPair::from_parts(server_seed, client_seed, nonce)?))
+        Ok(Self::wrap(fairmines::SeedPair::from_parts(server_seed, client_seed, nonce.0)?))
     }
 
     /// Restores a pair from `toStateJson()`; each round in play comes back with `round(nonce)`.
@@ -254,8 +254,8 @@ impl SeedPair {
     }
 
     /// What the player may see now: the commitment, the client seed and the next nonce.
-    pub fn public(&self) -> PublicSeedPair {
-        lock(&self.0).public().into()
+    pub fn public_part(&self) -> PublicSeedPair {
+        lock(&self.0).public_part().into()
     }
 
     /// Starts a round with the current nonce, then increments the nonce; the grid is fixed now.
@@ -278,22 +278,22 @@ impl SeedPair {
     /// or when this pair value has handed the round out already (by `startRound` or `round`) and that
     /// `Round` object is still alive: go on with it (Kotlin: until `close()`; Swift: until its last
     /// reference goes; Ruby: until it is garbage-collected).
-    pub fn round(&self, nonce: u64) -> Result<Arc<Round>> {
-        let round = lock(&self.0).round(nonce)?;
+    pub fn round(&self, nonce: U64) -> Result<Arc<Round>> {
+        let round = lock(&self.0).round(nonce.0)?;
         Ok(Round::wrap(round))
     }
 
     /// The nonces of the rounds in play, ascending: started and neither finished nor voided (including
     /// those held by the state the pair was restored from).
-    pub fn open_rounds(&self) -> Vec<u64> {
-        lock(&self.0).open_rounds()
+    pub fn open_rounds(&self) -> Vec<U64> {
+        lock(&self.0).open_rounds().into_iter().map(U64).collect()
     }
 
     /// Voids every round in play and returns their nonces, ascending. A voided round refuses every later
     /// move with `RoundVoided`, and its record's outcome is `Voided` (no multiplier: the stake is
     /// returned). Afterwards the pair can rotate.
-    pub fn void_open_rounds(&self) -> Vec<u64> {
-        lock(&self.0).void_open_rounds()
+    pub fn void_open_rounds(&self) -> Vec<U64> {
+        lock(&self.0).void_open_rounds().into_iter().map(U64).collect()
     }
 
     /// Ends this pair and starts a new one (fresh server seed, new commitment, nonce 0), with a new client
@@ -334,7 +334,7 @@ impl fmt::Debug for SeedPair {
 
 impl fmt::Display for SeedPair {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let public = lock(&self.0).public();
+        let public = lock(&self.0).public_part();
         let (commitment, client_seed, nonce) = (public.commitment, public.client_seed, public.nonce);
         write!(f, "SeedPair(commitment={commitment}, client_seed={client_seed:?}, nonce={nonce}, server_seed=<hidden>)")
     }
@@ -436,8 +436,8 @@ impl Round {
     }
 
     /// The nonce this round used.
-    pub fn nonce(&self) -> u64 {
-        lock(&self.0).nonce()
+    pub fn nonce(&self) -> U64 {
+        U64(lock(&self.0).nonce())
     }
 
     /// The mine count.
@@ -476,7 +476,7 @@ pub struct RoundRecord {
     /// The client seed.
     pub client_seed: String,
     /// The round's nonce.
-    pub nonce: u64,
+    pub nonce: U64,
     /// The mine count.
     pub mines: i32,
     /// The return-to-player factor the multipliers were computed with.
@@ -494,7 +494,7 @@ impl From<fairmines::RoundRecord> for RoundRecord {
         RoundRecord {
             commitment: record.commitment.to_string(),
             client_seed: record.client_seed,
-            nonce: record.nonce,
+            nonce: U64(record.nonce),
             mines: i32::from(record.mines),
             rtp: record.rtp.factor().into(),
             picks: tiles(&record.picks),
@@ -514,7 +514,7 @@ impl RoundRecord {
         Ok(fairmines::RoundRecord::from_input(RecordInput {
             commitment: &self.commitment,
             client_seed: &self.client_seed,
-            nonce: self.nonce.into(),
+            nonce: self.nonce.0.into(),
             mines: self.mines.into(),
             rtp: Exact::Ratio(rtp),
             picks: &picks,
@@ -526,8 +526,9 @@ impl RoundRecord {
 
 #[uniffi::export]
 impl RoundRecord {
-    /// As JSON, the form operators publish, e.g. `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,
-    /// "rtp":"99/100","picks":[7,2],"outcome":"cashed_out","multiplier":"1287/1000"}`.
+    /// As JSON, the form operators publish: the worked example's round at nonce 1 (mines at 7, 10 and 19),
+    /// cashed out after two safe picks (25/22 x 24/21 x 99/100 = 9/7), gives
+    /// `{"commitment":"f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42","client_seed":"d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817","nonce":1,"mines":3,"rtp":"99/100","picks":[1,2],"outcome":"cashed_out","multiplier":"9/7"}`.
     pub fn to_json(&self) -> Result<String> {
         Ok(self.to_core()?.to_json())
     }

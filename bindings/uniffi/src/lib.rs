@@ -7,7 +7,11 @@
 //! Conventions of the foreign API:
 //! - mine counts, tiles and safe picks are `i32` (Kotlin `Int`, Swift `Int32`, Ruby `Integer`), so that 0, 25
 //!   and negative numbers reach the core's rules and come back as `InvalidMines`/`InvalidTile`/`InvalidPicks`;
-//! - nonces are `u64` (Kotlin `ULong`, Swift `UInt64`);
+//! - nonces (and other unsigned numbers) are [`U64`] and [`U32`]: Swift `UInt64`/`UInt32`, Ruby `Integer`, and in
+//!   Kotlin `Long`/`Int` (set in `uniffi.toml`), so that Java calls every function by its own name (Kotlin
+//!   gives functions that take `ULong`/`UInt` mangled JVM names such as `round-VKZWuLQ`); a nonce above
+//!   2^63 - 1 is a negative `Long`, Java's convention for unsigned 64-bit values (`java.lang.Long.toUnsignedString`,
+//!   `parseUnsignedLong`);
 //! - digests (commitments, signatures) are 64 lowercase hex characters;
 //! - every error is a [`FairminesError`] (Kotlin `FairminesException`), see [`error`];
 //! - the game (`SeedPair`, `Round`, records, payouts) is in [`game`]: objects hold their core value behind a
@@ -31,6 +35,18 @@ pub use game::{
 
 type Result<T, E = FairminesError> = std::result::Result<T, E>;
 
+/// An unsigned 64-bit number (a nonce, a count of rounds): Swift `UInt64`, Ruby `Integer`, Kotlin and Java `Long`
+/// (bit for bit: above 2^63 - 1 the `Long` is negative, as Java's `Long.toUnsignedString` reads it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct U64(pub u64);
+uniffi::custom_newtype!(U64, u64);
+
+/// An unsigned 32-bit number (an error code, a count of words): Swift `UInt32`, Ruby `Integer`, Kotlin and Java
+/// `Int` (every value this crate gives is below 2^31).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct U32(pub u32);
+uniffi::custom_newtype!(U32, u32);
+
 fn tiles(tiles: &[u8]) -> Vec<i32> {
     tiles.iter().map(|&t| i32::from(t)).collect()
 }
@@ -39,24 +55,24 @@ fn tiles(tiles: &[u8]) -> Vec<i32> {
 ///
 /// Fails with `InvalidMines` when `mines` is outside 1..=24.
 #[uniffi::export]
-pub fn mine_positions(server_seed: &str, client_seed: &str, nonce: u64, mines: i32) -> Result<Vec<i32>> {
+pub fn mine_positions(server_seed: &str, client_seed: &str, nonce: U64, mines: i32) -> Result<Vec<i32>> {
     let mines = MineCount::try_from(mines)?;
-    Ok(tiles(&fairmines::placement(server_seed, client_seed, nonce, mines).positions()))
+    Ok(tiles(&fairmines::placement(server_seed, client_seed, nonce.0, mines).positions()))
 }
 
 /// The tile indices of a round in the order they were drawn: 0-based, unsorted.
 ///
 /// Fails with `InvalidMines` when `mines` is outside 1..=24.
 #[uniffi::export]
-pub fn draw_order(server_seed: &str, client_seed: &str, nonce: u64, mines: i32) -> Result<Vec<i32>> {
+pub fn draw_order(server_seed: &str, client_seed: &str, nonce: U64, mines: i32) -> Result<Vec<i32>> {
     let mines = MineCount::try_from(mines)?;
-    Ok(tiles(&fairmines::placement(server_seed, client_seed, nonce, mines).draw_order()))
+    Ok(tiles(&fairmines::placement(server_seed, client_seed, nonce.0, mines).draw_order()))
 }
 
 /// The round signature: lowercase hex of SHA3-256(`serverSeed:clientSeed:nonce`).
 #[uniffi::export]
-pub fn round_signature(server_seed: &str, client_seed: &str, nonce: u64) -> String {
-    fairmines::round_signature(server_seed, client_seed, nonce).to_string()
+pub fn round_signature(server_seed: &str, client_seed: &str, nonce: U64) -> String {
+    fairmines::round_signature(server_seed, client_seed, nonce.0).to_string()
 }
 
 /// The commitment to a server seed, shown before play: lowercase hex of SHA3-256(seed text).
@@ -98,7 +114,7 @@ pub struct Verification {
     /// The recomputed draw order: 0-based, unsorted.
     pub draw_order: Vec<i32>,
     /// Words of the SHAKE256 stream read: the mine count plus the rejected draws.
-    pub words_used: u32,
+    pub words_used: U32,
     /// Whether the declared commitment matches; `null`/`nil` when none was given.
     pub commitment_ok: Option<bool>,
     /// Whether the declared positions match; `null`/`nil` when none were given.
@@ -121,21 +137,21 @@ pub struct Verification {
 pub fn verify(
     server_seed: &str,
     client_seed: &str,
-    nonce: u64,
+    nonce: U64,
     mines: i32,
     commitment: Option<String>,
     positions: Option<Vec<i32>>,
 ) -> Result<Verification> {
     let positions: Option<Vec<Number>> = positions.map(|p| p.into_iter().map(Number::from).collect());
     let published =
-        Published::parse(server_seed, client_seed, nonce, mines, commitment.as_deref(), positions.as_deref())?;
+        Published::parse(server_seed, client_seed, nonce.0, mines, commitment.as_deref(), positions.as_deref())?;
     let verdict = fairmines::verify(&published);
     Ok(Verification {
         commitment: verdict.commitment.to_string(),
         signature: verdict.signature.to_string(),
         positions: tiles(&verdict.placement.positions()),
         draw_order: tiles(&verdict.placement.draw_order()),
-        words_used: verdict.placement.words_used(),
+        words_used: U32(verdict.placement.words_used()),
         commitment_ok: verdict.commitment_ok(),
         positions_ok: verdict.positions_ok(),
         verdict: verdict.verdict().into(),

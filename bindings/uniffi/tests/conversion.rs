@@ -59,21 +59,21 @@ fn the_readme_error_table_lists_every_kind() {
 #[test]
 fn core_errors_cross_with_their_code_name_argument_and_message() {
     for mines in [0, 25, -1, i32::MAX, i32::MIN] {
-        let err = mine_positions(SERVER, CLIENT, 1, mines).unwrap_err();
-        assert!(matches!(err, FairminesError::InvalidMines { code: 1, .. }), "{err:?}");
+        let err = mine_positions(SERVER, CLIENT, U64(1), mines).unwrap_err();
+        assert!(matches!(err, FairminesError::InvalidMines { code: U32(1), .. }), "{err:?}");
         assert_eq!(err.parts().1, "INVALID_MINES");
         assert_eq!(err.parts().2, Some("mines"));
         assert_eq!(err.to_string(), format!("mines: must be a whole number from 1 to 24, got {mines}"));
     }
-    let err = verify(SERVER, CLIENT, 1, 3, Some("xyz".into()), None).unwrap_err();
-    assert!(matches!(err, FairminesError::InvalidHex { code: 4, .. }), "{err:?}");
+    let err = verify(SERVER, CLIENT, U64(1), 3, Some("xyz".into()), None).unwrap_err();
+    assert!(matches!(err, FairminesError::InvalidHex { code: U32(4), .. }), "{err:?}");
     assert_eq!(err.parts().2, Some("commitment"));
-    let err = verify(SERVER, CLIENT, 1, 3, None, Some(vec![7, 26])).unwrap_err();
-    assert!(matches!(err, FairminesError::InvalidTile { code: 3, .. }), "{err:?}");
+    let err = verify(SERVER, CLIENT, U64(1), 3, None, Some(vec![7, 26])).unwrap_err();
+    assert!(matches!(err, FairminesError::InvalidTile { code: U32(3), .. }), "{err:?}");
     assert_eq!(err.to_string(), "positions: tile 26 at index 1 is not between 1 and 25");
     for picks in [0, 23, -1, 256, i32::MAX] {
         let err = multiplier(3, picks, "1").unwrap_err();
-        assert!(matches!(err, FairminesError::InvalidPicks { code: 13, .. }), "{err:?}");
+        assert!(matches!(err, FairminesError::InvalidPicks { code: U32(13), .. }), "{err:?}");
         assert_eq!(err.to_string(), format!("safe_picks: must be from 1 to 22 with 3 mines, got {picks}"));
     }
     let err = ratio_to_decimal(multiplier(1, 1, "1").unwrap(), 19).unwrap_err();
@@ -82,31 +82,35 @@ fn core_errors_cross_with_their_code_name_argument_and_message() {
 
 #[test]
 fn worked_example_and_verification() {
-    assert_eq!(mine_positions(SERVER, CLIENT, 1, 3).unwrap(), [7, 10, 19]);
-    assert_eq!(draw_order(SERVER, CLIENT, 1, 3).unwrap(), [9, 6, 18]);
+    assert_eq!(mine_positions(SERVER, CLIENT, U64(1), 3).unwrap(), [7, 10, 19]);
+    assert_eq!(draw_order(SERVER, CLIENT, U64(1), 3).unwrap(), [9, 6, 18]);
     assert_eq!(commitment(SERVER), "f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42");
-    assert_eq!(round_signature(SERVER, CLIENT, 1), "90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac");
-    let good = verify(SERVER, CLIENT, 1, 3, Some(commitment(SERVER).to_uppercase()), Some(vec![19, 7, 10])).unwrap();
+    assert_eq!(
+        round_signature(SERVER, CLIENT, U64(1)),
+        "90afadce62a96e641ac9a64d4bac3d5417a28c109561687871f0114f5dc397ac"
+    );
+    let good =
+        verify(SERVER, CLIENT, U64(1), 3, Some(commitment(SERVER).to_uppercase()), Some(vec![19, 7, 10])).unwrap();
     assert_eq!(
         good,
         Verification {
             commitment: commitment(SERVER),
-            signature: round_signature(SERVER, CLIENT, 1),
+            signature: round_signature(SERVER, CLIENT, U64(1)),
             positions: vec![7, 10, 19],
             draw_order: vec![9, 6, 18],
-            words_used: 3,
+            words_used: U32(3),
             commitment_ok: Some(true),
             positions_ok: Some(true),
             verdict: Verdict::Ok,
             ok: true,
         }
     );
-    let bad = verify(SERVER, CLIENT, 1, 3, None, Some(vec![7, 10, 20])).unwrap();
+    let bad = verify(SERVER, CLIENT, U64(1), 3, None, Some(vec![7, 10, 20])).unwrap();
     assert_eq!(
         (bad.commitment_ok, bad.positions_ok, bad.verdict, bad.ok),
         (None, Some(false), Verdict::Mismatch, false)
     );
-    let nothing = verify(SERVER, CLIENT, 1, 3, None, None).unwrap();
+    let nothing = verify(SERVER, CLIENT, U64(1), 3, None, None).unwrap();
     assert_eq!((nothing.verdict, nothing.ok), (Verdict::Unchecked, false));
 }
 
@@ -116,7 +120,7 @@ fn secrets_stay_out_of_string_forms() {
     assert_eq!(seed.commitment(), commitment(&seed.reveal()));
     let shown = format!("{seed} {seed:?}");
     assert!(!shown.contains(&seed.reveal()) && shown.contains(&seed.commitment()), "{shown}");
-    let pair = SeedPair::from_parts(SERVER, CLIENT, 0).unwrap();
+    let pair = SeedPair::from_parts(SERVER, CLIENT, U64(0)).unwrap();
     let shown = format!("{pair} {pair:?}");
     assert!(!shown.contains(SERVER) && shown.contains(&commitment(SERVER)), "{shown}");
 }
@@ -127,9 +131,9 @@ fn ratio(numerator: &str, denominator: &str) -> Ratio {
 
 #[test]
 fn a_round_of_the_worked_example_and_its_record() {
-    let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();
+    let pair = SeedPair::from_parts(SERVER, CLIENT, U64(1)).unwrap();
     let round = pair.start_round(3, "0.99").unwrap(); // mines at 7, 10 and 19
-    assert_eq!((round.nonce(), round.mines(), round.commitment()), (1, 3, commitment(SERVER)));
+    assert_eq!((round.nonce(), round.mines(), round.commitment()), (U64(1), 3, commitment(SERVER)));
     let nine_eighths = Ratio { decimal: "1.12".into(), ..ratio("9", "8") };
     let first = round.reveal(1).unwrap();
     assert_eq!(first, Reveal { tile: 1, safe: true, safe_picks: 1, multiplier: Some(nine_eighths), finished: false });
@@ -142,12 +146,12 @@ fn a_round_of_the_worked_example_and_its_record() {
     assert!(verify_round(record.clone(), SERVER).unwrap().ok);
     assert_eq!(round_record_from_json(&record.to_json().unwrap()).unwrap(), record);
     let err = round.reveal(2).unwrap_err();
-    assert!(matches!(err, FairminesError::RoundFinished { code: 10, argument: None, .. }), "{err:?}");
+    assert!(matches!(err, FairminesError::RoundFinished { code: U32(10), argument: None, .. }), "{err:?}");
 }
 
 #[test]
 fn hand_made_records_are_checked_field_by_field() {
-    let round = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap().start_round(3, "0.99").unwrap();
+    let round = SeedPair::from_parts(SERVER, CLIENT, U64(1)).unwrap().start_round(3, "0.99").unwrap();
     round.reveal(1).unwrap();
     round.cash_out().unwrap();
     let record = round.record().unwrap();
@@ -178,18 +182,18 @@ fn hand_made_records_are_checked_field_by_field() {
 /// The no-rotation-in-play sequence: no rotation while a round is in play, then a voided round refuses every move.
 #[test]
 fn no_rotation_while_a_round_is_in_play() {
-    let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();
+    let pair = SeedPair::from_parts(SERVER, CLIENT, U64(1)).unwrap();
     let round = pair.start_round(5, "99/100").unwrap();
-    let before = pair.public();
+    let before = pair.public_part();
     for err in [pair.rotate(None).unwrap_err(), pair.set_client_seed("other").unwrap_err()] {
-        assert!(matches!(err, FairminesError::RoundsInPlay { code: 16, argument: None, .. }), "{err:?}");
+        assert!(matches!(err, FairminesError::RoundsInPlay { code: U32(16), argument: None, .. }), "{err:?}");
         assert!(err.to_string().contains("(nonce 1)"), "{err}");
     }
-    assert_eq!(pair.public(), before);
-    assert_eq!(pair.void_open_rounds(), [1]);
+    assert_eq!(pair.public_part(), before);
+    assert_eq!(pair.void_open_rounds(), [U64(1)]);
     let revealed = pair.rotate(None).unwrap();
     for err in [round.reveal(1).unwrap_err(), round.cash_out().unwrap_err()] {
-        assert!(matches!(err, FairminesError::RoundVoided { code: 17, argument: None, .. }), "{err:?}");
+        assert!(matches!(err, FairminesError::RoundVoided { code: U32(17), argument: None, .. }), "{err:?}");
     }
     let record = round.record().unwrap();
     assert_eq!((record.outcome, record.multiplier.as_ref()), (Outcome::Voided, None));
@@ -212,11 +216,11 @@ fn payouts_cross_as_exact_ratios() {
 /// round to go on with as `RoundNotInPlay`, argument `nonce`.
 #[test]
 fn a_round_resumes_from_the_state_and_round_not_in_play_crosses() {
-    let pair = SeedPair::from_parts(SERVER, CLIENT, 1).unwrap();
+    let pair = SeedPair::from_parts(SERVER, CLIENT, U64(1)).unwrap();
     let round = pair.start_round(3, "0.99").unwrap(); // mines at 7, 10 and 19
     round.reveal(1).unwrap();
-    let err = pair.round(1).unwrap_err();
-    assert!(matches!(err, FairminesError::RoundNotInPlay { code: 18, .. }), "{err:?}");
+    let err = pair.round(U64(1)).unwrap_err();
+    assert!(matches!(err, FairminesError::RoundNotInPlay { code: U32(18), .. }), "{err:?}");
     assert_eq!(
         err.parts(),
         (
@@ -227,14 +231,29 @@ fn a_round_resumes_from_the_state_and_round_not_in_play_crosses() {
         )
     );
     let restored = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
-    let resumed = restored.round(1).unwrap();
-    assert_eq!((resumed.nonce(), resumed.mines(), resumed.picks()), (1, 3, vec![1]));
+    let resumed = restored.round(U64(1)).unwrap();
+    assert_eq!((resumed.nonce(), resumed.mines(), resumed.picks()), (U64(1), 3, vec![1]));
     assert_eq!(resumed.reveal(2).unwrap(), round.reveal(2).unwrap());
     assert_eq!(resumed.cash_out().unwrap(), round.cash_out().unwrap());
     assert_eq!(resumed.record(), round.record());
-    let err = restored.round(1).unwrap_err();
+    let err = restored.round(U64(1)).unwrap_err();
     assert_eq!(
         err.to_string(),
         "nonce: no round of this seed pair is in play at nonce 1: it was never started, has finished or was voided"
     );
+}
+
+/// The JSON that `RoundRecord.toJson`'s doc comment (the KDoc, the Swift and Ruby comments) shows is what the core
+/// writes for that round: a doc example with a wrong multiplier (once 1287/1000 for a 9/7 round) fails here.
+#[test]
+fn the_doc_example_of_a_record_is_the_cores_output() {
+    let source = include_str!("../src/game.rs");
+    let doc = source.split("pub fn to_json").find(|part| part.contains("the worked example's round")).unwrap();
+    let shown = doc.rsplit("`{").next().unwrap().split("}`").next().unwrap();
+    let pair = SeedPair::from_parts(SERVER, CLIENT, U64(1)).unwrap();
+    let round = pair.start_round(3, "0.99").unwrap();
+    round.reveal(1).unwrap();
+    round.reveal(2).unwrap();
+    round.cash_out().unwrap();
+    assert_eq!(format!("{{{shown}}}"), round.record().unwrap().to_json().unwrap());
 }

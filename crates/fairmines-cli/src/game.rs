@@ -66,7 +66,7 @@ pub fn play(mines: MineCount, rtp: Rtp, client_seed: Option<String>, places: Pla
             return EXIT_BAD_INPUT;
         }
     };
-    let public = pair.public();
+    let public = pair.public_part();
     outln!("commitment   {}  (SHA3-256 of the hidden server seed)", public.commitment);
     outln!("client seed  {}", public.client_seed);
     outln!("nonce        {}", public.nonce);

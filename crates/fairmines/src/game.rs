@@ -94,9 +94,9 @@ fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -
 /// let safe = (1..=25).find(|t| !mines.contains(t)).unwrap();
 ///
 /// let mut pair = SeedPair::from_parts(server_seed, "player seed", 0)?;
-/// let commitment = pair.public().commitment;        // published before play
+/// let commitment = pair.public_part().commitment;   // published before play
 /// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
-/// assert_eq!(pair.public().nonce, 1);                // each round uses the nonce, then increments it
+/// assert_eq!(pair.public_part().nonce, 1);           // each round uses the nonce, then increments it
 /// let reveal = round.reveal(safe)?;
 /// assert!(reveal.safe && reveal.safe_picks == 1 && !reveal.finished);
 /// round.cash_out()?;
@@ -165,7 +165,7 @@ impl SeedPair {
     }
 
     /// What the player may see now.
-    pub fn public(&self) -> PublicSeedPair {
+    pub fn public_part(&self) -> PublicSeedPair {
         PublicSeedPair {
             commitment: self.server_seed.commitment(),
             client_seed: self.client_seed.clone(),
@@ -636,9 +636,24 @@ pub struct RoundRecord {
 }
 
 impl RoundRecord {
-    /// As JSON, the form operators publish: digests in hex, ratios as `"num/den"` strings, e.g.
-    /// `{"commitment":"…","client_seed":"…","nonce":0,"mines":3,"rtp":"99/100","picks":[7,2],
-    /// "outcome":"cashed_out","multiplier":"1287/1000"}`.
+    /// As JSON, the form operators publish: digests in hex, ratios as `"num/den"` strings. The worked example's
+    /// round at nonce 1 (mines at 7, 10 and 19), cashed out after two safe picks:
+    ///
+    /// ```
+    /// use fairmines::{MineCount, Rtp, SeedPair, ServerSeed};
+    /// let seed = ServerSeed::from_hex("b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a")?;
+    /// let client = "d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817";
+    /// let mut pair = SeedPair::from_parts(seed, client, 1)?;
+    /// let mut round = pair.start_round(MineCount::new(3)?, Rtp::parse("0.99")?)?;
+    /// round.reveal(1)?;
+    /// round.reveal(2)?;
+    /// round.cash_out()?; // 25/22 x 24/21 x 99/100 = 9/7
+    /// assert_eq!(
+    ///     round.record().unwrap().to_json(),
+    ///     r#"{"commitment":"f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42","client_seed":"d0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817","nonce":1,"mines":3,"rtp":"99/100","picks":[1,2],"outcome":"cashed_out","multiplier":"9/7"}"#
+    /// );
+    /// # Ok::<(), fairmines::Error>(())
+    /// ```
     pub fn to_json(&self) -> String {
         to_json(self)
     }

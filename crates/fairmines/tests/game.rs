@@ -25,7 +25,7 @@ fn safe_tiles(server: &str, nonce: u64, mines: u32) -> Vec<i64> {
 fn rounds_use_the_nonce_then_increment_it_and_fix_the_grid_at_the_start() {
     let (server, mut pair) = known_pair();
     for nonce in 0..5 {
-        assert_eq!(pair.public().nonce, nonce);
+        assert_eq!(pair.public_part().nonce, nonce);
         let mut round = pair.start_round(MineCount::new(5).unwrap(), rtp()).unwrap();
         assert_eq!(round.nonce(), nonce);
         assert_eq!(round.mine_positions(), None, "the grid stays hidden while in play");
@@ -129,21 +129,21 @@ fn a_tampered_record_is_caught_with_what_differs() {
 #[test]
 fn rotation_reveals_the_old_seed_and_starts_afresh() {
     let (server, mut pair) = known_pair();
-    let before = pair.public();
+    let before = pair.public_part();
     let mut round = pair.start_round(MineCount::new(1).unwrap(), rtp()).unwrap();
     round.reveal(i64::from(mine_positions(&server, CLIENT, 0, 1).unwrap()[0])).unwrap();
     let revealed = pair.rotate(None).unwrap();
     assert_eq!(revealed.server_seed, server);
     assert_eq!(revealed.commitment, before.commitment);
     assert_eq!(revealed.rounds, 1);
-    let after = pair.public();
+    let after = pair.public_part();
     assert_ne!(after.commitment, before.commitment);
     assert_eq!((after.nonce, after.client_seed.as_str()), (0, CLIENT));
 
     let revealed = pair.set_client_seed("new seed").unwrap();
     assert_eq!(revealed.commitment, after.commitment);
-    assert_eq!(pair.public().client_seed, "new seed");
-    assert_ne!(pair.public().commitment, after.commitment);
+    assert_eq!(pair.public_part().client_seed, "new seed");
+    assert_ne!(pair.public_part().commitment, after.commitment);
 }
 
 #[test]
@@ -154,14 +154,14 @@ fn state_and_public_json_round_trip_and_the_public_part_holds_no_secret() {
     assert!(state.starts_with(r#"{"version":2,"#), "{state}");
     assert!(state.ends_with(r#""nonce":1,"rounds":[{"nonce":0,"mines":1,"rtp":"99/100","picks":[]}]}"#), "{state}");
     let restored = SeedPair::from_state_json(&state).unwrap();
-    assert_eq!(restored.public(), pair.public());
+    assert_eq!(restored.public_part(), pair.public_part());
     assert_eq!(restored.open_rounds(), [0]);
     assert_eq!(restored.to_state_json(), state);
 
-    let public = serde_json::to_string(&pair.public()).unwrap();
+    let public = serde_json::to_string(&pair.public_part()).unwrap();
     assert!(!public.contains(&server));
     assert!(!format!("{pair:?}").contains(&server));
-    assert_eq!(serde_json::from_str::<fairmines::PublicSeedPair>(&public).unwrap(), pair.public());
+    assert_eq!(serde_json::from_str::<fairmines::PublicSeedPair>(&public).unwrap(), pair.public_part());
 
     let forged = state.replace(&server, &"0".repeat(64));
     assert_eq!(SeedPair::from_state_json(&forged).unwrap_err().argument(), Some("state"));
@@ -192,7 +192,7 @@ fn the_server_seed_is_not_revealed_while_a_round_is_in_play() {
     assert_eq!((refused.code(), refused.name(), refused.argument()), (16, "ROUNDS_IN_PLAY", None));
     assert!(refused.to_string().contains("nonce 0, 1"), "{refused}");
     assert_eq!(pair.set_client_seed("other").unwrap_err().code(), 16);
-    assert_eq!(pair.public().client_seed, CLIENT, "a refused rotation changes nothing");
+    assert_eq!(pair.public_part().client_seed, CLIENT, "a refused rotation changes nothing");
 
     // A round that finishes leaves the ledger; the other is voided.
     let safe = safe_tiles(&server, 0, 5);
@@ -281,7 +281,7 @@ fn records_round_trip_through_json() {
 #[test]
 fn records_and_public_pairs_round_trip_through_json() {
     let (server, mut pair) = known_pair();
-    let public = pair.public();
+    let public = pair.public_part();
     assert_eq!(fairmines::PublicSeedPair::from_json(&public.to_json()).unwrap(), public);
     let mut round = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap();
     let safe = safe_tiles(&server, 0, 3);
@@ -325,7 +325,7 @@ fn rtps_whose_multipliers_cannot_be_exact_are_refused_and_such_records_do_not_ve
     let (server, mut pair) = known_pair();
     let refused = pair.start_round(MineCount::new(3).unwrap(), huge).unwrap_err();
     assert_eq!((refused.code(), refused.argument()), (12, Some("rtp")));
-    assert_eq!(pair.public().nonce, 0, "a refused round uses no nonce");
+    assert_eq!(pair.public_part().nonce, 0, "a refused round uses no nonce");
     let safe = safe_tiles(&server, 0, 3)[0] as u8;
     let record = fairmines::RoundRecord {
         commitment: fairmines::commitment(&server),
@@ -362,7 +362,7 @@ fn nonce_2_64_minus_1_starts_no_round_by_one_rule_for_from_parts_and_start_round
     // A pair plays nonces 0 to 2^64 - 2; the last one played moves it to 2^64 - 1, where it starts nothing.
     let mut pair = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX - 1).unwrap();
     assert_eq!(pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap().nonce(), u64::MAX - 1);
-    assert_eq!(pair.public().nonce, u64::MAX);
+    assert_eq!(pair.public_part().nonce, u64::MAX);
     let refused = pair.start_round(MineCount::new(3).unwrap(), rtp()).unwrap_err();
     assert_eq!((refused.code(), refused.argument()), (2, Some("nonce")));
     assert_eq!(
@@ -371,13 +371,13 @@ fn nonce_2_64_minus_1_starts_no_round_by_one_rule_for_from_parts_and_start_round
          counts its rounds in 64 bits); rotate to a new seed pair"
     );
     // The refusal changes nothing: the same nonce, the round of nonce 2^64 - 2 still in play.
-    assert_eq!((pair.public().nonce, pair.open_rounds()), (u64::MAX, vec![u64::MAX - 1]));
+    assert_eq!((pair.public_part().nonce, pair.open_rounds()), (u64::MAX, vec![u64::MAX - 1]));
     // A pair made at that nonce would start nothing: from_parts refuses it with the same error.
     let made = SeedPair::from_parts(ServerSeed::from_bytes(&[3; 32]), CLIENT, u64::MAX).unwrap_err();
     assert_eq!(made, refused);
     // A stored state there (reached by play) restores: its rounds in play can still finish or be voided.
     let restored = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
-    assert_eq!((restored.public().nonce, restored.open_rounds()), (u64::MAX, vec![u64::MAX - 1]));
+    assert_eq!((restored.public_part().nonce, restored.open_rounds()), (u64::MAX, vec![u64::MAX - 1]));
     assert_eq!(pair.rotate(None).unwrap_err().code(), 16);
     pair.void_open_rounds();
     assert_eq!(pair.rotate(None).unwrap().rounds, u64::MAX);
@@ -386,7 +386,7 @@ fn nonce_2_64_minus_1_starts_no_round_by_one_rule_for_from_parts_and_start_round
 #[test]
 fn public_and_revealed_pairs_refuse_unknown_fields() {
     let (_, mut pair) = known_pair();
-    let public = pair.public().to_json();
+    let public = pair.public_part().to_json();
     let revealed = pair.rotate(None).unwrap().to_json();
     for (json, parse) in [
         (

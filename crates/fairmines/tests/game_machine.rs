@@ -175,15 +175,15 @@ proptest! {
                         prop_assert!(!(1..=24).contains(&mines));
                         continue;
                     };
-                    let nonce = pair.public().nonce;
+                    let nonce = pair.public_part().nonce;
                     let server_seed = server_seed_of(&pair);
                     prop_assert!(!revealed.contains(&server_seed), "a pair plays on a revealed seed");
-                    let grid = mine_positions(&server_seed, &pair.public().client_seed, nonce, count.get().into())
+                    let grid = mine_positions(&server_seed, &pair.public_part().client_seed, nonce, count.get().into())
                         .unwrap()
                         .to_vec();
                     let round = pair.start_round(count, rtp_of(rtp)).unwrap();
                     prop_assert_eq!(round.nonce(), nonce);
-                    prop_assert_eq!(pair.public().nonce, nonce + 1);
+                    prop_assert_eq!(pair.public_part().nonce, nonce + 1);
                     live.push(Played { round, grid, server_seed, picks: Vec::new(), open: true, recorded: false });
                 }
                 Op::Reveal { which, tile } => {
@@ -245,7 +245,7 @@ proptest! {
                     }
                 }
                 Op::Rotate { client_seed } => {
-                    let before = pair.public();
+                    let before = pair.public_part();
                     let old_seed = server_seed_of(&pair);
                     let mut in_play: Vec<u64> =
                         live.iter().filter(|p| p.open && p.server_seed == old_seed).map(|p| p.round.nonce()).collect();
@@ -259,7 +259,7 @@ proptest! {
                     match rotated {
                         Err(Error::RoundsInPlay { nonces }) => {
                             prop_assert_eq!(nonces, in_play);
-                            prop_assert_eq!(pair.public(), before);
+                            prop_assert_eq!(pair.public_part(), before);
                         }
                         Err(e) => prop_assert!(false, "unexpected error {e}"),
                         Ok(shown) => {
@@ -268,7 +268,7 @@ proptest! {
                             prop_assert_eq!(shown.commitment, before.commitment);
                             prop_assert_eq!(shown.rounds, before.nonce);
                             revealed.push(old_seed);
-                            let after = pair.public();
+                            let after = pair.public_part();
                             prop_assert_eq!(after.nonce, 0);
                             prop_assert_ne!(after.commitment, before.commitment);
                             prop_assert_eq!(after.client_seed, client_seed.unwrap_or(before.client_seed));
@@ -288,10 +288,10 @@ proptest! {
                     }
                 }
                 Op::SaveAndRestore => {
-                    let public = pair.public();
+                    let public = pair.public_part();
                     let open = pair.open_rounds();
                     pair = SeedPair::from_state_json(&pair.to_state_json()).unwrap();
-                    prop_assert_eq!(pair.public(), public);
+                    prop_assert_eq!(pair.public_part(), public);
                     prop_assert_eq!(pair.open_rounds(), open.clone());
                     // The rounds in memory are gone with the restart; those in play come back by nonce, the
                     // same rounds (the model's picks and grid go on with them).

@@ -14,7 +14,7 @@ import type {
 const pair: SeedPair = new SeedPair('client')
 const replay: SeedPair = SeedPair.fromParts('00'.repeat(32), 'client', 5n)
 const restored: SeedPair = SeedPair.fromStateJson(pair.toStateJson())
-const pub: PublicSeedPair = restored.public
+const pub: PublicSeedPair = restored.publicPart
 const nonce: bigint = pub.nonce
 const commitment: string = pub.commitment
 // A round in play of a restored pair, by its nonce (a number or a bigint, as openRounds lists them).
@@ -112,7 +112,7 @@ verify({ serverSeed: 's', clientSeed: 'c', nonce: 1, mines: 3, commitmnet: 'f5ec
 
 const revealed: RevealedSeedPair = pair.rotate()
 const revealedJson: RevealedSeedPairJson = revealed.toJSON()
-const publicJson: PublicSeedPairJson = pair.public.toJSON()
+const publicJson: PublicSeedPairJson = pair.publicPart.toJSON()
 const rounds64: string = revealedJson.rounds + publicJson.nonce
 pair.rotate(null)
 pair.rotate('new client')

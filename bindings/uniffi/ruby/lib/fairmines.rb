@@ -120,7 +120,7 @@ module Fairmines
     remove_method :inspect, :to_s # the Rust side's Debug and Display
 
     def inspect
-      shown = public
+      shown = public_part
       "#<Fairmines::SeedPair commitment=#{shown.commitment} nonce=#{shown.nonce}>"
     end
     alias to_s inspect

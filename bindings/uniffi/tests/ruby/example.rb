@@ -1,4 +1,4 @@
-require_relative 'fairmines'   # the gem's lib/: fairmines.rb, and fairmines/ with uniffi.rb and the library
+require 'fairmines'
 server = 'b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd862ca7a'
 client = 'd0d5e06d22cf693715b29ba893e253b3729af239a43a2a5cc6802150d7441817'
 p Fairmines.mine_positions(server, client, 1, 3)           # => [7, 10, 19]

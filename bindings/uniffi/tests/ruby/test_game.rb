@@ -110,7 +110,7 @@ class TestGame < Minitest::Test
   def test_a_short_game_maps_every_result_field_for_field
     pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 1)
     round = pair.start_round(3, '0.99')
-    assert_equal [2, [1]], [pair.public.nonce, pair.open_rounds]
+    assert_equal [2, [1]], [pair.public_part.nonce, pair.open_rounds]
     assert_equal [1, 3, Fairmines.commitment(SERVER), CLIENT, ratio(Rational(99, 100))],
                  [round.nonce, round.mines, round.commitment, round.client_seed, round.rtp]
     assert_nil round.mine_positions
@@ -146,12 +146,12 @@ class TestGame < Minitest::Test
   def test_no_rotation_while_a_round_is_in_play
     pair = Fairmines::SeedPair.new('player seed')
     round = pair.start_round(5, '99/100')
-    before = pair.public
+    before = pair.public_part
     rotate = assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { pair.rotate(nil) }
     assert_includes rotate.message, '(nonce 0)'
     change = assert_error(FE::RoundsInPlay, 16, 'ROUNDS_IN_PLAY', nil) { pair.set_client_seed('other') }
     assert_includes change.message, '(nonce 0)'
-    assert_equal before, pair.public, 'a refused rotation changes nothing'
+    assert_equal before, pair.public_part, 'a refused rotation changes nothing'
     refute round.finished?
     assert_equal [0], pair.open_rounds
 
@@ -394,7 +394,7 @@ class TestGame < Minitest::Test
     pair = Fairmines::SeedPair.from_parts(SERVER, CLIENT, 5)
     state = pair.to_state_json
     assert_equal state, Fairmines::SeedPair.from_state_json(state).to_state_json
-    public = pair.public
+    public = pair.public_part
     assert_equal({ 'commitment' => Fairmines.commitment(SERVER), 'client_seed' => CLIENT, 'nonce' => 5 },
                  JSON.parse(public.to_json))
     assert_equal public, Fairmines.public_seed_pair_from_json(public.to_json)
@@ -403,7 +403,7 @@ class TestGame < Minitest::Test
                  [revealed.server_seed, revealed.commitment, revealed.client_seed, revealed.rounds]
     assert_equal revealed, Fairmines.revealed_seed_pair_from_json(revealed.to_json)
     assert_equal 'next seed', pair.set_client_seed('third').client_seed
-    assert_equal 'third', pair.public.client_seed
+    assert_equal 'third', pair.public_part.client_seed
   end
 
   def test_every_argument_error_names_it
@@ -417,7 +417,7 @@ class TestGame < Minitest::Test
       assert_error(FE::InvalidRtp, 12, 'INVALID_RTP', 'rtp') { pair.start_round(3, rtp) }
       assert_error(FE::InvalidRtp, 12, 'INVALID_RTP', 'rtp') { Fairmines.payout_table(rtp) }
     end
-    assert_equal 1, pair.public.nonce, 'a refused start uses no nonce'
+    assert_equal 1, pair.public_part.nonce, 'a refused start uses no nonce'
     round = pair.start_round(3, '0.99') # nonce 1: mines at 7, 10 and 19
     [0, 26, -1, 2**31 - 1, -2**31].each do |tile|
       error = assert_error(FE::InvalidTile, 3, 'INVALID_TILE', 'tile') { round.reveal(tile) }

@@ -41,7 +41,7 @@ class TestRubyLayer < Minitest::Test
       end
     end
     # Nothing moved: no round started, no tile revealed.
-    assert_equal [2, [1], [], :in_play], [fresh.public.nonce, fresh.open_rounds, round.picks, round.status]
+    assert_equal [2, [1], [], :in_play], [fresh.public_part.nonce, fresh.open_rounds, round.picks, round.status]
   end
 
   def test_text_is_a_string
@@ -52,7 +52,7 @@ class TestRubyLayer < Minitest::Test
       assert_type_error("server_seed: must be a String, not #{type}") { Fairmines.commitment(bad) }
       assert_type_error("client_seed: must be a String, not #{type}") { fresh.set_client_seed(bad) }
     end
-    assert_equal 1, fresh.public.nonce
+    assert_equal 1, fresh.public_part.nonce
   end
 
   # One base class: `rescue Fairmines::Error` (or its old name, Fairmines::FairminesError) catches every kind.
@@ -143,9 +143,9 @@ class TestRubyLayer < Minitest::Test
     rotating = pair
     old = rotating.rotate
     assert_equal [SERVER, CLIENT, 1], [old.server_seed, old.client_seed, old.rounds]
-    assert_equal [CLIENT, 0], [rotating.public.client_seed, rotating.public.nonce]
-    refute_equal Fairmines.commitment(SERVER), rotating.public.commitment
-    assert_equal 'other', (rotating.rotate('other') && rotating.public.client_seed)
+    assert_equal [CLIENT, 0], [rotating.public_part.client_seed, rotating.public_part.nonce]
+    refute_equal Fairmines.commitment(SERVER), rotating.public_part.commitment
+    assert_equal 'other', (rotating.rotate('other') && rotating.public_part.client_seed)
   end
 
   # The layer and the generated file without the library beside them, as on a platform the gem was not built for.

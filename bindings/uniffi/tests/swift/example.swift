@@ -15,7 +15,7 @@ do {
 
 // The game (an operator would use SeedPair(clientSeed:); a known seed shows the worked example's round).
 let pair = try SeedPair.fromParts(serverSeed: server, clientSeed: client, nonce: 1)
-let commitment = pair.`public`().commitment            // shown to the player before play
+let commitment = pair.publicPart().commitment          // shown to the player before play
 let round = try pair.startRound(mines: 3, rtp: "0.99")  // nonce 1: mines at 7, 10 and 19
 let first = try round.reveal(tile: 1)
 print("tile \(first.tile): safe=\(first.safe), safe picks \(first.safePicks), x\(first.multiplier?.decimal ?? "-")")

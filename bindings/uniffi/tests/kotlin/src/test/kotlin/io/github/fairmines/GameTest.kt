@@ -60,7 +60,7 @@ internal inline fun <reified T : FairminesException> expectError(
         is FairminesException.RoundNotInPlay -> listOf(error.code, error.name, error.argument, error.reason)
         else -> error("unexpected error $error")
     }
-    assertEquals(code.toUInt(), actualCode, error.message)
+    assertEquals(code, actualCode, error.message)
     assertEquals(name, actualName, error.message)
     assertEquals(argument, actualArgument, error.message)
     if (argument != null) assertTrue((reason as String).startsWith("$argument: "), reason)
@@ -81,7 +81,7 @@ private fun answer(call: () -> Any?): Any? =
  * for its record).
  */
 private class Table(mines: Int, private val restart: Boolean) {
-    var pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+    var pair = SeedPair.fromParts(SERVER, CLIENT, 1L)
     var round = pair.startRound(mines, "0.99")
     val answers = mutableListOf<Any?>()
     var restarts = 0
@@ -99,10 +99,10 @@ private class Table(mines: Int, private val restart: Boolean) {
         pair = SeedPair.fromStateJson(state)
         assertEquals(state, pair.toStateJson())
         if (round.isFinished()) {
-            assertEquals(emptyList<ULong>(), pair.openRounds(), "a finished round leaves the state")
+            assertEquals(emptyList<Long>(), pair.openRounds(), "a finished round leaves the state")
         } else {
             round.close()
-            round = pair.round(1uL)
+            round = pair.round(1L)
             assertEquals(picks, round.picks(), "the state held every pick")
             assertNull(round.minePositions())
         }
@@ -140,12 +140,12 @@ object ResumeProcess {
     fun main(args: Array<String>) {
         val file = File(args[1])
         when (args[0]) {
-            "start" -> SeedPair.fromParts(args[2], args[3], args[4].toULong()).use { pair ->
+            "start" -> SeedPair.fromParts(args[2], args[3], args[4].toULong().toLong()).use { pair ->
                 pair.startRound(args[5].toInt(), "0.99").use { round -> round.reveal(args[6].toInt()) }
                 file.writeText(pair.toStateJson())
             }
             "resume" -> SeedPair.fromStateJson(file.readText()).use { pair ->
-                pair.round(args[2].toULong()).use { round ->
+                pair.round(args[2].toULong().toLong()).use { round ->
                     round.reveal(args[3].toInt())
                     round.cashOut()
                     file.writeText(pair.toStateJson())
@@ -178,8 +178,8 @@ class GameTest {
         // The game (an operator would use SeedPair(clientSeed); a known seed shows the worked example's round).
         val server = SERVER
         val client = CLIENT
-        val pair = SeedPair.fromParts(server, client, 1uL)
-        val commitment = pair.public().commitment          // shown to the player before play
+        val pair = SeedPair.fromParts(server, client, 1L)
+        val commitment = pair.publicPart().commitment          // shown to the player before play
         val round = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
         val first = round.reveal(1)
         check(first.safe && first.safePicks == 1 && !first.finished && first.multiplier!!.decimal == "1.12")   // 9/8 rounded down
@@ -188,24 +188,24 @@ class GameTest {
         val record = round.record()!!                      // publish record.toJson()
         val next = pair.startRound(3, "0.99")              // nonce 2, in play: its mines hang on the secret seed
         try { pair.rotate(null) } catch (e: FairminesException.RoundsInPlay) { println(e.code) }   // 16
-        check(pair.voidOpenRounds() == listOf(2uL))        // (or finish it) then the pair can rotate
+        check(pair.voidOpenRounds() == listOf(2L))        // (or finish it) then the pair can rotate
         val revealed = pair.rotate(null)                   // the old server seed may now be published
         check(revealed.commitment == commitment)
         check(verifyRound(record, revealed.serverSeed).ok)
         try { round.reveal(2) } catch (e: FairminesException.RoundFinished) { println(e.code) }   // 10
         try { next.reveal(2) } catch (e: FairminesException.RoundVoided) { println(e.code) }     // 17
         assertEquals(SERVER, revealed.serverSeed)
-        assertEquals(3uL, revealed.rounds)
+        assertEquals(3L, revealed.rounds)
         assertEquals(Outcome.VOIDED, next.outcome())
     }
 
     @Test
     fun `a short game maps every result field for field`() {
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1L)
         val round = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
-        assertEquals(2uL, pair.public().nonce)
-        assertEquals(listOf(1uL), pair.openRounds())
-        assertEquals(listOf(1uL, 3, commitment(SERVER), CLIENT, ratioOf(99, 100)),
+        assertEquals(2L, pair.publicPart().nonce)
+        assertEquals(listOf(1L), pair.openRounds())
+        assertEquals(listOf(1L, 3, commitment(SERVER), CLIENT, ratioOf(99, 100)),
             listOf(round.nonce(), round.mines(), round.commitment(), round.clientSeed(), round.rtp()))
         assertNull(round.minePositions())
         assertNull(round.record())
@@ -222,7 +222,7 @@ class GameTest {
         assertEquals(listOf(Outcome.LOST, Outcome.CASHED_OUT, Outcome.VOIDED), Outcome.entries.toList())
 
         val record = round.record()!!
-        assertEquals(RoundRecord(commitment(SERVER), CLIENT, 1uL, 3, ratioOf(99, 100), listOf(1, 2, 19), Outcome.LOST, null), record)
+        assertEquals(RoundRecord(commitment(SERVER), CLIENT, 1L, 3, ratioOf(99, 100), listOf(1, 2, 19), Outcome.LOST, null), record)
         val verdict = verifyRound(record, SERVER)
         assertEquals(RoundVerification(true, true, listOf(7, 10, 19), Outcome.LOST, null, emptyList()), verdict)
         val tampered = verifyRound(record.copy(outcome = Outcome.CASHED_OUT), SERVER)
@@ -230,8 +230,8 @@ class GameTest {
         assertTrue(tampered.differences.any { it.startsWith("outcome: ") }, tampered.differences.toString())
 
         // The last safe tile pays out by itself: finished, with the multiplier paid.
-        val one = SeedPair.fromParts(SERVER, CLIENT, 1uL).startRound(24, "1")
-        val safe = (1..25).single { it !in minePositions(SERVER, CLIENT, 1uL, 24) }
+        val one = SeedPair.fromParts(SERVER, CLIENT, 1L).startRound(24, "1")
+        val safe = (1..25).single { it !in minePositions(SERVER, CLIENT, 1L, 24) }
         assertEquals(Reveal(safe, true, 1, ratioOf(25, 1), true), one.reveal(safe))
         assertEquals(Outcome.CASHED_OUT, one.outcome())
     }
@@ -240,24 +240,24 @@ class GameTest {
     fun `no rotation while a round is in play, then a voided round refuses every move`() {
         val pair = SeedPair("player seed")
         val round = pair.startRound(5, "99/100")
-        val before = pair.public()
+        val before = pair.publicPart()
         val rotate = expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { pair.rotate(null) }
         assertTrue(rotate.reason.contains("(nonce 0)"), rotate.reason)
         val change = expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { pair.setClientSeed("other") }
         assertTrue(change.reason.contains("(nonce 0)"), change.reason)
-        assertEquals(before, pair.public(), "a refused rotation changes nothing")
+        assertEquals(before, pair.publicPart(), "a refused rotation changes nothing")
         assertFalse(round.isFinished())
-        assertEquals(listOf(0uL), pair.openRounds())
+        assertEquals(listOf(0L), pair.openRounds())
 
-        assertEquals(listOf(0uL), pair.voidOpenRounds())
-        assertEquals(emptyList<ULong>(), pair.openRounds())
+        assertEquals(listOf(0L), pair.voidOpenRounds())
+        assertEquals(emptyList<Long>(), pair.openRounds())
         val revealed = pair.rotate() // without an argument the client seed is kept
         assertEquals(before.commitment, revealed.commitment)
-        assertEquals(1uL, revealed.rounds)
-        assertEquals(listOf(before.clientSeed, 0uL), listOf(pair.public().clientSeed, pair.public().nonce))
+        assertEquals(1L, revealed.rounds)
+        assertEquals(listOf(before.clientSeed, 0L), listOf(pair.publicPart().clientSeed, pair.publicPart().nonce))
 
         // With the revealed seed the grid is known: every safe tile is refused, and so is a cash-out.
-        val mines = minePositions(revealed.serverSeed, "player seed", 0uL, 5)
+        val mines = minePositions(revealed.serverSeed, "player seed", 0L, 5)
         for (tile in (1..25).filter { it !in mines }) {
             expectError<FairminesException.RoundVoided>(17, "ROUND_VOIDED", null) { round.reveal(tile) }
         }
@@ -299,14 +299,14 @@ class GameTest {
             listOf(clearedRecord.outcome, clearedRecord.picks, clearedRecord.multiplier))
 
         val (voided, voidedRecord) = bothWays(3) { reveal(1); reveal(2); void(); reveal(3); cashOut() }
-        assertEquals(listOf(1uL), voided[2])
+        assertEquals(listOf(1L), voided[2])
         assertTrue(voided.drop(3).all { (it as String).startsWith("RoundVoided: ") }, voided.toString())
         assertEquals(listOf(Outcome.VOIDED, listOf(1, 2), null), listOf(voidedRecord.outcome, voidedRecord.picks, voidedRecord.multiplier))
     }
 
     @Test
     fun `the state holds each round in play whole, written by every move`() {
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1L)
         val round = pair.startRound(3, "99/100")         // nonce 1: mines at 7, 10 and 19
         val rounds = { JSONObject(pair.toStateJson()).getJSONArray("rounds") }
         val state = JSONObject(pair.toStateJson())
@@ -324,68 +324,68 @@ class GameTest {
 
     @Test
     fun `round(nonce) refuses a nonce with no round to go on with as RoundNotInPlay naming the nonce`() {
-        fun notInPlay(pair: SeedPair, nonce: ULong, reason: String) {
+        fun notInPlay(pair: SeedPair, nonce: Long, reason: String) {
             val error = expectError<FairminesException.RoundNotInPlay>(18, "ROUND_NOT_IN_PLAY", "nonce") { pair.round(nonce) }
             assertEquals("nonce: $reason", error.reason)
         }
-        val none = { n: ULong -> "no round of this seed pair is in play at nonce $n: it was never started, has finished or was voided" }
-        val handedOut = { n: ULong -> "the round at nonce $n is already handed out by this seed pair: go on with that round" }
-        val voidOnly = { n: ULong -> "the round at nonce $n was saved by a version that kept only its nonce, without its picks: it can only be voided" }
+        val none = { n: Long -> "no round of this seed pair is in play at nonce ${n.toULong()}: it was never started, has finished or was voided" }
+        val handedOut = { n: Long -> "the round at nonce ${n.toULong()} is already handed out by this seed pair: go on with that round" }
+        val voidOnly = { n: Long -> "the round at nonce ${n.toULong()} was saved by a version that kept only its nonce, without its picks: it can only be voided" }
 
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
-        for (nonce in listOf(0uL, 1uL, 2uL, ULong.MAX_VALUE)) notInPlay(pair, nonce, none(nonce))   // never started
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1L)
+        for (nonce in listOf(0L, 1L, 2L, ULong.MAX_VALUE.toLong())) notInPlay(pair, nonce, none(nonce))   // never started
         val lost = pair.startRound(3, "0.99")             // nonce 1: mines at 7, 10 and 19
         lost.reveal(7)
         val cashed = pair.startRound(3, "0.99")           // nonce 2: mines at 12, 20 and 23
         cashed.reveal(1)
         cashed.cashOut()
         pair.startRound(3, "0.99").use { voided ->        // nonce 3
-            assertEquals(listOf(3uL), pair.voidOpenRounds())
+            assertEquals(listOf(3L), pair.voidOpenRounds())
             assertTrue(voided.isFinished())
         }
         val restored = SeedPair.fromStateJson(pair.toStateJson())
-        for (nonce in 1uL..3uL) {                         // finished, finished, voided
+        for (nonce in 1L..3L) {                         // finished, finished, voided
             notInPlay(pair, nonce, none(nonce))
             notInPlay(restored, nonce, none(nonce))
         }
 
         // Handed out already, by startRound or by round(nonce), while that Round lives; once closed, again.
-        val safe = (1..25).first { it !in minePositions(SERVER, CLIENT, 4uL, 3) }
+        val safe = (1..25).first { it !in minePositions(SERVER, CLIENT, 4L, 3) }
         val round = pair.startRound(3, "0.99")            // nonce 4
         round.reveal(safe)
-        notInPlay(pair, 4uL, handedOut(4uL))
+        notInPlay(pair, 4L, handedOut(4L))
         round.close()
-        pair.round(4uL).use { again ->
+        pair.round(4L).use { again ->
             assertEquals(listOf(safe), again.picks())
-            notInPlay(pair, 4uL, handedOut(4uL))
+            notInPlay(pair, 4L, handedOut(4L))
         }
         val fromState = SeedPair.fromStateJson(pair.toStateJson())
-        fromState.round(4uL).use { resumed ->
+        fromState.round(4L).use { resumed ->
             assertEquals(listOf(safe), resumed.picks())
-            notInPlay(fromState, 4uL, handedOut(4uL))
+            notInPlay(fromState, 4L, handedOut(4L))
         }
-        assertEquals(listOf(safe), fromState.round(4uL).picks())
+        assertEquals(listOf(safe), fromState.round(4L).picks())
 
         // A state written before rounds were saved whole (no version, bare nonces): its rounds can only be voided.
         val v1 = JSONObject(mapOf("server_seed" to SERVER, "commitment" to commitment(SERVER), "client_seed" to CLIENT,
             "nonce" to 4, "open_rounds" to listOf(1, 3))).toString()
         val old = SeedPair.fromStateJson(v1)
-        assertEquals(listOf(1uL, 3uL), old.openRounds())
-        notInPlay(old, 1uL, voidOnly(1uL))
-        notInPlay(old, 3uL, voidOnly(3uL))
-        notInPlay(old, 2uL, none(2uL))
+        assertEquals(listOf(1L, 3L), old.openRounds())
+        notInPlay(old, 1L, voidOnly(1L))
+        notInPlay(old, 3L, voidOnly(3L))
+        notInPlay(old, 2L, none(2L))
         val rewritten = JSONObject(old.toStateJson())
         assertEquals(2, rewritten.getInt("version"))
         assertEquals("[{\"nonce\":1},{\"nonce\":3}]", rewritten.getJSONArray("rounds").toString())
-        notInPlay(SeedPair.fromStateJson(rewritten.toString()), 3uL, voidOnly(3uL))
+        notInPlay(SeedPair.fromStateJson(rewritten.toString()), 3L, voidOnly(3L))
         expectError<FairminesException.RoundsInPlay>(16, "ROUNDS_IN_PLAY", null) { old.rotate(null) }
-        assertEquals(listOf(1uL, 3uL), old.voidOpenRounds())
-        assertEquals(4uL, old.rotate(null).rounds)
+        assertEquals(listOf(1L, 3L), old.voidOpenRounds())
+        assertEquals(4L, old.rotate(null).rounds)
     }
 
     @Test
     fun `a state that does not hold together is refused naming the field`() {
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1L)
         pair.startRound(3, "0.99").use { it.reveal(1) }    // nonce 1: mines at 7, 10 and 19
         fun refused(change: (JSONObject) -> Unit): String {
             val state = JSONObject(pair.toStateJson())
@@ -407,7 +407,7 @@ class GameTest {
         assertEquals(listOf(1), saved.getJSONObject(0).getJSONArray("picks").ints())
         val printed = jvm("resume", stateFile.path, "1", "2").trim()
 
-        val straight = SeedPair.fromParts(SERVER, CLIENT, 1uL).startRound(3, "0.99")
+        val straight = SeedPair.fromParts(SERVER, CLIENT, 1L).startRound(3, "0.99")
         straight.reveal(1)
         straight.reveal(2)
         assertEquals(multiplier(3, 2, "0.99"), straight.cashOut())
@@ -416,17 +416,17 @@ class GameTest {
         // The second process stored the pair after the cash-out: no round in play, so it rotates, and the record
         // verifies against the server seed it reveals.
         val after = SeedPair.fromStateJson(stateFile.readText())
-        assertEquals(emptyList<ULong>(), after.openRounds())
+        assertEquals(emptyList<Long>(), after.openRounds())
         val record = roundRecordFromJson(printed)
         val revealed = after.rotate(null)
-        assertEquals(listOf(SERVER, record.commitment, 2uL), listOf(revealed.serverSeed, revealed.commitment, revealed.rounds))
+        assertEquals(listOf(SERVER, record.commitment, 2L), listOf(revealed.serverSeed, revealed.commitment, revealed.rounds))
         val verdict = verifyRound(record, revealed.serverSeed)
         assertEquals(RoundVerification(true, true, listOf(7, 10, 19), Outcome.CASHED_OUT, multiplier(3, 2, "0.99"), emptyList()), verdict)
     }
 
     @Test
     fun `records and seed pairs cross JSON and the boundary exactly`() {
-        val round = SeedPair.fromParts(SERVER, CLIENT, 1uL).startRound(3, "0.99")
+        val round = SeedPair.fromParts(SERVER, CLIENT, 1L).startRound(3, "0.99")
         listOf(1, 2, 3).forEach { round.reveal(it) }
         round.cashOut()
         val record = round.record()!!
@@ -445,23 +445,23 @@ class GameTest {
         assertEquals(lost, roundRecordFromJson(lost.toJson()))
         assertTrue(verifyRound(lost, SERVER).ok)
 
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 5uL)
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 5L)
         val state = pair.toStateJson()
         assertEquals(state, SeedPair.fromStateJson(state).toStateJson())
-        val public = pair.public()
+        val public = pair.publicPart()
         assertTrue(JSONObject(mapOf("commitment" to commitment(SERVER), "client_seed" to CLIENT, "nonce" to 5)).similar(JSONObject(public.toJson())))
         assertEquals(public, publicSeedPairFromJson(public.toJson()))
         val revealed = pair.rotate("next seed")
-        assertEquals(RevealedSeedPair(SERVER, commitment(SERVER), CLIENT, 5uL), revealed)
+        assertEquals(RevealedSeedPair(SERVER, commitment(SERVER), CLIENT, 5L), revealed)
         assertEquals(revealed, revealedSeedPairFromJson(revealed.toJson()))
-        assertEquals("next seed", pair.public().clientSeed)
+        assertEquals("next seed", pair.publicPart().clientSeed)
         assertEquals("next seed", pair.setClientSeed("third").clientSeed)
-        assertEquals("third", pair.public().clientSeed)
+        assertEquals("third", pair.publicPart().clientSeed)
     }
 
     @Test
     fun `every argument's error names it`() {
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 1uL)
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 1L)
         for (mines in listOf(0, 25, -1, Int.MAX_VALUE, Int.MIN_VALUE)) {
             expectError<FairminesException.InvalidMines>(1, "INVALID_MINES", "mines") { pair.startRound(mines, "0.99") }
             expectError<FairminesException.InvalidMines>(1, "INVALID_MINES", "mines") { multiplier(mines, 1, "0.99") }
@@ -472,7 +472,7 @@ class GameTest {
             expectError<FairminesException.InvalidRtp>(12, "INVALID_RTP", "rtp") { payoutTable(rtp) }
             expectError<FairminesException.InvalidRtp>(12, "INVALID_RTP", "rtp") { multiplier(3, 1, rtp) }
         }
-        assertEquals(1uL, pair.public().nonce, "a refused start uses no nonce")
+        assertEquals(1L, pair.publicPart().nonce, "a refused start uses no nonce")
         val round = pair.startRound(3, "0.99")          // nonce 1: mines at 7, 10 and 19
         for (tile in listOf(0, 26, -1, Int.MAX_VALUE, Int.MIN_VALUE)) {
             val error = expectError<FairminesException.InvalidTile>(3, "INVALID_TILE", "tile") { round.reveal(tile) }
@@ -483,24 +483,24 @@ class GameTest {
             assertEquals("safe_picks: must be from 1 to 22 with 3 mines, got $picks", error.reason)
         }
         // More places than 18 are refused, not clamped.
-        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "places") { ratioToDecimal(ratioOf(9, 8), 19u) }
-        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio.denominator") { ratioToDecimal(Ratio("1", "0", ""), 2u) }
-        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio.numerator") { ratioToDecimal(Ratio("x", "1", ""), 2u) }
-        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio.numerator") { ratioToDecimal(Ratio("+1", "1", ""), 2u) }
-        expectError<FairminesException.InvalidHex>(4, "INVALID_HEX", "server_seed") { SeedPair.fromParts("abc", CLIENT, 0uL) }
+        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "places") { ratioToDecimal(ratioOf(9, 8), 19) }
+        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio.denominator") { ratioToDecimal(Ratio("1", "0", ""), 2) }
+        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio.numerator") { ratioToDecimal(Ratio("x", "1", ""), 2) }
+        expectError<FairminesException.InvalidNumber>(14, "INVALID_NUMBER", "ratio.numerator") { ratioToDecimal(Ratio("+1", "1", ""), 2) }
+        expectError<FairminesException.InvalidHex>(4, "INVALID_HEX", "server_seed") { SeedPair.fromParts("abc", CLIENT, 0L) }
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "state") { SeedPair.fromStateJson("{\"nonce\": 1}") }
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "record") { roundRecordFromJson("{}") }
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "public") { publicSeedPairFromJson("{}") }
         expectError<FairminesException.InvalidState>(15, "INVALID_STATE", "revealed") { revealedSeedPairFromJson("[") }
-        val public = pair.public()
+        val public = pair.publicPart()
         expectError<FairminesException.InvalidHex>(4, "INVALID_HEX", "commitment") { public.copy(commitment = "abc").toJson() }
-        val revealed = RevealedSeedPair(SERVER, "x".repeat(64), CLIENT, 0uL)
+        val revealed = RevealedSeedPair(SERVER, "x".repeat(64), CLIENT, 0L)
         expectError<FairminesException.InvalidHex>(4, "INVALID_HEX", "commitment") { revealed.toJson() }
     }
 
     @Test
     fun `the errors of the game cross with their code and name`() {
-        val round = SeedPair.fromParts(SERVER, CLIENT, 1uL).startRound(3, "0.99")   // mines at 7, 10 and 19
+        val round = SeedPair.fromParts(SERVER, CLIENT, 1L).startRound(3, "0.99")   // mines at 7, 10 and 19
         expectError<FairminesException.NothingToCashOut>(11, "NOTHING_TO_CASH_OUT", null) { round.cashOut() }
         round.reveal(1)
         val twice = expectError<FairminesException.TileAlreadyRevealed>(9, "TILE_ALREADY_REVEALED", "tile") { round.reveal(1) }
@@ -508,12 +508,12 @@ class GameTest {
         round.cashOut()
         expectError<FairminesException.RoundFinished>(10, "ROUND_FINISHED", null) { round.reveal(2) }
         // Nonce 2^64 - 1 starts no round, by one rule: startRound there and fromParts with it.
-        SeedPair.fromParts(SERVER, CLIENT, ULong.MAX_VALUE - 1uL).use { last ->
-            assertEquals(ULong.MAX_VALUE - 1uL, last.startRound(3, "0.99").nonce())
+        SeedPair.fromParts(SERVER, CLIENT, (ULong.MAX_VALUE - 1uL).toLong()).use { last ->
+            assertEquals(ULong.MAX_VALUE - 1uL, last.startRound(3, "0.99").nonce().toULong())
             val there = expectError<FairminesException.InvalidNonce>(2, "INVALID_NONCE", "nonce") { last.startRound(3, "0.99") }
             assertEquals("nonce: 18446744073709551615 starts no round: a seed pair plays nonces 0 to 18446744073709551614 (it counts its rounds in 64 bits); rotate to a new seed pair", there.reason)
             val made = expectError<FairminesException.InvalidNonce>(2, "INVALID_NONCE", "nonce") {
-                SeedPair.fromParts(SERVER, CLIENT, ULong.MAX_VALUE)
+                SeedPair.fromParts(SERVER, CLIENT, ULong.MAX_VALUE.toLong())
             }
             assertEquals(there.reason, made.reason)
         }
@@ -521,7 +521,7 @@ class GameTest {
 
     @Test
     fun `hand-made records are errors naming the field`() {
-        val record = SeedPair.fromParts(SERVER, CLIENT, 1uL).startRound(3, "0.99").let { it.reveal(1); it.cashOut(); it.record()!! }
+        val record = SeedPair.fromParts(SERVER, CLIENT, 1L).startRound(3, "0.99").let { it.reveal(1); it.cashOut(); it.record()!! }
         expectError<FairminesException.InvalidHex>(4, "INVALID_HEX", "commitment") { verifyRound(record.copy(commitment = "f5ec"), SERVER) }
         expectError<FairminesException.InvalidMines>(1, "INVALID_MINES", "mines") { verifyRound(record.copy(mines = 0), SERVER) }
         expectError<FairminesException.InvalidTile>(3, "INVALID_TILE", "picks") { verifyRound(record.copy(picks = listOf(1, 26)), SERVER) }
@@ -534,7 +534,7 @@ class GameTest {
         val max = "340282366920938463463374607431768211455"
         assertTrue(verifyRound(record.copy(rtp = Ratio("198", "200", "wrong")), SERVER).ok)
         assertEquals(ratioOf(25, 22), verifyRound(record.copy(rtp = Ratio(max, max, "")), SERVER).expectedMultiplier)
-        assertEquals(max, ratioToDecimal(Ratio(max, "1", ""), 0u))
+        assertEquals(max, ratioToDecimal(Ratio(max, "1", ""), 0))
     }
 
     @Test
@@ -544,7 +544,7 @@ class GameTest {
         assertEquals(ratioOf(2300, 1), multiplier(3, 22, "1"))     // C(25,22) / C(22,22)
         assertEquals("24.75", multiplier(24, 1, "0.99").decimal)
         val m = multiplier(1, 1, "1")                                // 25/24
-        assertEquals(listOf("1.04", "1.0416", "1", "25/24"), listOf(m.decimal, ratioToDecimal(m, 4u), ratioToDecimal(m, 0u), m.toString()))
+        assertEquals(listOf("1.04", "1.0416", "1", "25/24"), listOf(m.decimal, ratioToDecimal(m, 4), ratioToDecimal(m, 0), m.toString()))
         assertEquals("2300", multiplier(3, 22, "1").toString())
         val table = payoutTable("0.99")
         assertEquals(300, table.size)
@@ -559,7 +559,7 @@ class GameTest {
 
     @Test
     fun `the server seed never shows in string forms`() {
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 0uL)
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 0L)
         assertEquals("SeedPair(commitment=${commitment(SERVER)}, client_seed=\"$CLIENT\", nonce=0, server_seed=<hidden>)", pair.toString())
         val fresh = SeedPair("c")
         assertFalse(fresh.toString().contains(JSONObject(fresh.toStateJson()).getString("server_seed")))
@@ -584,7 +584,7 @@ class GameTest {
                     cases.indices.map { j ->
                         val i = (j + offset) % cases.size
                         val c = cases[i]
-                        i to minePositions(c.getString("server_seed"), c.getString("client_seed"), c.getLong("nonce").toULong(), c.getInt("mines"))
+                        i to minePositions(c.getString("server_seed"), c.getString("client_seed"), c.getLong("nonce"), c.getInt("mines"))
                     }
                 }
             }
@@ -599,17 +599,17 @@ class GameTest {
 
     @Test
     fun `a second move on one round waits for the first`() {
-        val pair = SeedPair.fromParts(SERVER, CLIENT, 0uL)
+        val pair = SeedPair.fromParts(SERVER, CLIENT, 0L)
         val pool = Executors.newFixedThreadPool(8)
         try {
             // 8 threads × 25 rounds each: every nonce 0..199 is used exactly once.
             val rounds = pool.invokeAll((0 until 8).map { Callable { (0 until 25).map { pair.startRound(3, "0.99") } } })
                 .flatMap { it.get() }
-            assertEquals((0uL until 200uL).toList(), rounds.map { it.nonce() }.sorted())
+            assertEquals((0L until 200L).toList(), rounds.map { it.nonce() }.sorted())
             rounds.forEach { it.close() }
             // 25 threads reveal the 25 tiles of one round: each tile is revealed once, by one thread.
             val round = pair.startRound(1, "1")
-            val mine = minePositions(SERVER, CLIENT, 200uL, 1).single()
+            val mine = minePositions(SERVER, CLIENT, 200L, 1).single()
             val results = pool.invokeAll((1..25).map { tile -> Callable { runCatching { round.reveal(tile) } } }).map { it.get() }
             val picks = round.picks()
             assertTrue(round.isFinished())
