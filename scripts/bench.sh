@@ -91,7 +91,7 @@ machine's drift cancels:
   and p50/p99 of each, and the ratios; `pgbench`'s one-row UPDATE transactions on the same PostgreSQL are shown for
   information. The addon's share is its calls' time against the service's CPU time (from `/metrics`). All of it
   shares the machine's cores: the table in the log splits the CPU time per move between service, PostgreSQL and
-  load generator, for each service.
+  load generator, and gives the WAL bytes per move, for each service.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("docs/benchmarks.md", "w").write("\n".join(out) + "\n")

@@ -4,9 +4,10 @@
 // and a hand-written game service (bench/handwritten.js: a transaction of parameterised statements a move).
 // pgbench's one-row update transactions on the same PostgreSQL are shown beside them (information).
 // Where the CPU goes: the service process (and, for fairmines-server, the addon's share, from /metrics),
-// PostgreSQL and the load generator, per move.
+// PostgreSQL and the load generator, per move, and the WAL PostgreSQL writes per move.
 // Usage: node bench/bench.js [seconds per run, default 10]; BENCH_SERVER_NODE_ARGS: Node's options for the
-// services (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them). Prints a table and `BENCH {json}` lines
+// services (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile them); BENCH_SERVER_ONLY: one service's name,
+// to measure it alone (no table of ratios then). Prints a table and `BENCH {json}` lines
 // (collected by scripts/bench.sh into docs/benchmarks.md).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -67,6 +68,10 @@ await admin.query('DROP DATABASE IF EXISTS bench WITH (FORCE)');
 await admin.query('CREATE DATABASE bench');
 await admin.end();
 const url = embedded.url.replace(/\/postgres$/, '/bench');
+// The WAL PostgreSQL writes (bytes), to tell what a move costs it beside the CPU.
+const walPool = new pg.Pool({ connectionString: url, max: 1 });
+const walPosition = async () => (await walPool.query('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn;
+const walSince = async (lsn) => Number((await walPool.query('SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1) AS n', [lsn])).rows[0].n);
 const setup = new pg.Pool({ connectionString: url, max: 2 });
 await migrate(setup);
 await setup.query('CREATE TABLE bench_one (id int PRIMARY KEY, n bigint NOT NULL)');
@@ -77,7 +82,7 @@ const SERVICES = [
   { name: 'floor', script: path.join(SERVER_DIR, 'bench', 'floor.js') },
   { name: 'hand-written', script: path.join(SERVER_DIR, 'bench', 'handwritten.js') },
   { name: 'fairmines-server', script: path.join(SERVER_DIR, 'bin', 'fairmines-server.js') },
-];
+].filter(({ name }) => !process.env.BENCH_SERVER_ONLY || name === process.env.BENCH_SERVER_ONLY);
 
 /** The service's process started on a free port, once it listens: `{ child, port }`. */
 async function startService({ script }) {
@@ -149,7 +154,7 @@ async function load(service, conns, duration = SECONDS) {
   };
   const fairmines = service.name === 'fairmines-server';
   const pid = service.child.pid;
-  const before = { core: fairmines ? await coreSeconds() : 0, service: processCpu(pid), postgres: postgresCpu(),
+  const before = { core: fairmines ? await coreSeconds() : 0, wal: await walPosition(), service: processCpu(pid), postgres: postgresCpu(),
     load: process.cpuUsage() };
   const started = process.hrtime.bigint();
   const stopAt = Date.now() + duration * 1000;
@@ -164,7 +169,7 @@ async function load(service, conns, duration = SECONDS) {
     }
   }));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const after = { service: processCpu(pid), postgres: postgresCpu(), load: process.cpuUsage(before.load),
+  const after = { service: processCpu(pid), postgres: postgresCpu(), load: process.cpuUsage(before.load), wal: await walSince(before.wal),
     core: fairmines ? await coreSeconds() : 0 };
   const moves = latencies.length;
   latencies.sort((a, b) => a - b);
@@ -172,7 +177,7 @@ async function load(service, conns, duration = SECONDS) {
   const serviceCpu = after.service - before.service;
   return { rate: moves / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99),
     serviceMs: perMove(serviceCpu), coreShare: fairmines ? (100 * (after.core - before.core)) / serviceCpu : null,
-    postgresMs: perMove(after.postgres - before.postgres),
+    postgresMs: perMove(after.postgres - before.postgres), walBytes: after.wal / moves,
     loadMs: perMove((after.load.user + after.load.system) / 1e6) };
 }
 
@@ -215,22 +220,29 @@ try {
   }
   results.pgbench = Object.fromEntries(CONNECTIONS.map((conns) => [conns, pgbench(conns)]));
 } finally {
+  await walPool.end();
   await embedded.stop({ always: true });
 }
 
+if (SERVICES.length < 3) {
+  console.log(JSON.stringify(results, null, 1));
+  process.exit(0);
+}
 const f1 = (x) => x.toFixed(1);
 console.log(`fairmines-server benchmark: ${os.availableParallelism()} cores, Node ${process.version}, ${SECONDS} s per run, `
   + `one service process at a time (pool ${POOL}); load generator and PostgreSQL on the same machine\n`);
-console.log('| service | connections | moves/s | p50 ms | p99 ms | CPU ms per move: service | of it fairmines | PostgreSQL | load generator |');
-console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| service | connections | moves/s | p50 ms | p99 ms | CPU ms per move: service | of it fairmines | PostgreSQL '
+  + '| load generator | WAL bytes per move |');
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const { name } of SERVICES) {
   for (const conns of CONNECTIONS) {
     const s = results[name][conns];
     console.log(`| ${name} | ${conns} | ${s.rate.toFixed(0)} | ${f1(s.p50)} | ${f1(s.p99)} | ${s.serviceMs.toFixed(3)} `
-      + `| ${s.coreShare === null ? '' : `${f1(s.coreShare)}%`} | ${s.postgresMs.toFixed(3)} | ${s.loadMs.toFixed(3)} |`);
+      + `| ${s.coreShare === null ? '' : `${f1(s.coreShare)}%`} | ${s.postgresMs.toFixed(3)} | ${s.loadMs.toFixed(3)} `
+      + `| ${s.walBytes.toFixed(0)} |`);
   }
 }
-for (const conns of CONNECTIONS) console.log(`| pgbench one-row UPDATE | ${conns} | ${results.pgbench[conns].toFixed(0)} | | | | | | |`);
+for (const conns of CONNECTIONS) console.log(`| pgbench one-row UPDATE | ${conns} | ${results.pgbench[conns].toFixed(0)} | | | | | | | |`);
 console.log();
 const result = (name, value, extra) => console.log(`BENCH ${JSON.stringify({ suite: 'server', name, value: Number(value.toFixed(2)), ...extra })}`);
 for (const conns of CONNECTIONS) {

@@ -34,6 +34,14 @@ function roundNotFound(player, roundId) {
   return new ApiError(404, 'FAIRMINES_ROUND_NOT_FOUND', `round: player ${player} has no round ${roundId}`, 'round');
 }
 
+/**
+ * What a move's request asked, stored with the move to tell a retry (the same request) from a conflict:
+ * `reveal 7`, `cash_out`. Moves stored before it was kept in short hold the SHA-256 of the body's JSON
+ * instead (`legacyBodyHash`), which a retry is still compared with.
+ */
+const bodyKey = (kind, tile) => (kind === 'reveal' ? `reveal ${tile}` : kind);
+const legacyBodyHash = (kind, tile) => createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
+
 /** A round row's wager: its stake and currency, and its payout once finished (all null without a stake). */
 function amounts(r) {
   const n = (v) => (v === null ? null : Number(v));
@@ -223,11 +231,11 @@ export class Game {
    * next; else two: BEGIN with the lock and the read, then the writes with COMMIT.
    */
   async move(player, roundId, move, kind, tile) {
-    const hash = createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
+    const body = bodyKey(kind, tile);
     const live = this.live.take(player);
     const held = live?.rounds.get(roundId);
     if (held && move === held.round.safePicks + 1) {
-      const next = this.moveOn(player, live, roundId, held, move, kind, tile, hash);
+      const next = this.moveOn(player, live, roundId, held, move, kind, tile, body);
       const { rows: [{ version }] } = await this.pool.query(next.write.prepared);
       this.metrics?.liveWrite(version === null ? 'superseded' : 'written');
       if (version !== null) return next.keep(version);
@@ -251,9 +259,9 @@ export class Game {
       }
       if (!inPlay || move !== inPlay.round.safePicks + 1) {
         if (entry) this.live.put(player, entry);
-        return this.pastMove(t, roundId, move, hash);
+        return this.pastMove(t, roundId, move, kind, tile);
       }
-      const next = this.moveOn(player, entry, roundId, inPlay, move, kind, tile, hash);
+      const next = this.moveOn(player, entry, roundId, inPlay, move, kind, tile, body);
       return next.keep(await writeLocked(t, next.write.text));
     });
   }
@@ -262,7 +270,7 @@ export class Game {
    * Move number `move` of the live pair's round `held` (`{ round, stake }`), made in memory: `{ write, keep }`
    * as startOn's, `keep(version)` giving `{ answer, replay }`.
    */
-  moveOn(player, live, roundId, held, move, kind, tile, hash) {
+  moveOn(player, live, roundId, held, move, kind, tile, body) {
     const { round, stake } = held;
     const answer = this.core(() => {
       if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
@@ -282,7 +290,9 @@ export class Game {
     }
     const sealed = this.sealState(live.pair, live.commitment);
     const write = versionCall('fairmines_write_move', [[live.pairId, ''], [live.version, ''], [sealed, ''], [roundId, ''],
-      [move, ''], [kind, ''], [hash, ''], [JSON.stringify(answer), ''], [finished ? round.outcome : null, '::text'],
+      // The record is stored once, in the round's row: a retry's answer gets it back from there.
+      [move, ''], [kind, ''], [body, ''], [JSON.stringify({ ...answer, record: undefined }), ''],
+      [finished ? round.outcome : null, '::text'],
       [record, '::text'], [finished ? round.minePositions : null, '::smallint[]'], [paid, '::bigint']]);
     const keep = (version) => {
       if (finished) live.rounds.delete(roundId);
@@ -298,12 +308,17 @@ export class Game {
    * A move that is not the next one of a round in play, judged by the stored moves (read after the lock:
    * what every transaction before it committed): a retry gets the stored answer; anything else is refused.
    */
-  async pastMove(t, roundId, move, hash) {
-    const { rows: [past] } = await t.query(sql`SELECT r.status, m.body_hash, m.answer,
+  async pastMove(t, roundId, move, kind, tile) {
+    const { rows: [past] } = await t.query(sql`SELECT r.status, r.record, m.body_hash, m.answer,
         (SELECT coalesce(max(x.move), 0) FROM moves x WHERE x.round_id = r.id) AS last
       FROM rounds r LEFT JOIN moves m ON m.round_id = r.id AND m.move = ${move} WHERE r.id = ${roundId}`);
     if (past.body_hash !== null) {
-      if (past.body_hash === hash) return { answer: JSON.parse(past.answer), replay: true };
+      if (past.body_hash === bodyKey(kind, tile) || past.body_hash === legacyBodyHash(kind, tile)) {
+        const answer = JSON.parse(past.answer);
+        // The move that finished the round: its record (the answer's last field) is the round's.
+        if (answer.finished && answer.record === undefined) answer.record = JSON.parse(past.record);
+        return { answer, replay: true };
+      }
       throw new ApiError(409, 'FAIRMINES_MOVE_CONFLICT',
         `move: move ${move} of this round was made already with another request`, 'move');
     }

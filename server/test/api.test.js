@@ -1,5 +1,6 @@
 // Every route, each status and error code of the API, on a real PostgreSQL.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { commitment, minePositions, recordFromJson, verifyRound } from 'fairmines';
 import { AUTH, call, serviceForFile } from './helpers.js';
@@ -115,7 +116,18 @@ describe('moves', () => {
     assert.equal(paid.json.multiplier, second.json.multiplier);
     assert.deepEqual(paid.json.record, { commitment: r.commitment, client_seed: r.clientSeed, nonce: r.nonce, mines: 3,
       rtp: '99/100', picks: [safe[0], safe[1]], outcome: 'cashed_out', multiplier: second.json.multiplier });
-    assert.deepEqual((await cashOut(r.round, 3)).json, paid.json, 'a retried cash-out');
+    assert.equal((await cashOut(r.round, 3)).body, paid.body, 'a retried cash-out: the same answer, byte for byte');
+    // Stored once: the ending move's answer leaves the record to the round's row; a move keeps its request in short.
+    const { rows: stored } = await svc.pool.query('SELECT move, body_hash, answer FROM moves WHERE round_id = $1 ORDER BY move', [r.round]);
+    assert.deepEqual(stored.map((m) => m.body_hash), [`reveal ${safe[0]}`, `reveal ${safe[1]}`, 'cash_out']);
+    const { record, ...withoutRecord } = paid.json;
+    assert.ok(record);
+    assert.deepEqual(JSON.parse(stored[2].answer), withoutRecord);
+    // A move stored before the requests were kept in short holds the SHA-256 of its body: its retry still matches.
+    const legacy = createHash('sha256').update(JSON.stringify({ kind: 'reveal', tile: safe[0] })).digest('hex');
+    await svc.pool.query('UPDATE moves SET body_hash = $2 WHERE round_id = $1 AND move = 1', [r.round, legacy]);
+    assert.deepEqual((await reveal(r.round, safe[0], 1)).json, first.json);
+    error(await reveal(r.round, safe[1], 1), 409, 'FAIRMINES_MOVE_CONFLICT', 'move');
     error(await reveal(r.round, safe[2], 4), 409, 'FAIRMINES_ROUND_FINISHED');
     error(await cashOut(r.round, 4), 409, 'FAIRMINES_ROUND_FINISHED');
     // The record verifies once the pair is rotated out.

@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import { migrate } from '../src/migrate.js';
 import { ensurePostgres } from '../src/embedded-pg.js';
 import { API_KEY, SERVER_DIR, STATE_KEY, TEST_HOME, fairminesCli, rng, startDatabase } from './helpers.js';
+import { storedAnswers } from './game-helpers.js';
 
 const PLAYERS = Number(process.env.FAIRMINES_CRASH_PLAYERS ?? 100);
 const CHAOS_MS = Number(process.env.FAIRMINES_CRASH_MS ?? 15_000);
@@ -186,10 +187,9 @@ test(`${PLAYERS} players on 2 processes through ${KILLS} SIGKILLs of the service
 
   const pool = db.pool(2);
   // Every acknowledged move is stored, with the very answer the client saw.
-  const { rows: moves } = await pool.query('SELECT round_id, move, answer FROM moves');
-  const stored = new Map(moves.map((m) => [`${m.round_id}/${m.move}`, m.answer]));
+  const stored = await storedAnswers(pool);
   assert.ok(acks.length > PLAYERS, `only ${acks.length} moves`);
-  for (const a of acks) assert.deepEqual(JSON.parse(stored.get(`${a.round}/${a.move}`)), a.answer, `${a.round} move ${a.move}`);
+  for (const a of acks) assert.deepEqual(stored.get(`${a.round}/${a.move}`), a.answer, `${a.round} move ${a.move}`);
   const { rows: [counts] } = await pool.query(`SELECT count(*)::int AS rounds,
       count(*) FILTER (WHERE status = 'in_play')::int AS in_play,
       (SELECT count(*)::int FROM (SELECT 1 FROM rounds GROUP BY commitment, nonce HAVING count(*) > 1) d) AS twice,

@@ -13,6 +13,19 @@ export async function minesOf(pool, roundId) {
   return minePositions(state.server_seed, r.client_seed, BigInt(r.nonce), r.mines);
 }
 
+/**
+ * Every stored move's answer, by `round/move`, as the service answers a retry of it: the answer of the move
+ * that ended a round with the round's record (stored once, in the round's row) as its last field.
+ */
+export async function storedAnswers(pool) {
+  const { rows } = await pool.query('SELECT m.round_id, m.move, m.answer, r.record FROM moves m JOIN rounds r ON r.id = m.round_id');
+  return new Map(rows.map((m) => {
+    const answer = JSON.parse(m.answer);
+    if (answer.finished && answer.record === undefined) answer.record = JSON.parse(m.record);
+    return [`${m.round_id}/${m.move}`, answer];
+  }));
+}
+
 /** The first `n` safe tiles of a grid, and its first mine. */
 export function tiles(mines, n = 25) {
   const safe = [];

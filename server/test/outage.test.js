@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { ensurePostgres } from '../src/embedded-pg.js';
 import { keyId } from '../src/keys.js';
 import { API_KEY, SERVER_DIR, STATE_KEY, TEST_HOME, startDatabase } from './helpers.js';
+import { storedAnswers } from './game-helpers.js';
 
 let db;
 let child;
@@ -168,10 +169,9 @@ test('two processes under load through a SIGKILL, a fast and an immediate stop o
   assert.deepEqual(procs.map((p) => [p.exited, p.c.pid]), procs.map((p) => [null, p.pid]), 'both processes alive, same PIDs');
   for (const ms of resumed) assert.ok(ms < 1000, `served again ${resumed} ms after PostgreSQL`);
   const pool = db.pool(1);
-  const { rows } = await pool.query('SELECT round_id, move, answer FROM moves');
-  const stored = new Map(rows.map((m) => [`${m.round_id}/${m.move}`, m.answer]));
+  const stored = await storedAnswers(pool);
   assert.ok(acks.length > 20, `${acks.length} moves`);
-  for (const a of acks) assert.deepEqual(JSON.parse(stored.get(`${a.round}/${a.move}`)), a.answer);
+  for (const a of acks) assert.deepEqual(stored.get(`${a.round}/${a.move}`), a.answer);
   await pool.end();
   process.stderr.write(`# outage: ${acks.length} acknowledged moves, served again ${resumed.join(' / ')} ms after PostgreSQL\n`);
   for (const p of procs) p.c.kill('SIGTERM');
