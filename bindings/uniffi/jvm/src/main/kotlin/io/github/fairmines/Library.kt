@@ -16,13 +16,15 @@ private val LIBRARY_FILES = mapOf(
 /**
  * `Native.register(type, name)`, except that a library JNA cannot find anywhere is said in one line: the platform,
  * and the platforms the JAR has a library for (as the Ruby gem says it). A library that is there but does not load
- * keeps JNA's own error.
+ * keeps JNA's own error (and a missing one has it as its cause).
  */
 internal fun registerLibrary(type: Class<*>, name: String) {
     try {
         Native.register(type, name)
     } catch (error: UnsatisfiedLinkError) {
-        throw missingLibrary(name, Platform.RESOURCE_PREFIX, type.classLoader)?.let(::UnsatisfiedLinkError) ?: error
+        // JNA's search, with every path it tried, stays as the cause.
+        throw missingLibrary(name, Platform.RESOURCE_PREFIX, type.classLoader)
+            ?.let { UnsatisfiedLinkError(it).apply { initCause(error) } } ?: error
     }
 }
 

@@ -34,7 +34,7 @@ class PlatformTest {
             assertEquals(
                 "java.lang.UnsatisfiedLinkError: fairmines has no native library for ${com.sun.jna.Platform.RESOURCE_PREFIX} " +
                     "in this JAR: it supports darwin-aarch64 (use the JAR built for your platform, or put " +
-                    "${System.mapLibraryName("fairmines_uniffi")} on jna.library.path)\n",
+                    "${System.mapLibraryName("fairmines_uniffi")} on jna.library.path)\nJNA's error as the cause: true\n",
                 output,
             )
         } finally {
@@ -58,7 +58,7 @@ class PlatformTest {
     }
 }
 
-/** What a program sees when it calls the binding without a library: one line. */
+/** What a program sees when it calls the binding without a library: one line (JNA's search is its cause). */
 object MissingLibrary {
     @JvmStatic
     fun main(args: Array<String>) {
@@ -66,6 +66,7 @@ object MissingLibrary {
             commitment("seed")
         } catch (error: UnsatisfiedLinkError) {
             println(error)
+            println("JNA's error as the cause: ${error.cause is UnsatisfiedLinkError}")
         }
     }
 }
