@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # `make bench`: every benchmark (the core's criterion bench, C, Python, the JVM against Python, Node, WASM, web, history, server), their `BENCH {json}` lines
 # collected into docs/benchmarks.md with the machine, commit and targets; logs in target/bench-logs/. BENCH_ONLY="rust c ..."
-# runs a subset. Ratios are measured within one program's run, so they hold on a busy machine better than rounds/s do.
+# runs a subset; with BENCH_KEEP=1 the other suites' results of the last run (their logs) stay in the report. Ratios are
+# measured within one program's run, so they hold on a busy machine better than rounds/s do.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 LOGS=$ROOT/target/bench-logs
 mkdir -p "$LOGS"
-ONLY=${BENCH_ONLY:-rust c python jvm node wasm web history server}
+SUITES="rust c python jvm node wasm web history server"
+ONLY=${BENCH_ONLY:-$SUITES}
 unset BENCH_ONLY   # bindings/c/bench/c_api.c reads its own BENCH_ONLY (one case)
 started=$SECONDS
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -25,7 +27,14 @@ run() { # suite command...
     fi
 }
 
-rm -f "$LOGS"/*.log "$LOGS"/*.err "$LOGS/status"
+if [[ -n ${BENCH_KEEP:-} && -f $LOGS/status ]]; then
+    for suite in $ONLY; do
+        rm -f "$LOGS/$suite.log" "$LOGS/$suite.err"
+        sed -i "/^$suite /d" "$LOGS/status"
+    done
+else
+    rm -f "$LOGS"/*.log "$LOGS"/*.err "$LOGS/status"
+fi
 # Criterion's own reports go to target/criterion; its bound ratios come out as BENCH lines.
 run rust cargo bench --quiet --locked -p fairmines --bench rounds
 run c bash scripts/bench-c.sh
@@ -38,14 +47,15 @@ run history bash scripts/bench-history.sh
 run server bash scripts/bench-server.sh
 sleep 1 # let the tee processes finish writing
 
-python3 - "$LOGS" "$load_before" "$((SECONDS - started))" <<'PY'
+python3 - "$LOGS" "$load_before" "$((SECONDS - started))" "$SUITES" "${BENCH_KEEP:+$ONLY}" <<'PY'
 import json, sys
 
 sys.path.insert(0, "scripts")
 from bench_env import header, sh
 
-logs, load_before, elapsed = sys.argv[1], sys.argv[2], int(sys.argv[3])
-status = {suite: (state, int(seconds)) for suite, state, seconds in map(str.split, open(f"{logs}/status"))}
+logs, load_before, elapsed, suites, kept_besides = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].split(), sys.argv[5].split()
+lines = {suite: (state, int(seconds)) for suite, state, seconds in map(str.split, open(f"{logs}/status"))}
+status = {suite: lines[suite] for suite in suites if suite in lines}
 results = [json.loads(line[len("BENCH "):]) for suite in status for line in open(f"{logs}/{suite}.log") if line.startswith("BENCH ")]
 with_target = sum(1 for r in results if "target" in r)
 met = sum(1 for r in results if "target" in r and r["met"])
@@ -53,6 +63,8 @@ cc = sh("cc", "--version")
 out = ["# Benchmarks\n", "Written by `make bench` (`scripts/bench.sh`); do not edit by hand.\n",
        *header(load_before, f"; {cc.splitlines()[0] if cc != '?' else 'cc ?'}"),
        "- suites: " + ", ".join(f"{s} {st} ({sec} s)" for s, (st, sec) in status.items()) + f"; total {elapsed} s\n",
+       *([f"- {', '.join(s for s in status if s not in kept_besides)}: from the run before, whose logs were kept (BENCH_KEEP); "
+          f"{', '.join(s for s in status if s in kept_besides)} run now\n"] if kept_besides else []),
        f"**{met} of {with_target} targets met.**\n", "| measure | value | target | met | rounds/s |", "|---|---:|---:|:---:|---:|"]
 for r in results:
     if r.get("cmp") == "info":
