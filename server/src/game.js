@@ -42,6 +42,15 @@ function roundNotFound(player, roundId) {
 const bodyKey = (kind, tile) => (kind === 'reveal' ? `reveal ${tile}` : kind);
 const legacyBodyHash = (kind, tile) => createHash('sha256').update(JSON.stringify({ kind, tile })).digest('hex');
 
+/**
+ * A live entry (live-pairs.js) for `pair`, restored or new, of the row (`id` or `pair_id`, `version`,
+ * `commitment`, `client_seed`), with no round handed out yet.
+ */
+function liveEntry(row, pair) {
+  return { pairId: row.pair_id ?? row.id, version: row.version, commitment: row.commitment, clientSeed: row.client_seed,
+    pair, rounds: new Map() };
+}
+
 /** A round row's wager: its stake and currency, and its payout once finished (all null without a stake). */
 function amounts(r) {
   const n = (v) => (v === null ? null : Number(v));
@@ -106,9 +115,17 @@ export class Game {
    * restored from the row's state.
    */
   pairOf(player, row) {
-    const pairId = row.pair_id ?? row.id;
-    return this.live.take(player, pairId, row.version) ?? { pairId, version: row.version, commitment: row.commitment,
-      clientSeed: row.client_seed, pair: this.restore(row), rounds: new Map() };
+    return this.live.take(player, row.pair_id ?? row.id, row.version) ?? liveEntry(row, this.restore(row));
+  }
+
+  /**
+   * A write from a live pair (startOn's or moveOn's `write`), alone: the pair's new version, or null when
+   * another writer came first (nothing written), each counted in /metrics.
+   */
+  async writeLive(write) {
+    const { rows: [{ version }] } = await this.pool.query(write.prepared);
+    this.metrics?.liveWrite(version === null ? 'superseded' : 'written');
+    return version;
   }
 
   /**
@@ -164,8 +181,7 @@ export class Game {
     const live = idem ? null : this.live.take(player);
     if (live) {
       const start = this.startOn(player, live, mines, rtp, wager);
-      const { rows: [{ version }] } = await this.pool.query(start.write.prepared);
-      this.metrics?.liveWrite(version === null ? 'superseded' : 'written');
+      const version = await this.writeLive(start.write);
       if (version !== null) return start.keep(version);
       // Another writer came first and nothing was written: the locked path reads the pair afresh.
     }
@@ -188,8 +204,7 @@ export class Game {
           VALUES (${player}, ${pair.publicPart.commitment}, ${pair.publicPart.clientSeed},
             ${this.sealState(pair, pair.publicPart.commitment)}) RETURNING *`));
       }
-      const live = pair ? { pairId: row.id, version: row.version, commitment: row.commitment, clientSeed: row.client_seed,
-        pair, rounds: new Map() } : this.pairOf(player, row);
+      const live = pair ? liveEntry(row, pair) : this.pairOf(player, row);
       const start = this.startOn(player, live, mines, rtp, wager);
       const store = idem ? `; ${storeAnswer('rounds', player, idem, 201, start.answer)}` : '';
       return start.keep(await writeLocked(t, start.write.text + store));
@@ -236,8 +251,7 @@ export class Game {
     const held = live?.rounds.get(roundId);
     if (held && move === held.round.safePicks + 1) {
       const next = this.moveOn(player, live, roundId, held, move, kind, tile, body);
-      const { rows: [{ version }] } = await this.pool.query(next.write.prepared);
-      this.metrics?.liveWrite(version === null ? 'superseded' : 'written');
+      const version = await this.writeLive(next.write);
       if (version !== null) return next.keep(version);
       // Another writer came first and nothing was written: the locked path reads the pair afresh.
     } else if (live) {
@@ -286,13 +300,14 @@ export class Game {
       answer.outcome = round.outcome;
       answer.minePositions = round.minePositions;
       answer.payout = paid;
-      answer.record = JSON.parse(record);
     }
+    // Stored without the record, which the round's row holds: a retry's answer gets it back from there, as the
+    // last field, where the answer sent has it.
+    const stored = JSON.stringify(answer);
+    if (finished) answer.record = JSON.parse(record);
     const sealed = this.sealState(live.pair, live.commitment);
     const write = versionCall('fairmines_write_move', [[live.pairId, ''], [live.version, ''], [sealed, ''], [roundId, ''],
-      // The record is stored once, in the round's row: a retry's answer gets it back from there.
-      [move, ''], [kind, ''], [body, ''], [JSON.stringify({ ...answer, record: undefined }), ''],
-      [finished ? round.outcome : null, '::text'],
+      [move, ''], [kind, ''], [body, ''], [stored, ''], [finished ? round.outcome : null, '::text'],
       [record, '::text'], [finished ? round.minePositions : null, '::smallint[]'], [paid, '::bigint']]);
     const keep = (version) => {
       if (finished) live.rounds.delete(roundId);
