@@ -35,21 +35,26 @@ const freePort = () => new Promise((resolve) => {
 });
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
+/** A process's name and CPU seconds (user + system), from its /proc/PID/stat. */
+function procStat(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const close = stat.lastIndexOf(')');
+  const f = stat.slice(close + 2).split(' ');
+  return { name: stat.slice(stat.indexOf('(') + 1, close), cpu: (Number(f[11]) + Number(f[12])) / TICK };
+}
+
 /** CPU seconds of every PostgreSQL process of this machine (backends, WAL writer, …), from /proc. */
 function postgresCpu() {
-  let ticks = 0;
+  let seconds = 0;
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-      const f = stat.slice(close + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+      const { name, cpu } = procStat(pid);
+      if (name === 'postgres') seconds += cpu;
     } catch {
       // gone meanwhile
     }
   }
-  return ticks / TICK;
+  return seconds;
 }
 
 // 128 connections of pgbench beside the service's pool need more than PostgreSQL's default 100.
@@ -107,12 +112,6 @@ async function stopService({ child }) {
   await exited;
 }
 
-/** CPU seconds of one process, from /proc. */
-function processCpu(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / TICK;
-}
 
 let port;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -154,7 +153,7 @@ async function load(service, conns, duration = SECONDS) {
   };
   const fairmines = service.name === 'fairmines-server';
   const pid = service.child.pid;
-  const before = { core: fairmines ? await coreSeconds() : 0, wal: await walPosition(), service: processCpu(pid), postgres: postgresCpu(),
+  const before = { core: fairmines ? await coreSeconds() : 0, wal: await walPosition(), service: procStat(pid).cpu, postgres: postgresCpu(),
     load: process.cpuUsage() };
   const started = process.hrtime.bigint();
   const stopAt = Date.now() + duration * 1000;
@@ -169,7 +168,7 @@ async function load(service, conns, duration = SECONDS) {
     }
   }));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const after = { service: processCpu(pid), postgres: postgresCpu(), load: process.cpuUsage(before.load), wal: await walSince(before.wal),
+  const after = { service: procStat(pid).cpu, postgres: postgresCpu(), load: process.cpuUsage(before.load), wal: await walSince(before.wal),
     core: fairmines ? await coreSeconds() : 0 };
   const moves = latencies.length;
   latencies.sort((a, b) => a - b);
