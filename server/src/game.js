@@ -2,7 +2,8 @@
 // committed: a crash before the commit leaves the state of the last acknowledged move. A player's moves are
 // ordered by the row of their seed pair, whichever service process takes them. The process that wrote the
 // pair last holds it live (live-pairs.js) and writes the next move in one statement that succeeds only while
-// the pair's version is the one it wrote: one round trip. Otherwise (first use, another process or a
+// the pair's version is the one it wrote (with the other players' moves ready at the time: live-writes.js):
+// one round trip. Otherwise (first use, another process or a
 // rotation wrote in between, a retry) the locked path: the row locked and read, the pair restored from its
 // sealed state, the move made by the addon, the new state and the move written, commit.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
@@ -10,10 +11,11 @@ import { SeedPair, checkStake, payout, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { LivePairs } from './live-pairs.js';
+import { LiveWrites, writeText } from './live-writes.js';
 import { once, storeAnswer, storedAnswer } from './idempotency.js';
 import { StateKeys, UnknownStateKey } from './keys.js';
 import { Offer } from './offer.js';
-import { sql, transaction, versionCall } from './sql.js';
+import { sql, transaction } from './sql.js';
 
 /**
  * The verifier page's URL fragment for a round whose server seed is revealed: the page (web/) checks the
@@ -58,12 +60,12 @@ function amounts(r) {
 }
 
 /**
- * Runs a write of the pair locked in `t` (its first statement gives the pair's new version) with COMMIT: the
- * new version. Under the lock the version cannot have moved; if it did, nothing was written, and the move
- * must not be answered as if it were.
+ * Runs `write` (live-writes.js) of the pair locked in `t`, with `more` statements after it, and COMMIT: the
+ * pair's new version. Under the lock the version cannot have moved; if it did, nothing was written, and the
+ * move must not be answered as if it were.
  */
-async function writeLocked(t, text) {
-  const { rows: [{ version }] } = await t.commitWith(text);
+async function writeLocked(t, write, more = '') {
+  const { rows: [{ version }] } = await t.commitWith(writeText(write) + more);
   if (version === null) throw new Error('the seed pair\'s version changed under its lock: nothing was written');
   return version;
 }
@@ -75,6 +77,7 @@ export class Game {
     this.keys = StateKeys.from(stateKeys);
     this.metrics = metrics;
     this.live = new LivePairs();
+    this.writes = new LiveWrites(pool, (result) => this.metrics?.liveWrite(result));
   }
 
   /** A call into the addon: its time is counted (the core's share of the CPU), its refusals become ApiErrors. */
@@ -116,16 +119,6 @@ export class Game {
    */
   pairOf(player, row) {
     return this.live.take(player, row.pair_id ?? row.id, row.version) ?? liveEntry(row, this.restore(row));
-  }
-
-  /**
-   * A write from a live pair (startOn's or moveOn's `write`), alone: the pair's new version, or null when
-   * another writer came first (nothing written), each counted in /metrics.
-   */
-  async writeLive(write) {
-    const { rows: [{ version }] } = await this.pool.query(write.prepared);
-    this.metrics?.liveWrite(version === null ? 'superseded' : 'written');
-    return version;
   }
 
   /**
@@ -181,7 +174,7 @@ export class Game {
     const live = idem ? null : this.live.take(player);
     if (live) {
       const start = this.startOn(player, live, mines, rtp, wager);
-      const version = await this.writeLive(start.write);
+      const version = await this.writes.write(start.write);
       if (version !== null) return start.keep(version);
       // Another writer came first and nothing was written: the locked path reads the pair afresh.
     }
@@ -207,13 +200,13 @@ export class Game {
       const live = pair ? liveEntry(row, pair) : this.pairOf(player, row);
       const start = this.startOn(player, live, mines, rtp, wager);
       const store = idem ? `; ${storeAnswer('rounds', player, idem, 201, start.answer)}` : '';
-      return start.keep(await writeLocked(t, start.write.text + store));
+      return start.keep(await writeLocked(t, start.write, store));
     }));
   }
 
   /**
-   * A new round of the live pair `live`, made in memory: `{ answer, write, keep }`, `write` the statement that
-   * writes it while the pair is at `live.version` (the pair's new version, or NULL), `keep(version)` after
+   * A new round of the live pair `live`, made in memory: `{ answer, write, keep }`, `write` what writes it
+   * while the pair is at `live.version` (live-writes.js: the pair's new version, or null), `keep(version)` after
    * its commit: the pair kept live at that version, and the result `{ answer, replay }`.
    */
   startOn(player, live, mines, rtp, wager) {
@@ -227,9 +220,9 @@ export class Game {
     const sealed = this.sealState(pair, live.commitment);
     const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
       commitment: live.commitment, clientSeed: live.clientSeed, stake, currency: wager?.currency ?? null };
-    const write = versionCall('fairmines_start_round', [[live.pairId, ''], [live.version, ''], [sealed, ''], [id, ''],
-      [player, ''], [live.commitment, ''], [round.nonce, ''], [round.mines, '::smallint'], [round.rtp.text, ''],
-      [stake, '::bigint'], [wager?.currency ?? null, '::text']]);
+    const write = { pair: live.pairId, version: live.version, state: sealed, round: id, player,
+      commitment: live.commitment, nonce: round.nonce, mines: round.mines, rtp: round.rtp.text, stake,
+      currency: wager?.currency };
     const keep = (version) => {
       live.rounds.set(id, { round, stake });
       live.version = version;
@@ -251,7 +244,7 @@ export class Game {
     const held = live?.rounds.get(roundId);
     if (held && move === held.round.safePicks + 1) {
       const next = this.moveOn(player, live, roundId, held, move, kind, tile, body);
-      const version = await this.writeLive(next.write);
+      const version = await this.writes.write(next.write);
       if (version !== null) return next.keep(version);
       // Another writer came first and nothing was written: the locked path reads the pair afresh.
     } else if (live) {
@@ -276,7 +269,7 @@ export class Game {
         return this.pastMove(t, roundId, move, kind, tile);
       }
       const next = this.moveOn(player, entry, roundId, inPlay, move, kind, tile, body);
-      return next.keep(await writeLocked(t, next.write.text));
+      return next.keep(await writeLocked(t, next.write));
     });
   }
 
@@ -306,9 +299,9 @@ export class Game {
     const stored = JSON.stringify(answer);
     if (finished) answer.record = JSON.parse(record);
     const sealed = this.sealState(live.pair, live.commitment);
-    const write = versionCall('fairmines_write_move', [[live.pairId, ''], [live.version, ''], [sealed, ''], [roundId, ''],
-      [move, ''], [kind, ''], [body, ''], [stored, ''], [finished ? round.outcome : null, '::text'],
-      [record, '::text'], [finished ? round.minePositions : null, '::smallint[]'], [paid, '::bigint']]);
+    const write = { pair: live.pairId, version: live.version, state: sealed, round: roundId, move, kind, hash: body,
+      answer: stored };
+    if (finished) Object.assign(write, { outcome: round.outcome, record, positions: round.minePositions, payout: paid });
     const keep = (version) => {
       if (finished) live.rounds.delete(roundId);
       else live.rounds.set(roundId, held);

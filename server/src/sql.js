@@ -26,25 +26,6 @@ export function sql(strings, ...values) {
   return text;
 }
 
-// A prepared statement's name per text: a connection refuses one name for two texts.
-const statementNames = new Map();
-
-/**
- * `SELECT fn(args…) AS version` for `args`, each `[value, cast]` (cast: '' or e.g. '::smallint[]'), in two
- * forms: `text`, with literals, to go in a transaction's message; `prepared`, node-postgres's named
- * statement with parameters, for a call made alone (one round trip; parsed and planned once a connection).
- */
-export function versionCall(fn, args) {
-  const text = `SELECT ${fn}(${args.map(([, cast], i) => `$${i + 1}${cast}`).join(', ')}) AS version`;
-  let name = statementNames.get(text);
-  if (!name) statementNames.set(text, (name = `fairmines_call_${statementNames.size + 1}`));
-  return {
-    // Written out only when asked for: the literals of a sealed state are a few hundred hex digits.
-    get text() { return `SELECT ${fn}(${args.map(([v, cast]) => literal(v) + cast).join(', ')}) AS version`; },
-    prepared: { name, text, values: args.map(([v]) => v) },
-  };
-}
-
 /** One transaction's statements on one connection (see `transaction`). */
 class Transaction {
   constructor(client) {

@@ -2,7 +2,7 @@
 // a value with no literal is refused rather than written.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { literal, sql, transaction, versionCall } from '../src/sql.js';
+import { literal, sql, transaction } from '../src/sql.js';
 import { startDatabase } from './helpers.js';
 
 let db;
@@ -20,20 +20,6 @@ test('strings with quotes, backslashes and any Unicode; bytes; integers; arrays;
   const { rows: [r] } = await pool.query(sql`SELECT ${bytes} AS b, ${2n ** 63n - 1n}::bigint AS n, ${-7} AS i,
     ${[3, 1, 25]}::smallint[] AS a, ${null}::text AS z, ${true} AS t`);
   assert.deepEqual(r, { b: bytes, n: '9223372036854775807', i: -7, a: [3, 1, 25], z: null, t: true });
-});
-
-test('a call as literal text and as a prepared statement with parameters gives the same answer', async () => {
-  const pool = db.pool();
-  await pool.query(`CREATE FUNCTION sql_t_call(p_n bigint, p_b bytea, p_s text, p_a smallint[]) RETURNS text
-    LANGUAGE sql AS $$ SELECT p_n || ':' || encode(p_b, 'hex') || ':' || coalesce(p_s, 'null') || ':' || p_a::text $$`);
-  const call = versionCall('sql_t_call', [[2n ** 62n, ''], [Buffer.from([0, 0x27, 0xff]), ''], ["it's", ''], [[3, 25], '::smallint[]']]);
-  assert.match(call.text, /^SELECT sql_t_call\(4611686018427387904, '\\x0027ff'::bytea, 'it''s', ARRAY\[3, 25\]::smallint\[\]\) AS version$/);
-  assert.equal(call.prepared.text, 'SELECT sql_t_call($1, $2, $3, $4::smallint[]) AS version');
-  const viaText = (await pool.query(call.text)).rows[0].version;
-  assert.equal(viaText, "4611686018427387904:0027ff:it's:{3,25}");
-  assert.equal((await pool.query(call.prepared)).rows[0].version, viaText);
-  const nulls = versionCall('sql_t_call', [[1, ''], [Buffer.alloc(0), ''], [null, '::text'], [[], '::smallint[]']]);
-  assert.equal((await pool.query(nulls.prepared)).rows[0].version, (await pool.query(nulls.text)).rows[0].version);
 });
 
 test('no literal for fractions, non-finite numbers or objects', () => {
