@@ -132,12 +132,13 @@ export class Game {
   }
 
   /**
-   * The pair's round at `nonce` with its `stake` as `{ round, stake }` when it is in play, else null (finished,
-   * voided, or never started).
+   * The pair's round at `nonce` with its `stake` as `{ round, stake, safePicks }` when it is in play, else null
+   * (finished, voided, or never started).
    */
   roundInPlay(pair, nonce, stake) {
     try {
-      return { round: this.core(() => pair.round(nonce)), stake };
+      const round = this.core(() => pair.round(nonce));
+      return { round, stake, safePicks: this.core(() => round.safePicks) };
     } catch (err) {
       if (err.code === 'FAIRMINES_ROUND_NOT_IN_PLAY') return null;
       throw err;
@@ -214,17 +215,17 @@ export class Game {
     // Counted in the pair's state, under its version: parallel starts of one player cannot pass the cap together.
     this.offer.checkRoundsInPlay(this.core(() => pair.openRounds().length));
     const round = this.core(() => pair.startRound(mines, rtp));
+    const { nonce } = round;
     // The core judges the stake (an amount the round can pay in full) and names it when it refuses.
-    const stake = wager && this.core(() => checkStake(wager.stake, round.mines, round.rtp));
+    const stake = wager && this.core(() => checkStake(wager.stake, mines, rtp));
     const id = randomUUID();
     const sealed = this.sealState(pair, live.commitment);
-    const answer = { round: id, nonce: Number(round.nonce), mines: round.mines, rtp: round.rtp.text,
-      commitment: live.commitment, clientSeed: live.clientSeed, stake, currency: wager?.currency ?? null };
+    const answer = { round: id, nonce: Number(nonce), mines, rtp, commitment: live.commitment,
+      clientSeed: live.clientSeed, stake, currency: wager?.currency ?? null };
     const write = { pair: live.pairId, version: live.version, state: sealed, round: id, player,
-      commitment: live.commitment, nonce: round.nonce, mines: round.mines, rtp: round.rtp.text, stake,
-      currency: wager?.currency };
+      commitment: live.commitment, nonce, mines, rtp, stake, currency: wager?.currency };
     const keep = (version) => {
-      live.rounds.set(id, { round, stake });
+      live.rounds.set(id, { round, stake, safePicks: 0 });
       live.version = version;
       this.live.put(player, live);
       return { answer, replay: false };
@@ -242,7 +243,7 @@ export class Game {
     const body = bodyKey(kind, tile);
     const live = this.live.take(player);
     const held = live?.rounds.get(roundId);
-    if (held && move === held.round.safePicks + 1) {
+    if (held && move === held.safePicks + 1) {
       const next = this.moveOn(player, live, roundId, held, move, kind, tile, body);
       const version = await this.writes.write(next.write);
       if (version !== null) return next.keep(version);
@@ -264,7 +265,7 @@ export class Game {
         inPlay = this.roundInPlay(entry.pair, BigInt(r.nonce), r.stake);
         if (inPlay) entry.rounds.set(roundId, inPlay);
       }
-      if (!inPlay || move !== inPlay.round.safePicks + 1) {
+      if (!inPlay || move !== inPlay.safePicks + 1) {
         if (entry) this.live.put(player, entry);
         return this.pastMove(t, roundId, move, kind, tile);
       }
@@ -274,20 +275,20 @@ export class Game {
   }
 
   /**
-   * Move number `move` of the live pair's round `held` (`{ round, stake }`), made in memory: `{ write, keep }`
-   * as startOn's, `keep(version)` giving `{ answer, replay }`.
+   * Move number `move` of the live pair's round `held` (`{ round, stake, safePicks }`), made in memory:
+   * `{ write, keep }` as startOn's, `keep(version)` giving `{ answer, replay }`.
    */
   moveOn(player, live, roundId, held, move, kind, tile, body) {
     const { round, stake } = held;
     const answer = this.core(() => {
-      if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: round.safePicks, finished: true };
+      if (kind === 'cash_out') return { multiplier: round.cashOut().text, safePicks: held.safePicks, finished: true };
       const rv = round.reveal(tile);
       return { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks, multiplier: rv.multiplier?.text ?? null,
         finished: rv.finished };
     });
     let record = null;
     let paid = null;
-    const finished = round.isFinished;
+    const { finished } = answer;
     if (finished) {
       ({ record, paid } = this.settle(round, stake));
       answer.outcome = round.outcome;
@@ -301,10 +302,16 @@ export class Game {
     const sealed = this.sealState(live.pair, live.commitment);
     const write = { pair: live.pairId, version: live.version, state: sealed, round: roundId, move, kind, hash: body,
       answer: stored };
-    if (finished) Object.assign(write, { outcome: round.outcome, record, positions: round.minePositions, payout: paid });
+    if (finished) {
+      Object.assign(write, { outcome: answer.outcome, record, positions: answer.minePositions, payout: paid });
+    }
     const keep = (version) => {
-      if (finished) live.rounds.delete(roundId);
-      else live.rounds.set(roundId, held);
+      if (finished) {
+        live.rounds.delete(roundId);
+      } else {
+        held.safePicks = answer.safePicks;
+        live.rounds.set(roundId, held);
+      }
       live.version = version;
       this.live.put(player, live);
       return { answer, replay: false };

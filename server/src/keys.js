@@ -1,7 +1,7 @@
 // The state keys: AES-256-GCM over a seed pair's state (which holds the secret server seed). Several keys
 // may be configured at once so that they can be rotated: the first seals, every one opens. Each key has an
 // id, a fingerprint that names it in sealed states, in the database and in messages without revealing it.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
 import { sql } from './sql.js';
 
 // Sealed layouts. Version 1 (the first one): 1, 12-byte IV, 16-byte tag, ciphertext. Version 2: 2, the
@@ -11,6 +11,23 @@ import { sql } from './sql.js';
 const V2 = 2;
 const ID_BYTES = 8;
 const HEADER = 1 + ID_BYTES;
+
+// A seal's IV: 12 bytes of the OS CSPRNG, taken from a pool filled 340 IVs at a time (as node:crypto pools
+// the randomness of randomUUID): one call into the CSPRNG per 340 seals instead of one per seal, which was
+// 5% of the service's CPU. No byte of the pool is handed out twice.
+const IV_BYTES = 12;
+const ivPool = Buffer.alloc(IV_BYTES * 340);
+let ivNext = ivPool.length;
+
+/** A fresh IV, a view of the pool: use it before the next call (seal does, synchronously). */
+function freshIv() {
+  if (ivNext === ivPool.length) {
+    randomFillSync(ivPool);
+    ivNext = 0;
+  }
+  ivNext += IV_BYTES;
+  return ivPool.subarray(ivNext - IV_BYTES, ivNext);
+}
 
 /** The id of a key: the first 8 bytes of HMAC-SHA-256 under the key over a fixed label, in hex. */
 export function keyId(key) {
@@ -64,7 +81,7 @@ export class StateKeys {
 
   /** `plaintext` sealed under the current key, bound to `aad` (the pair's commitment). */
   seal(plaintext, aad) {
-    const iv = randomBytes(12);
+    const iv = freshIv();
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv);
     cipher.setAAD(Buffer.concat([this.header, Buffer.from(aad, 'utf8')]));
     const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -13,8 +13,8 @@ export class LivePairs {
   /**
    * The player's live pair, taken out (one request uses it at a time: put it back after its commit):
    * `{ pairId, version, commitment, clientSeed, pair, rounds }`, `rounds` its rounds handed out and still in
-   * play by round id (`{ round, stake }`). With `pairId` and `version`: only when it is that version of that
-   * pair (the row read under its lock), else null.
+   * play by round id (`{ round, stake, safePicks }`, `safePicks` as of the last write). With `pairId` and
+   * `version`: only when it is that version of that pair (the row read under its lock), else null.
    */
   take(player, pairId, version) {
     const entry = this.entries.get(player);

@@ -35,19 +35,22 @@ export class Offer {
   constructor({ rtps = [DEFAULT_RTPS], maxRoundsInPlay = DEFAULT_MAX_ROUNDS_IN_PLAY } = {}) {
     this.rtps = rtps;
     this.canonical = new Set(rtps.map(canonicalRtp));
-    // The texts known to be offered as they are sent: most requests skip the parse.
-    this.known = new Set([...rtps, ...this.canonical]);
+    // The texts known to be offered as they are sent, each with its canonical text: most requests skip the parse.
+    this.known = new Map([...rtps, ...this.canonical].map((t) => [t, canonicalRtp(t)]));
     this.maxRoundsInPlay = maxRoundsInPlay;
   }
 
   /**
-   * The RTP a new round is started with: the one asked for (`text`) when offered, the first offered one
-   * when none is asked for. Not an RTP at all: the core's 400 (FAIRMINES_INVALID_RTP); an RTP that is not
-   * offered: 400 FAIRMINES_RTP_NOT_OFFERED.
+   * The RTP a new round is started with, as its canonical text (a round's `rtp.text`): the one asked for
+   * (`text`) when offered, the first offered one when none is asked for. Not an RTP at all: the core's 400
+   * (FAIRMINES_INVALID_RTP); an RTP that is not offered: 400 FAIRMINES_RTP_NOT_OFFERED.
    */
   rtp(text) {
-    if (text === undefined) return this.rtps[0];
-    if (this.known.has(text) || this.canonical.has(canonicalRtp(text))) return text;
+    if (text === undefined) return this.known.get(this.rtps[0]);
+    const known = this.known.get(text);
+    if (known !== undefined) return known;
+    const canonical = canonicalRtp(text);
+    if (this.canonical.has(canonical)) return canonical;
     throw new ApiError(400, 'FAIRMINES_RTP_NOT_OFFERED',
       `rtp: ${JSON.stringify(text)} is not offered here (offered: ${this.rtps.join(', ')})`, 'rtp');
   }

@@ -43,6 +43,17 @@ test('the first key seals and names itself; every key opens; another key or anot
   assert.throws(() => both.open(relabelled, 'c1'));
 });
 
+test('every seal has an IV of its own, across refills of the IV pool', () => {
+  const keys = new StateKeys([K1]);
+  const ivs = new Set();
+  for (let i = 0; i < 1000; i += 1) {
+    const sealed = keys.seal(`{"n":${i}}`, 'c1');
+    ivs.add(sealed.subarray(9, 21).toString('hex'));
+    assert.equal(keys.open(sealed, 'c1'), `{"n":${i}}`);
+  }
+  assert.equal(ivs.size, 1000);
+});
+
 test('a state of the first layout opens under any listed key that made it, and none other', () => {
   const v1 = sealV1(K1, '{"x":3}', 'c1');
   assert.equal(sealedBy(v1), null);
