@@ -106,8 +106,8 @@ machine's drift cancels:
   process (a round of 3 mines, reveals until a mine or three safe picks, a cash-out; each request is a move), moves/s
   and p50/p99 of each, and the ratios; `pgbench`'s one-row UPDATE transactions on the same PostgreSQL are shown for
   information. The addon's share is its calls' time against the service's CPU time (from `/metrics`). All of it
-  shares the machine's cores: the table in the log splits the CPU time per move between service, PostgreSQL and
-  load generator, and gives the WAL bytes per move, for each service.
+  shares the machine's cores: a row per service and connection count gives its moves/s, p50/p99, its CPU time per
+  move split between service, PostgreSQL and load generator, and the WAL bytes per move.
 
 Logs of the last run: `target/bench-logs/`; criterion's reports: `target/criterion/`.""")
 open("docs/benchmarks.md", "w").write("\n".join(out) + "\n")

@@ -261,9 +261,14 @@ for (const conns of CONNECTIONS) {
   }
   result(`server: the fairmines addon's share of the service's CPU at ${conns} connections`, ours.coreShare,
     { unit: '%', target: 10, cmp: '<=', met: ours.coreShare <= 10 });
-  result(`server CPU ms per move at ${conns} connections: service ${ours.serviceMs.toFixed(2)} (hand-written `
-    + `${hand.serviceMs.toFixed(2)}, floor ${floor.serviceMs.toFixed(2)}), PostgreSQL ${ours.postgresMs.toFixed(2)} `
-    + `(${hand.postgresMs.toFixed(2)}, ${floor.postgresMs.toFixed(2)})`, ours.serviceMs + ours.postgresMs, { unit: ' ms', cmp: 'info' });
+  // The table above, a row per service: what the ratios are made of, where the CPU goes.
+  for (const { name } of SERVICES) {
+    const s = results[name][conns];
+    result(`server: ${name} at ${conns} connections: p50 ${f1(s.p50)} ms, p99 ${f1(s.p99)} ms; CPU ms per move: service `
+      + `${s.serviceMs.toFixed(3)}${s.coreShare === null ? '' : ` (the addon ${f1(s.coreShare)}%)`}, PostgreSQL `
+      + `${s.postgresMs.toFixed(3)}, load generator ${s.loadMs.toFixed(3)}; WAL ${s.walBytes.toFixed(0)} bytes per move`,
+    s.rate, { unit: ' moves/s', cmp: 'info' });
+  }
   result(`pgbench one-row UPDATEs/s at ${conns} connections on the same PostgreSQL (fairmines-server `
     + `${((100 * ours.rate) / results.pgbench[conns]).toFixed(0)}% of it)`, results.pgbench[conns], { unit: '/s', cmp: 'info' });
 }

@@ -1,7 +1,8 @@
 // Writes from live pairs in batches (src/live-writes.js, migrations/007_write_batch.sql): each write of a
 // batch is written only while its pair is at the version held and no other transaction holds it, the
-// others of the batch whatever becomes of it; writes ready together go out together; a batch that fails
-// is written again write by write, so that a failure is only its own write's.
+// others of the batch whatever becomes of it; writes ready together go out together (in two batches at
+// most at once); a batch that fails is written again write by write, so that a failure is only its own
+// write's.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -91,6 +92,11 @@ test('writes ready together go out in one batch; a failing batch is written agai
   assert.deepEqual(versions, pairs.map((p) => String(Number(p.version) + 1)));
   // The first goes out alone; the five that came while it was at PostgreSQL, together.
   assert.deepEqual(queries, [1, 5]);
+  // Eight waiting go out beside the batch at PostgreSQL; the two after them wait for one to come back.
+  queries.length = 0;
+  for (let i = 0; i < 11; i += 1) pairs.push(await pairWithRound());
+  await Promise.all(pairs.slice(6).map((p) => writes.write(reveal(p, 'x'))));
+  assert.deepEqual(queries, [1, 8, 2]);
 
   // Move 1 of a round stored already: that write fails (a unique violation), the others are written.
   queries.length = 0;
