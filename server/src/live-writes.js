@@ -75,22 +75,43 @@ export class LiveWrites {
   }
 
   async run(batch) {
+    let client;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      batch.forEach((b) => b.reject(err));
+      return;
+    }
+    let failure = await this.attempt(client, batch);
+    if (failure && batch.length > 1) {
+      // Nothing of the batch was written: each write alone, so that one write's failure is its own. On this
+      // connection, which takes them only once the batch's transaction has ended: node-postgres reports an
+      // error before PostgreSQL has let go of the batch's pairs, which another connection would find held.
+      failure = null;
+      for (const b of batch) {
+        const err = await this.attempt(client, [b]);
+        if (err) b.reject((failure = err));
+      }
+    } else if (failure) {
+      batch[0].reject(failure);
+    }
+    // A connection that saw an error may be broken (PostgreSQL restarted): dropped, not pooled again.
+    client.release(failure ?? undefined);
+  }
+
+  /** `batch` written on `client`, each write resolved: null; or the error, nothing written or resolved. */
+  async attempt(client, batch) {
     let versions;
     try {
-      ({ rows: [{ versions }] } = await this.pool.query(batchStatement(batch.map((b) => b.write))));
+      ({ rows: [{ versions }] } = await client.query(batchStatement(batch.map((b) => b.write))));
     } catch (err) {
-      if (batch.length === 1) {
-        batch[0].reject(err);
-        return;
-      }
-      // Nothing of the batch was written: each write alone, so that one write's failure is its own.
-      await Promise.all(batch.map((b) => this.run([b])));
-      return;
+      return err;
     }
     // Versions as node-postgres reads a bigint (a string), as the locked path reads them.
     batch.forEach((b, i) => {
       this.onWritten(versions[i] === null ? 'superseded' : 'written');
       b.resolve(versions[i]);
     });
+    return null;
   }
 }

@@ -84,7 +84,12 @@ test('a write as text with literals does what the prepared batch does', async ()
 
 test('writes ready together go out in one batch; a failing batch is written again write by write', async () => {
   const queries = [];
-  const counting = { query: (q) => { queries.push(q.values[0].length); return pool.query(q); } };
+  const counting = {
+    async connect() {
+      const client = await pool.connect();
+      return { query: (q) => { queries.push(q.values[0].length); return client.query(q); }, release: (e) => client.release(e) };
+    },
+  };
   const writes = new LiveWrites(counting);
   const pairs = [];
   for (let i = 0; i < 6; i += 1) pairs.push(await pairWithRound());
