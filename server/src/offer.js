@@ -34,9 +34,11 @@ export function parseRtps(setting, name = 'FAIRMINES_RTPS') {
 export class Offer {
   constructor({ rtps = [DEFAULT_RTPS], maxRoundsInPlay = DEFAULT_MAX_ROUNDS_IN_PLAY } = {}) {
     this.rtps = rtps;
-    this.canonical = new Set(rtps.map(canonicalRtp));
-    // The texts known to be offered as they are sent, each with its canonical text: most requests skip the parse.
-    this.known = new Map([...rtps, ...this.canonical].map((t) => [t, canonicalRtp(t)]));
+    // The texts known to be offered as they are sent (as configured, or canonical), each with its canonical
+    // text: most requests skip the parse.
+    const configured = rtps.map((t) => [t, canonicalRtp(t)]);
+    this.canonical = new Set(configured.map(([, c]) => c));
+    this.known = new Map([...configured, ...[...this.canonical].map((c) => [c, c])]);
     this.maxRoundsInPlay = maxRoundsInPlay;
   }
 
