@@ -3,9 +3,9 @@
 // ordered by the row of their seed pair, whichever service process takes them. The process that wrote the
 // pair last holds it live (live-pairs.js) and writes the next move in one statement that succeeds only while
 // the pair's version is the one it wrote (with the other players' moves ready at the time: live-writes.js):
-// one round trip. Otherwise (first use, another process or a
-// rotation wrote in between, a retry) the locked path: the row locked and read, the pair restored from its
-// sealed state, the move made by the addon, the new state and the move written, commit.
+// one round trip. Otherwise (first use, another process or a rotation wrote in between, a retry) the locked
+// path: the row locked and read, the pair restored from its sealed state, the move made by the addon, the new
+// state and the move written, commit.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { SeedPair, checkStake, payout, recordToJson } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';

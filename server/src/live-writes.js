@@ -4,7 +4,8 @@
 // batch comes back, or beside it once SECOND_BATCH_AT writes wait. Alone, a write takes as long as before;
 // under load, PostgreSQL and the service spend their per-statement and per-commit work once a batch instead
 // of once a move. Each write's caller gets its pair's new version (or null: another writer came first or
-// holds the pair, nothing of it written) once the batch is committed. A batch never waits for a lock, so it cannot wait on another one.
+// holds the pair, nothing of it written) once the batch is committed. A batch never waits for a lock, so it
+// cannot wait on another one.
 import { literal } from './sql.js';
 
 // Writes in one batch at most: its statement's size and its locks' time stay bounded.
