@@ -25,7 +25,10 @@ export class Metrics {
     this.liveWrites = new Map([['written', 0], ['superseded', 0]]);
   }
 
-  /** A write from a live pair (game.js): `written`, or `superseded` (another writer came first; locked path). */
+  /**
+   * A write from a live pair (live-writes.js): `written`, or `superseded` (another writer came first or held
+   * the pair; locked path).
+   */
   liveWrite(result) {
     this.liveWrites.set(result, this.liveWrites.get(result) + 1);
   }
@@ -63,8 +66,8 @@ export class Metrics {
     out.push('# HELP fairmines_moves_total Moves acknowledged (committed) by this process.');
     out.push('# TYPE fairmines_moves_total counter');
     for (const [k, v] of this.moves) out.push(`fairmines_moves_total{kind="${k}"} ${v}`);
-    out.push('# HELP fairmines_live_writes_total Moves written in one statement from a pair this process held live: '
-      + 'written, or superseded by another writer (then made on the locked path).');
+    out.push('# HELP fairmines_live_writes_total Moves written in a batch from a pair this process held live: '
+      + 'written, or superseded by another writer, which came first or held the pair (then made on the locked path).');
     out.push('# TYPE fairmines_live_writes_total counter');
     for (const [k, v] of this.liveWrites) out.push(`fairmines_live_writes_total{result="${k}"} ${v}`);
     out.push('# HELP fairmines_responses_total Answers by HTTP status code.');
