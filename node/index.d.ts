@@ -238,6 +238,20 @@ export declare class Round {
   cashOut(): Ratio
   /** The public record, once the round has finished (or was voided); `null` while it is in play. */
   record(): RoundRecord | null
+  /**
+   * The public record as the core's JSON, what `recordToJson(round.record())` writes, without making the
+   * record object in between (for a service that stores every finished round); `null` while in play.
+   */
+  toRecordJson(): string | null
+  /**
+   * What the finished round pays back for `stake`, what `payout(round.record(), stake)` gives, without
+   * making the record object in between; `null` while in play.
+   * @param stake - an integer in 0..=2^53 − 1 (`Number.MAX_SAFE_INTEGER`), in minor units
+   * @throws {TypeError} `stake` is neither a number nor a bigint
+   * @throws {RangeError} `stake` is not an integer in 0..=2^53 − 1 (`'FAIRMINES_INVALID_NUMBER'`, argument
+   * `'stake'`)
+   */
+  payout(stake: number | bigint): bigint | null
   /** The mine positions (sorted, 1-based) once the round has finished; `null` while it is in play. */
   get minePositions(): number[] | null
   /** The tiles picked so far, in order. */

@@ -38,6 +38,7 @@ test('the worked example as a game: every field of Reveal, the exact multipliers
   assert.deepEqual([round.nonce, round.mines, round.commitment, round.clientSeed, round.rtp.text], [1n, 3, COMMITMENT, C, '99/100']);
   assert.deepEqual([round.isFinished, round.outcome, round.safePicks, round.multiplier, round.picks, round.minePositions, round.record()],
     [false, null, 0, null, [], null, null]);
+  assert.deepEqual([round.toRecordJson(), round.payout(100)], [null, null]);
 
   const first = round.reveal(1);
   assert.deepEqual(Object.keys(first), ['tile', 'safe', 'safePicks', 'multiplier', 'finished']);
@@ -57,6 +58,8 @@ test('the worked example as a game: every field of Reveal, the exact multipliers
   });
   assert.equal(fm.recordToJson(record),
     `{"commitment":"${COMMITMENT}","client_seed":"${C}","nonce":1,"mines":3,"rtp":"99/100","picks":[1,2],"outcome":"cashed_out","multiplier":"9/7"}`);
+  assert.equal(round.toRecordJson(), fm.recordToJson(record));
+  assert.equal(round.payout(700), 900n);
   const verdict = fm.verifyRound(record, S);
   assert.deepEqual(Object.keys(verdict), ['commitmentOk', 'minePositions', 'expectedOutcome', 'expectedMultiplier', 'differences', 'ok']);
   assert.deepEqual({ ...verdict, expectedMultiplier: verdict.expectedMultiplier.text }, {
@@ -96,6 +99,8 @@ test('a round of every hex-seeded vector, to its last safe tile and to a mine, m
     });
     assert.deepEqual([round.outcome, round.minePositions], ['cashed_out', v.positions], at);
     assert.ok(fm.verifyRound(round.record(), v.server_seed).ok, at);
+    assert.equal(round.toRecordJson(), fm.recordToJson(round.record()), at);
+    assert.equal(round.payout(1000 + i), fm.payout(round.record(), 1000 + i), at);
 
     const before = i % Math.min(safe.length, 4);
     const again = SeedPair.fromParts(v.server_seed, v.client_seed, v.nonce).startRound(v.mines, rtp);
@@ -104,6 +109,8 @@ test('a round of every hex-seeded vector, to its last safe tile and to a mine, m
     assert.deepEqual(again.reveal(mine), { tile: mine, safe: false, safePicks: before, multiplier: null, finished: true }, at);
     const verdict = fm.verifyRound(again.record(), v.server_seed);
     assert.deepEqual([verdict.ok, verdict.expectedOutcome, verdict.minePositions], [true, 'lost', v.positions], at);
+    assert.equal(again.toRecordJson(), fm.recordToJson(again.record()), at);
+    assert.equal(again.payout(1000n), 0n, at);
   });
 });
 

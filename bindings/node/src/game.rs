@@ -252,6 +252,29 @@ impl Round {
         }
     }
 
+    /// The public record as the core's JSON, what `recordToJson(round.record())` writes, without making the
+    /// record object in between (for a service that stores every finished round); `null` while in play.
+    #[napi]
+    pub fn to_record_json(&self) -> Option<String> {
+        self.inner.record().map(|record| record.to_json())
+    }
+
+    /// What the finished round pays back for `stake`, what `payout(round.record(), stake)` gives, without
+    /// making the record object in between; `null` while in play.
+    /// @param stake - an integer in 0..=2^53 − 1 (`Number.MAX_SAFE_INTEGER`), in minor units
+    /// @throws {TypeError} `stake` is neither a number nor a bigint
+    /// @throws {RangeError} `stake` is not an integer in 0..=2^53 − 1 (`'FAIRMINES_INVALID_NUMBER'`, argument
+    /// `'stake'`)
+    #[napi(catch_unwind, ts_args_type = "stake: number | bigint")]
+    pub fn payout(&self, env: Env, stake: NumberArg) -> Result<Option<BigInt>> {
+        guard(&env, || {
+            // Judged whether or not the round has finished, so that a bad stake is never silently null.
+            let stake = fairmines::amount(number(stake, "stake", "stake")?, "stake").map_err(Failure::core)?;
+            let Some(record) = self.inner.record() else { return Ok(None) };
+            Ok(Some(BigInt::from(record.payout(stake).map_err(Failure::core)?)))
+        })
+    }
+
     /// The mine positions (sorted, 1-based) once the round has finished; `null` while it is in play.
     #[napi(getter, ts_return_type = "number[] | null")]
     pub fn mine_positions(&self) -> Option<Vec<u8>> {
