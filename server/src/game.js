@@ -7,7 +7,7 @@
 // path: the row locked and read, the pair restored from its sealed state, the move made by the addon, the new
 // state and the move written, commit.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { SeedPair, checkStake, payout, recordToJson } from 'fairmines';
+import { SeedPair, checkStake } from 'fairmines';
 import { ApiError, coreError, fromAddon } from './errors.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { LivePairs } from './live-pairs.js';
@@ -122,13 +122,15 @@ export class Game {
   }
 
   /**
-   * A finished round's record (the core's JSON) and what it pays for `stake` (null without one): the core's
-   * payout from the exact multiplier, at most 2^53 - 1 (checkStake at the start), so exact as a number.
+   * What a finished round's row holds: `{ record, published, positions, paid }`, its record as the core's JSON
+   * and as read from it (its `outcome` is how the round ended), its mines, and what it pays for `stake` (null
+   * without one): the core's payout from the exact multiplier, at most 2^53 - 1 (checkStake at the start), so
+   * exact as a number.
    */
   settle(round, stake) {
-    const finished = this.core(() => round.record());
-    const record = this.core(() => recordToJson(finished));
-    return { record, paid: stake === null ? null : Number(this.core(() => payout(finished, BigInt(stake)))) };
+    const settled = this.core(() => ({ record: round.toRecordJson(), positions: round.minePositions,
+      paid: stake === null ? null : Number(round.payout(BigInt(stake))) }));
+    return { ...settled, published: JSON.parse(settled.record) };
   }
 
   /**
@@ -286,24 +288,22 @@ export class Game {
       return { tile: rv.tile, safe: rv.safe, safePicks: rv.safePicks, multiplier: rv.multiplier?.text ?? null,
         finished: rv.finished };
     });
-    let record = null;
-    let paid = null;
     const { finished } = answer;
+    const settled = finished ? this.settle(round, stake) : null;
     if (finished) {
-      ({ record, paid } = this.settle(round, stake));
-      answer.outcome = round.outcome;
-      answer.minePositions = round.minePositions;
-      answer.payout = paid;
+      Object.assign(answer, { outcome: settled.published.outcome, minePositions: settled.positions,
+        payout: settled.paid });
     }
     // Stored without the record, which the round's row holds: a retry's answer gets it back from there, as the
     // last field, where the answer sent has it.
     const stored = JSON.stringify(answer);
-    if (finished) answer.record = JSON.parse(record);
+    if (finished) answer.record = settled.published;
     const sealed = this.sealState(live.pair, live.commitment);
     const write = { pair: live.pairId, version: live.version, state: sealed, round: roundId, move, kind, hash: body,
       answer: stored };
     if (finished) {
-      Object.assign(write, { outcome: answer.outcome, record, positions: answer.minePositions, payout: paid });
+      const { published: { outcome }, record, positions, paid } = settled;
+      Object.assign(write, { outcome, record, positions, payout: paid });
     }
     const keep = (version) => {
       if (finished) {
@@ -437,9 +437,10 @@ export class Game {
         const stakes = new Map(open.map((x) => [x.nonce, x.stake]));
         for (const round of rounds) {
           // A voided round gives the stake back: the core's rule too.
-          const { record, paid } = this.settle(round, stakes.get(round.nonce.toString()) ?? null);
-          const { rows: [{ id }] } = await t.query(sql`UPDATE rounds SET status = ${round.outcome}, record = ${record},
-            positions = ${round.minePositions}, payout = ${paid}::bigint, finished_at = now()
+          const { record, published: { outcome }, positions, paid } =
+            this.settle(round, stakes.get(round.nonce.toString()) ?? null);
+          const { rows: [{ id }] } = await t.query(sql`UPDATE rounds SET status = ${outcome}, record = ${record},
+            positions = ${positions}, payout = ${paid}::bigint, finished_at = now()
             WHERE commitment = ${row.commitment} AND nonce = ${round.nonce} RETURNING id`);
           voided.push(id);
         }
