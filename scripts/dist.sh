@@ -1,28 +1,37 @@
 #!/usr/bin/env bash
-# `make dist`: every release artifact into dist/ with SHA256SUMS (scripts/dist.sh TARGET: the command line only, for another musl target).
+# `make dist`: every release artifact into dist/ with SHA256SUMS (scripts/dist.sh TARGET: the command line only, for that musl target).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
-target=${1:-x86_64-unknown-linux-musl}
-release_flags "$target"
-cargo build --locked --release --target "$target" -p fairmines-cli
 
-name=fairmines-$version-$target
-rm -rf dist && mkdir -p "dist/.stage/$name"
-stage=dist/.stage/$name
-cp "$target_dir/$target/release/fairmines" LICENSE-MIT LICENSE-APACHE "$stage/"
-# The worked example: the Makefile's ARGS, with the output of this binary (or of the host build of the same source).
-example_args=$(env -u MAKEFLAGS -u MAKELEVEL make -s --no-print-directory -f Makefile \
-    --eval 'print-worked-example: ; @echo $(ARGS)' print-worked-example)
-[[ $example_args == --server-seed\ * ]] || fail "no worked example in the Makefile's ARGS"
-if [[ $target == "$(uname -m)"-*-linux-* ]]; then
-    # shellcheck disable=SC2086 # the arguments, split
-    example_out=$(env -i "$stage/fairmines" verify $example_args)
-else
-    # shellcheck disable=SC2086
-    example_out=$(cargo run --locked --release --quiet -p fairmines-cli -- verify $example_args)
-fi
-cat > "$stage/README.md" <<TXT
+# dist/fairmines-VERSION-TARGET.tar.gz: the command line for TARGET, its licences and a README with the worked example.
+cli_archive() {
+    local target=$1
+    release_flags "$target"
+    if [[ $target == "$(uname -m)"-* ]]; then
+        cargo build --locked --release --target "$target" -p fairmines-cli
+    else
+        # Another architecture: linked by zig, which needs no cross toolchain.
+        zig_tools
+        cargo zigbuild --locked --release --target "$target" -p fairmines-cli
+    fi
+    local name=fairmines-$version-$target
+    local stage=dist/.stage/$name
+    mkdir -p "$stage"
+    cp "$target_dir/$target/release/fairmines" LICENSE-MIT LICENSE-APACHE "$stage/"
+    # The worked example: the Makefile's ARGS, with the output of this binary (or of the host build of the same source).
+    local example_args example_out
+    example_args=$(env -u MAKEFLAGS -u MAKELEVEL make -s --no-print-directory -f Makefile \
+        --eval 'print-worked-example: ; @echo $(ARGS)' print-worked-example)
+    [[ $example_args == --server-seed\ * ]] || fail "no worked example in the Makefile's ARGS"
+    if [[ $target == "$(uname -m)"-*-linux-* ]]; then
+        # shellcheck disable=SC2086 # the arguments, split
+        example_out=$(env -i "$stage/fairmines" verify $example_args)
+    else
+        # shellcheck disable=SC2086
+        example_out=$(cargo run --locked --release --quiet -p fairmines-cli -- verify $example_args)
+    fi
+    cat > "$stage/README.md" <<TXT
 # fairmines $version: the command-line verifier
 
 The command-line verifier of the provably fair Mines game (Cloudbet), a static binary for any ${target%%-*}
@@ -50,11 +59,15 @@ player chose it). \`verify\` names the seed on an \`input\` line.
 Source: https://github.com/fairmines/fairmines (tag v$version). Licence: MIT OR Apache-2.0 (the two files here).
 Check the archive against the release's SHA256SUMS: sha256sum -c --ignore-missing SHA256SUMS
 TXT
-chmod 0644 "$stage"/LICENSE-* "$stage/README.md"
-chmod 0755 "$stage" "$stage/fairmines"
-targz dist/.stage "$name" "dist/$name.tar.gz"
-rm -rf dist/.stage
+    chmod 0644 "$stage"/LICENSE-* "$stage/README.md"
+    chmod 0755 "$stage" "$stage/fairmines"
+    targz dist/.stage "$name" "dist/$name.tar.gz"
+    rm -rf dist/.stage
+}
 
+rm -rf dist && mkdir -p dist
+if [[ $# -eq 0 ]]; then targets=("${CLI_TARGETS[@]}"); else targets=("$1"); fi
+for target in "${targets[@]}"; do cli_archive "$target"; done
 if [[ $# -eq 0 ]]; then
     for part in c node server python uniffi web; do bash "scripts/dist-$part.sh"; done
 fi

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh; fairmines-server by its README and as a podman image), then the C archive, the command line, the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
+# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh; fairmines-server by its README and as a podman image), then the C archive, the command line (x86_64, and aarch64 under QEMU), the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
 source scripts/debian11-root.sh
+source scripts/arm64.sh
 (($# > 0)) || fail "usage: scripts/test-dist.sh VERIFY-ARGS... (make test-dist passes them)"
 [[ -f dist/SHA256SUMS ]] || fail "dist/SHA256SUMS is missing (make dist)"
 (cd dist && sha256sum --quiet -c SHA256SUMS)
@@ -15,13 +16,19 @@ bash scripts/test-dist-web.sh
 bash scripts/test-dist-server.sh
 bash scripts/test-dist-container.sh
 
-name=fairmines-$version-x86_64-unknown-linux-musl
-step "$name.tar.gz: static, --version, selftest, verify and README.md's worked example, in an empty environment"
-got=$(tar -tzf "dist/$name.tar.gz" | LC_ALL=C sort | xargs)
-[[ $got == "$name/ $name/LICENSE-APACHE $name/LICENSE-MIT $name/README.md $name/fairmines" ]] || fail "the archive holds $got"
-mkdir -p "$TMP/cli" && tar -xzf "dist/$name.tar.gz" -C "$TMP/cli"
-if readelf -lWd "$TMP/cli/$name/fairmines" | grep -E 'NEEDED|INTERP'; then fail "the command line is not static"; fi
-{ printf 'name=%s version=%s args="%s"\n' "$name" "$version" "$*"; cat <<'SH'; } >"$TMP/cli/run.sh"
+# Each architecture's command line (arm64 under emulation on an x86_64 machine); $TMP/cli is x86_64's, for Debian 11 below.
+arm64_emulation
+for target in "${CLI_TARGETS[@]}"; do
+    name=fairmines-$version-$target
+    cli=$TMP/cli && [[ $target == x86_64-* ]] || cli=$TMP/cli-${target%%-*}
+    machine=$([[ $target == aarch64-* ]] && echo AArch64 || echo X86-64)
+    step "$name.tar.gz: static $machine, --version, selftest, verify and README.md's worked example, in an empty environment"
+    got=$(tar -tzf "dist/$name.tar.gz" | LC_ALL=C sort | xargs)
+    [[ $got == "$name/ $name/LICENSE-APACHE $name/LICENSE-MIT $name/README.md $name/fairmines" ]] || fail "the archive holds $got"
+    mkdir -p "$cli" && tar -xzf "dist/$name.tar.gz" -C "$cli"
+    if readelf -lWd "$cli/$name/fairmines" | grep -E 'NEEDED|INTERP'; then fail "the command line is not static"; fi
+    readelf -h "$cli/$name/fairmines" | grep -q "Machine: *.*$machine" || fail "$name/fairmines is not for $machine"
+    { printf 'name=%s version=%s args="%s"\n' "$name" "$version" "$*"; cat <<'SH'; } >"$cli/run.sh"
 set -eu
 cd "$(dirname "$0")/$name"
 test "$(./fairmines --version)" = "fairmines $version" || { echo "FAILED: --version says $(./fairmines --version)"; exit 1; }
@@ -40,7 +47,8 @@ tr '\n' ' ' <README.md | grep -q 'or a client seed that is empty or has a space 
 if grep -q 'ALGORITHM.md' README.md; then echo "FAILED: README.md names ALGORITHM.md, which the archive does not hold"; exit 1; fi
 echo "  fairmines: $version, selftest, verify OK, README.md's worked example as shown"
 SH
-env -i sh "$TMP/cli/run.sh"
+    env -i sh "$cli/run.sh"
+done
 
 step "Debian 11 (glibc 2.31): the C archive's suite, the command line, the npm packages, the UniFFI library"
 debian11_root

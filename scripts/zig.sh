@@ -1,5 +1,7 @@
 # shellcheck shell=bash
-# Sourced by the dist scripts after lib.sh: the version, SOURCE_DATE_EPOCH, the release flags, reproducible archives, and zig_tools (cargo-zigbuild and zig from PyPI at zig-requirements.txt's pins, in target/zig-venv, first on PATH).
+# Sourced by the dist scripts after lib.sh: the command line's targets, the version, SOURCE_DATE_EPOCH, the release flags, reproducible archives, and zig_tools (cargo-zigbuild and zig from PyPI at zig-requirements.txt's pins, in target/zig-venv, first on PATH).
+# The static command line of each Linux architecture the release serves (dist.sh builds, test-dist.sh runs them).
+CLI_TARGETS=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 target_dir=$(realpath -m "${CARGO_TARGET_DIR:-$ROOT/target}")
