@@ -8,10 +8,10 @@ source scripts/zig.sh
 cli_archive() {
     local target=$1
     release_flags "$target"
-    if [[ $target == "$(uname -m)"-* ]]; then
+    if [[ $target == x86_64-unknown-linux-musl ]]; then
         cargo build --locked --release --target "$target" -p fairmines-cli
     else
-        # Another architecture: linked by zig, which needs no cross toolchain.
+        # Linked by zig, on any machine (this x86_64 one, the release's arm64 runner): the same file from both.
         zig_tools
         cargo zigbuild --locked --release --target "$target" -p fairmines-cli
     fi
