@@ -86,8 +86,8 @@ check-versions:
 check-workflows:
 	bash scripts/check-workflows.sh
 
-# The release artifacts into dist/ with dist/SHA256SUMS: the static musl command line, the C archives (glibc 2.17
-# and musl), the npm packages (root, linux-x64-gnu for glibc 2.17, linux-x64-musl), the Python wheels and sdist, the
+# The release artifacts into dist/ with dist/SHA256SUMS: the static musl command lines (x86_64, aarch64), the C
+# archives (glibc 2.17 and musl, each for x86_64 and aarch64), the npm packages (root, linux-x64-gnu for glibc 2.17, linux-x64-musl), the Python wheels and sdist, the
 # JAR with its POM in a Maven repository folder (dist/maven), the Ruby gem (both with the glibc 2.17 library), the
 # WASM npm package (make wasm, packed), the service's npm package fairmines-server and the verifier page (make web,
 # web/dist as a tar.gz).
@@ -98,8 +98,8 @@ dist:
 # through each package (the JAR from a Maven project, the gem after gem install --local), each archive's README
 # run as written, the WASM package in Node and the verifier page in Chromium, fairmines-server installed by
 # server/README.md's release block and its image (server/Containerfile, with podman on a debootstrapped base cached
-# in target/container) driven against PostgreSQL, and on an older glibc (a Debian 11 root folder, cached in
-# target/debian11-root).
+# in target/container) driven against PostgreSQL, on an older glibc (a Debian 11 root folder, cached in
+# target/debian11-root), and the arm64 files under QEMU (the C archives in an arm64 Debian root, target/arm64-root).
 test-dist:
 	bash scripts/test-dist.sh $(ARGS)
 

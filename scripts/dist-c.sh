@@ -1,48 +1,63 @@
 #!/usr/bin/env bash
-# The C/C++ archives into dist/: x86_64-linux-gnu (glibc 2.17, cargo-zigbuild; static and shared) and x86_64-linux-musl (static, libunwind merged in), laid out by install-c.sh, exporting only fairmines_*.
+# The C/C++ archives into dist/, for each architecture given (default: zig.sh's C_ARCHES): ARCH-linux-gnu (glibc 2.17, cargo-zigbuild; static and shared) and ARCH-linux-musl (static, libunwind merged in), laid out by install-c.sh, exporting only fairmines_*.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
 export LC_ALL=C
 zig_tools
 need readelf:binutils
-release_flags x86_64-unknown-linux-gnu x86_64-unknown-linux-musl
-
-step "glibc 2.17: cargo zigbuild -p fairmines-c"
-cargo zigbuild --locked --release --target x86_64-unknown-linux-gnu.2.17 -p fairmines-c
-gnu_dir=$target_dir/x86_64-unknown-linux-gnu/release
-newest=$(glibc_floor "$gnu_dir/libfairmines.so")
-soname=$(readelf -d "$gnu_dir/libfairmines.so" | sed -n 's/.*Library soname: \[\(.*\)\]$/\1/p')
-
-step "musl: cargo build -p fairmines-c (static library only), LLVM's libunwind merged in (so a link needs only -lc)"
-cargo build --locked --release --target x86_64-unknown-linux-musl -p fairmines-c
-unwind=$(rustc --print sysroot)/lib/rustlib/x86_64-unknown-linux-musl/lib/self-contained/libunwind.a
-merged=$target_dir/x86_64-unknown-linux-musl/dist-c
-rm -rf "$merged" && mkdir -p "$merged"
-# (ar's LTO plugin cannot read rustc's bitcode and says so for each member: kept out of the log.)
-printf 'create %s\naddlib %s\naddlib %s\nsave\nend\n' "$merged/libfairmines.merged.a" \
-    "$target_dir/x86_64-unknown-linux-musl/release/libfairmines.a" "$unwind" | ar -M 2>"$merged/ar.log" ||
-    { cat "$merged/ar.log" >&2; fail "ar -M failed"; }
+(($# > 0)) || set -- "${C_ARCHES[@]}"
 
 # Each archive becomes one object partially linked (ld -r, --gc-sections) from what the fairmines_* functions
 # reach, every other symbol made local (Rust's runtime cannot clash with another Rust library or C++ runtime).
-hide_runtime() { # archive in, folder for libfairmines.a
-    local in=$1 out=$2 keep
-    keep=$(nm -g --defined-only "$in" 2>/dev/null | awk 'NF == 3 && $3 ~ /^fairmines_/ { print $3 }' | sort -u)
+hide_runtime() { # archive in, folder for libfairmines.a, binutils' prefix for the architecture
+    local in=$1 out=$2 tools=$3 keep
+    keep=$("${tools}nm" -g --defined-only "$in" 2>/dev/null | awk 'NF == 3 && $3 ~ /^fairmines_/ { print $3 }' | sort -u)
     [[ -n $keep ]] || fail "$in defines no fairmines_* function"
     printf '%s\n' "$keep" >"$out/exports.txt"
     # shellcheck disable=SC2046 # one -u per function
-    ld -r --whole-archive "$in" --gc-sections $(printf -- '-u %s ' $keep) -o "$out/fairmines.partial.o"
-    objcopy --remove-section=.llvmbc --remove-section=.llvmcmd --keep-global-symbols="$out/exports.txt" \
+    "${tools}ld" -r --whole-archive "$in" --gc-sections $(printf -- '-u %s ' $keep) -o "$out/fairmines.partial.o"
+    "${tools}objcopy" --remove-section=.llvmbc --remove-section=.llvmcmd --keep-global-symbols="$out/exports.txt" \
         "$out/fairmines.partial.o" "$out/fairmines.o"
     rm -f "$out/libfairmines.a" "$out/fairmines.partial.o"
-    (cd "$out" && ar rcD libfairmines.a fairmines.o)
+    (cd "$out" && "${tools}ar" rcD libfairmines.a fairmines.o)
 }
-gnu_hidden=$target_dir/x86_64-unknown-linux-gnu/dist-c
-rm -rf "$gnu_hidden" && mkdir -p "$gnu_hidden"
-hide_runtime "$gnu_dir/libfairmines.a" "$gnu_hidden"
-cp -a "$gnu_dir/libfairmines.so" "$gnu_hidden/"
-hide_runtime "$merged/libfairmines.merged.a" "$merged"
+
+# The libraries of ARCH, built and made ready to pack: $gnu_hidden (static and shared), $merged (musl, static).
+build() {
+    local arch=$1 tools=
+    local gnu=$arch-unknown-linux-gnu musl=$arch-unknown-linux-musl
+    release_flags "$gnu" "$musl"
+    if [[ $arch != "$(uname -m)" ]]; then
+        [[ $arch == aarch64 && $(uname -m) == x86_64 ]] || fail "cannot build the $arch archives on $(uname -m)"
+        need aarch64-linux-gnu-ld:binutils-aarch64-linux-gnu
+        tools=aarch64-linux-gnu-
+    fi
+
+    step "$arch, glibc 2.17: cargo zigbuild -p fairmines-c"
+    cargo zigbuild --locked --release --target "$gnu.2.17" -p fairmines-c
+    gnu_dir=$target_dir/$gnu/release
+    newest=$(glibc_floor "$gnu_dir/libfairmines.so")
+    soname=$(readelf -d "$gnu_dir/libfairmines.so" | sed -n 's/.*Library soname: \[\(.*\)\]$/\1/p')
+
+    step "$arch, musl: cargo build -p fairmines-c (static library only), LLVM's libunwind merged in (so a link needs only -lc)"
+    # (No linker: for musl, cargo builds the static library alone.)
+    cargo build --locked --release --target "$musl" -p fairmines-c
+    local unwind
+    unwind=$(rustc --print sysroot)/lib/rustlib/$musl/lib/self-contained/libunwind.a
+    merged=$target_dir/$musl/dist-c
+    rm -rf "$merged" && mkdir -p "$merged"
+    # (ar's LTO plugin cannot read rustc's bitcode and says so for each member: kept out of the log.)
+    printf 'create %s\naddlib %s\naddlib %s\nsave\nend\n' "$merged/libfairmines.merged.a" \
+        "$target_dir/$musl/release/libfairmines.a" "$unwind" | "${tools}ar" -M 2>"$merged/ar.log" ||
+        { cat "$merged/ar.log" >&2; fail "ar -M failed"; }
+
+    gnu_hidden=$target_dir/$gnu/dist-c
+    rm -rf "$gnu_hidden" && mkdir -p "$gnu_hidden"
+    hide_runtime "$gnu_dir/libfairmines.a" "$gnu_hidden" "$tools"
+    cp -a "$gnu_dir/libfairmines.so" "$gnu_hidden/"
+    hide_runtime "$merged/libfairmines.merged.a" "$merged" "$tools"
+}
 
 stage_root=$target_dir/dist-c-stage
 rm -rf "$stage_root" && mkdir -p dist "$stage_root"
@@ -66,7 +81,10 @@ pack() { # name, library dir, native static libs, description
 # install-c.sh's native static libraries without -lgcc_s (a -static link has none; the driver adds the unwinder).
 gnu_libs=$(sed -n 's/^FAIRMINES_NATIVE_STATIC_LIBS="\(.*\)"$/\1/p' scripts/install-c.sh | sed 's/ -lgcc_s\b//g')
 [[ -n $gnu_libs ]] || fail "no native static libraries in scripts/install-c.sh"
-pack "fairmines-$version-x86_64-linux-gnu" "$gnu_hidden" "$gnu_libs" "for x86_64 Linux with glibc 2.17 or newer"
-pack "fairmines-$version-x86_64-linux-musl" "$merged" "-lc" "for x86_64 Linux with musl (Alpine): static only"
+for arch in "$@"; do
+    build "$arch"
+    pack "fairmines-$version-$arch-linux-gnu" "$gnu_hidden" "$gnu_libs" "for $arch Linux with glibc 2.17 or newer"
+    pack "fairmines-$version-$arch-linux-musl" "$merged" "-lc" "for $arch Linux with musl (Alpine): static only"
+    echo "dist-c: $arch's libfairmines.so needs glibc 2.17 at most (newest symbol $newest)"
+done
 rm -rf "$stage_root"
-echo "dist-c: libfairmines.so needs glibc 2.17 at most (newest symbol $newest)"

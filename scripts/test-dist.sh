@@ -3,7 +3,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
-source scripts/debian11-root.sh
+source scripts/debian-root.sh
 source scripts/arm64.sh
 (($# > 0)) || fail "usage: scripts/test-dist.sh VERIFY-ARGS... (make test-dist passes them)"
 [[ -f dist/SHA256SUMS ]] || fail "dist/SHA256SUMS is missing (make dist)"
@@ -51,9 +51,9 @@ SH
 done
 
 step "Debian 11 (glibc 2.31): the C archive's suite, the command line, the npm packages, the UniFFI library"
-debian11_root
+debian_root "${DEBIAN11[@]}"
 cp "$(command -v node)" "$TMP/node/node"
 for part in c cli node uniffi; do
-    debian11_run "$TMP/$part" /bin/sh run.sh /work/node || fail "$part inside Debian 11 (above)"
+    debian_run "${DEBIAN11[0]}" "$TMP/$part" /bin/sh run.sh /work/node || fail "$part inside Debian 11 (above)"
 done
 echo "test-dist: every artifact passed"

@@ -2,6 +2,8 @@
 # Sourced by the dist scripts after lib.sh: the command line's targets, the version, SOURCE_DATE_EPOCH, the release flags, reproducible archives, and zig_tools (cargo-zigbuild and zig from PyPI at zig-requirements.txt's pins, in target/zig-venv, first on PATH).
 # The static command line of each Linux architecture the release serves (dist.sh builds, test-dist.sh runs them).
 CLI_TARGETS=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
+# The architectures of the C archives (dist-c.sh: glibc 2.17 and musl each; test-dist-c.sh runs aarch64's in an arm64 root).
+C_ARCHES=(x86_64 aarch64)
 version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 target_dir=$(realpath -m "${CARGO_TARGET_DIR:-$ROOT/target}")
