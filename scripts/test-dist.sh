@@ -10,14 +10,21 @@ source scripts/arm64.sh
 (cd dist && sha256sum --quiet -c SHA256SUMS)
 [[ $(wc -l <dist/SHA256SUMS) == $(find dist -maxdepth 1 -type f ! -name SHA256SUMS | wc -l) ]] || fail "dist/SHA256SUMS does not list every file"
 scratch
-for part in c node uniffi; do bash "scripts/test-dist-$part.sh" --into "$TMP/$part"; done
+# The two Debian roots, when not cached, are made meanwhile (minutes: arm64's under QEMU); the steps that use
+# them wait for them (each root is locked while it is made) and make one again if this failed (log: target/roots.log).
+arm64_emulation
+need debootstrap:debootstrap
+mkdir -p "$ROOT/target"
+(debian_root "${ARM64[@]}" && debian_root "${DEBIAN11[@]}") >"$ROOT/target/roots.log" 2>&1 &
+roots=$!
+for part in node uniffi; do bash "scripts/test-dist-$part.sh" --into "$TMP/$part"; done
 bash scripts/test-dist-python.sh
 bash scripts/test-dist-web.sh
 bash scripts/test-dist-server.sh
 bash scripts/test-dist-container.sh
+bash scripts/test-dist-c.sh --into "$TMP/c"
 
 # Each architecture's command line (arm64 under emulation on an x86_64 machine); $TMP/cli is x86_64's, for Debian 11 below.
-arm64_emulation
 for target in "${CLI_TARGETS[@]}"; do
     name=fairmines-$version-$target
     cli=$TMP/cli && [[ $target == x86_64-* ]] || cli=$TMP/cli-${target%%-*}
@@ -51,6 +58,7 @@ SH
 done
 
 step "Debian 11 (glibc 2.31): the C archive's suite, the command line, the npm packages, the UniFFI library"
+wait "$roots" || echo "test-dist: making the Debian roots in the background failed (target/roots.log); once more:" >&2
 debian_root "${DEBIAN11[@]}"
 cp "$(command -v node)" "$TMP/node/node"
 for part in c cli node uniffi; do
