@@ -23,7 +23,8 @@ hide_runtime() { # archive in, folder for libfairmines.a, binutils' prefix for t
     (cd "$out" && "${tools}ar" rcD libfairmines.a fairmines.o)
 }
 
-# The libraries of ARCH, built and made ready to pack: $gnu_hidden (static and shared), $merged (musl, static).
+# The libraries of ARCH, built and made ready to pack: $gnu_hidden (static and shared), $merged (musl, static);
+# $soname and $newest (the newest glibc symbol) of the shared library.
 build() {
     local arch=$1 tools=
     local gnu=$arch-unknown-linux-gnu musl=$arch-unknown-linux-musl

@@ -108,9 +108,11 @@ common=$(printf '%s\n' include include/fairmines.h lib lib/cmake lib/cmake/fairm
 case $version in 0.0.*) soname=libfairmines.so.$version ;; 0.*) soname=libfairmines.so.0.$(cut -d. -f2 <<<"$version") ;;
     *) soname=libfairmines.so.${version%%.*} ;; esac
 
-# CMD... run in TMP_ARCH: here for x86_64, in the arm64 root (TMP_ARCH at /work) for aarch64.
+# CMD... run in TMP_ARCH: here for x86_64 (without this shell's library and pkg-config paths, as a user's shell),
+# in the arm64 root (TMP_ARCH at /work, an empty environment) for aarch64.
 there() {
-    if [[ $arch == aarch64 ]]; then debian_run "${ARM64[0]}" "$TMP_ARCH" "$@"; else (cd "$TMP_ARCH" && "$@"); fi
+    if [[ $arch == aarch64 ]]; then debian_run "${ARM64[0]}" "$TMP_ARCH" "$@"
+    else (cd "$TMP_ARCH" && env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH "$@"); fi
 }
 
 # The two archives of ARCH unpacked into TMP_ARCH/moved and checked from here; then, `there`, the suite, the C++
@@ -118,7 +120,7 @@ there() {
 check_arch() {
     arch=$1
     local machine
-    machine=$([[ $arch == aarch64 ]] && echo AArch64 || echo X86-64)
+    machine=$(elf_machine "$arch")
     gnu=fairmines-$version-$arch-linux-gnu musl=fairmines-$version-$arch-linux-musl
     suite "$TMP_ARCH"
     for name in "$gnu" "$musl"; do
@@ -158,6 +160,11 @@ check_arch() {
 }
 
 # x86_64 in TMP (Debian 11 runs its run.sh again: test-dist.sh); aarch64 in TMP/aarch64, in the arm64 root.
-TMP_ARCH=$TMP && check_arch x86_64
-arm64_emulation && debian_root "${ARM64[@]}"
-TMP_ARCH=$TMP/aarch64 && mkdir -p "$TMP_ARCH" && check_arch aarch64
+for arch in "${C_ARCHES[@]}"; do
+    TMP_ARCH=$TMP
+    if [[ $arch == aarch64 ]]; then
+        TMP_ARCH=$TMP/$arch && mkdir -p "$TMP_ARCH"
+        arm64_emulation && debian_root "${ARM64[@]}"
+    fi
+    check_arch "$arch"
+done

@@ -28,7 +28,7 @@ bash scripts/test-dist-c.sh --into "$TMP/c"
 for target in "${CLI_TARGETS[@]}"; do
     name=fairmines-$version-$target
     cli=$TMP/cli && [[ $target == x86_64-* ]] || cli=$TMP/cli-${target%%-*}
-    machine=$([[ $target == aarch64-* ]] && echo AArch64 || echo X86-64)
+    machine=$(elf_machine "$target")
     step "$name.tar.gz: static $machine, --version, selftest, verify and README.md's worked example, in an empty environment"
     got=$(tar -tzf "dist/$name.tar.gz" | LC_ALL=C sort | xargs)
     [[ $got == "$name/ $name/LICENSE-APACHE $name/LICENSE-MIT $name/README.md $name/fairmines" ]] || fail "the archive holds $got"

@@ -4,6 +4,8 @@
 CLI_TARGETS=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 # The architectures of the C archives (dist-c.sh: glibc 2.17 and musl each; test-dist-c.sh runs aarch64's in an arm64 root).
 C_ARCHES=(x86_64 aarch64)
+# The name readelf -h gives the machine of an architecture or target (x86_64…, aarch64…).
+elf_machine() { if [[ $1 == aarch64* ]]; then echo AArch64; else echo X86-64; fi; }
 version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 target_dir=$(realpath -m "${CARGO_TARGET_DIR:-$ROOT/target}")
