@@ -87,7 +87,7 @@ check-workflows:
 	bash scripts/check-workflows.sh
 
 # The release artifacts into dist/ with dist/SHA256SUMS: the static musl command lines (x86_64, aarch64), the C
-# archives (glibc 2.17 and musl, each for x86_64 and aarch64), the npm packages (root, linux-x64-gnu for glibc 2.17, linux-x64-musl), the Python wheels and sdist, the
+# archives (glibc 2.17 and musl, each for x86_64 and aarch64), the npm packages (root; linux-x64 and linux-arm64, gnu for glibc 2.17 and musl), the Python wheels and sdist, the
 # JAR with its POM in a Maven repository folder (dist/maven), the Ruby gem (both with the glibc 2.17 library), the
 # WASM npm package (make wasm, packed), the service's npm package fairmines-server and the verifier page (make web,
 # web/dist as a tar.gz).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# .github/workflows/*.yml pass actionlint (pinned, built with Go into target/tools), their run: steps through ShellCheck (Debian's); the release's cli and c jobs build every command line and C archive make dist builds.
+# .github/workflows/*.yml pass actionlint (pinned, built with Go into target/tools), their run: steps through ShellCheck (Debian's); the release's cli, node-addon and c jobs build every command line, Node addon and C archive make dist builds.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 version=v1.7.12 actionlint=$ROOT/target/tools/actionlint
@@ -13,13 +13,17 @@ shopt -s nullglob
 workflows=(.github/workflows/*.yml .github/workflows/*.yaml)
 ((${#workflows[@]})) || fail "no workflow in .github/workflows"
 "$actionlint" -no-color "${workflows[@]}"
-# The release builds the command line and the C archives of every Linux target `make dist` builds (its cli job
-# through dist.sh, its c job through dist-c.sh).
+# The release builds the command line, the Node addons and the C archives of every Linux target `make dist` builds
+# (its cli job through dist.sh, its c job through dist-c.sh).
 (
     source scripts/zig.sh
     for target in "${CLI_TARGETS[@]}"; do
         grep -qE "^ +- \{ os: [^,]+, target: $target, exe: " .github/workflows/release.yml ||
             fail "release.yml's cli job does not build $target, which make dist builds"
+    done
+    for target in "${NODE_TARGETS[@]}"; do
+        grep -qE "^ +- \{ os: [^,]+, target: $target, build: " .github/workflows/release.yml ||
+            fail "release.yml's node-addon job does not build $target, which make dist builds"
     done
     for arch in "${C_ARCHES[@]}"; do
         grep -qE "^ +- \{ os: [^,]+, target: [^,]+, linux: $arch, " .github/workflows/release.yml ||

@@ -4,6 +4,10 @@
 CLI_TARGETS=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl)
 # The architectures of the C archives (dist-c.sh: glibc 2.17 and musl each; test-dist-c.sh runs aarch64's in an arm64 root).
 C_ARCHES=(x86_64 aarch64)
+# The npm platform packages' targets (dist-node.sh builds an addon for each; gnu for glibc 2.17) and their napi-rs
+# names, linux-ARCH-LIBC with Node's architecture names (x64, arm64).
+NODE_TARGETS=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu aarch64-unknown-linux-musl)
+napi_platform() { local arch=${1%%-*} && arch=${arch/x86_64/x64} && echo "linux-${arch/aarch64/arm64}-${1##*-}"; }
 # The name readelf -h gives the machine of an architecture or target (x86_64…, aarch64…).
 elf_machine() { if [[ $1 == aarch64* ]]; then echo AArch64; else echo X86-64; fi; }
 version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
