@@ -22,3 +22,12 @@ arm64_node() {
     ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$dir/bin/npm"
     echo "Node.js $node and npm $npm for arm64"
 }
+
+# arch_run ARCH DIR CMD...: CMD in DIR as a user of ARCH runs it: here for x86_64 (without this shell's library and
+# pkg-config paths, as in a user's shell); in the arm64 root (debian-root.sh: DIR at /work, an empty environment)
+# for aarch64.
+arch_run() {
+    local arch=$1 dir=$2 && shift 2
+    if [[ $arch == aarch64 ]]; then debian_run "${ARM64[0]}" "$dir" "$@"
+    else (cd "$dir" && env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH "$@"); fi
+}

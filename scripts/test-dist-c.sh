@@ -70,7 +70,7 @@ SH
 }
 
 # The ```sh blocks of README.md in order in one bash, FAIRMINES set: each "$ COMMAND" must succeed, printing the
-# lines under it. `readme PREFIX FOLDER`: the script in TMP_ARCH/FOLDER, run there by `there` with
+# lines under it. `readme PREFIX FOLDER`: the script in TMP_ARCH/FOLDER, run there by `arch_run` with
 # FAIRMINES=TMP_ARCH/PREFIX.
 readme() {
     local prefix=$1 folder=$2
@@ -93,7 +93,7 @@ for i, (command, shown) in enumerate(steps):
 (work / "steps.sh").write_text("\n".join(script) + "\n")
 PY
     # shellcheck disable=SC2016
-    there bash -c 'export FAIRMINES=$PWD/$1 && cd "$2" && bash steps.sh' readme "$prefix" "$folder" ||
+    arch_run "$arch" "$TMP_ARCH" bash -c 'export FAIRMINES=$PWD/$1 && cd "$2" && bash steps.sh' readme "$prefix" "$folder" ||
         { cat "$TMP_ARCH/$folder/err.$(cat "$TMP_ARCH/$folder/.step")" >&2
           fail "$prefix/README.md: block $(cat "$TMP_ARCH/$folder/.step") failed or printed another output (above)"; }
     # A file named as if at hand is in the archive: the repository's pages are described, not named.
@@ -108,14 +108,7 @@ common=$(printf '%s\n' include include/fairmines.h lib lib/cmake lib/cmake/fairm
 case $version in 0.0.*) soname=libfairmines.so.$version ;; 0.*) soname=libfairmines.so.0.$(cut -d. -f2 <<<"$version") ;;
     *) soname=libfairmines.so.${version%%.*} ;; esac
 
-# CMD... run in TMP_ARCH: here for x86_64 (without this shell's library and pkg-config paths, as a user's shell),
-# in the arm64 root (TMP_ARCH at /work, an empty environment) for aarch64.
-there() {
-    if [[ $arch == aarch64 ]]; then debian_run "${ARM64[0]}" "$TMP_ARCH" "$@"
-    else (cd "$TMP_ARCH" && env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH "$@"); fi
-}
-
-# The two archives of ARCH unpacked into TMP_ARCH/moved and checked from here; then, `there`, the suite, the C++
+# The two archives of ARCH unpacked into TMP_ARCH/moved and checked from here; then, by `arch_run`, the suite, the C++
 # smoke test and the READMEs.
 check_arch() {
     arch=$1
@@ -154,7 +147,7 @@ check_arch() {
     step "$arch: the vector suite against both archives, the C++17 smoke test, README.md's blocks$([[ $arch != aarch64 ]] ||
         echo ' (in the arm64 root, its gcc and cmake, under QEMU)')"
     local kind
-    for kind in gnu musl cpp; do there sh run.sh "$kind" || fail "$arch: run.sh $kind (above)"; done
+    for kind in gnu musl cpp; do arch_run "$arch" "$TMP_ARCH" sh run.sh "$kind" || fail "$arch: run.sh $kind (above)"; done
     readme "moved/$gnu" readme-gnu
     readme "moved/$musl" readme-musl
 }

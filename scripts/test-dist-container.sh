@@ -46,13 +46,10 @@ if ! podman image exists "$base"; then
 fi
 
 step "npm's cache of the service's dependencies (target/npm-cache-dist, filled once) for a build without a registry"
-context=$TMP/context fill=$TMP/fill
-mkdir -p "$context" "$fill" "$target_dir/npm-cache-dist"
+context=$TMP/context
+mkdir -p "$context"
 cp "dist/fairmines-$version.tgz" dist/fairmines-linux-x64-{gnu,musl}-"$version.tgz" "dist/fairmines-server-$version.tgz" "$context/"
-echo '{ "name": "fill", "private": true }' >"$fill/package.json"
-fill_npm() { (cd "$fill" && npm_config_cache="$target_dir/npm-cache-dist" npm install --prefer-offline --no-audit --no-fund --loglevel=error "$@" >/dev/null); }
-fill_npm --save-optional "$context/fairmines-linux-x64-gnu-$version.tgz" "$context/fairmines-linux-x64-musl-$version.tgz"
-fill_npm "$context/fairmines-$version.tgz" "$context/fairmines-server-$version.tgz"
+npm_cache_fill "$context"/fairmines-linux-x64-{gnu,musl}-"$version.tgz" -- "$context/fairmines-$version.tgz" "$context/fairmines-server-$version.tgz"
 cp -r "$target_dir/npm-cache-dist" "$context/npm-cache"
 
 step "server/README.md's container build block as written, in the folder of the release's files (BASE=$base)"

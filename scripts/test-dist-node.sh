@@ -39,11 +39,6 @@ for (const p of platforms) {
 }
 JS
 
-# CMD... in DIR: here for x86_64, in the arm64 root (DIR at /work, an empty environment) for aarch64.
-there() {
-    local arch=$1 dir=$2 && shift 2
-    if [[ $arch == aarch64 ]]; then debian_run "${ARM64[0]}" "$dir" "$@"; else (cd "$dir" && "$@"); fi
-}
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | LC_ALL=C sort | xargs; }
 for target in "${NODE_TARGETS[@]}"; do
     p=$(napi_platform "$target") arch=${target%%-*}
@@ -67,9 +62,9 @@ for target in "${NODE_TARGETS[@]}"; do
         echo 'int main(int c, char **v) { void *a = dlopen(v[1], RTLD_NOW); if (!a || !dlsym(a, "napi_register_module_v1")) { fprintf(stderr, "%s\n", dlerror()); return 1; } return 0; }'
     } >"$load/musl-load.c"
     [[ $arch == x86_64 ]] || debian_root "${ARM64[@]}"
-    there "$arch" "$load" musl-gcc -rdynamic -o musl-load musl-load.c
+    arch_run "$arch" "$load" musl-gcc -rdynamic -o musl-load musl-load.c
     readelf -l "$load/musl-load" | grep -q "ld-musl-$arch" || fail "musl-gcc made a program without musl's loader"
-    there "$arch" "$load" ./musl-load ./addon.node || fail "$p: the addon does not load under musl's dynamic linker"
+    arch_run "$arch" "$load" ./musl-load ./addon.node || fail "$p: the addon does not load under musl's dynamic linker"
     echo "the $p addon loads under musl ($arch)"
 done
 

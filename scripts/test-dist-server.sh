@@ -81,12 +81,9 @@ step "arm64: the same blocks in the arm64 root under QEMU (Node.js and npm for a
 dir=$TMP/aarch64
 release_files "$dir" aarch64
 arm64_node "$dir/node"
-fill=$dir/fill && mkdir -p "$fill" && echo '{ "name": "fill", "private": true }' >"$fill/package.json"
-fill_npm() { (cd "$fill" && npm_config_cache="$target_dir/npm-cache-dist" npm_config_cpu=arm64 npm_config_os=linux \
-    npm_config_libc=glibc npm install --prefer-offline --no-audit --no-fund --loglevel=error "$@" >/dev/null); }
-fill_npm --save-optional "$dir"/release/fairmines-linux-*.tgz
-fill_npm "$dir/release/fairmines-$version.tgz" "$dir/release/fairmines-server-$version.tgz"
-cp -r "$target_dir/npm-cache-dist" "$dir/npm-cache" && rm -rf "$fill"
+npm_config_cpu=arm64 npm_config_os=linux npm_config_libc=glibc npm_cache_fill "$dir"/release/fairmines-linux-*.tgz -- \
+    "$dir/release/fairmines-$version.tgz" "$dir/release/fairmines-server-$version.tgz"
+cp -r "$target_dir/npm-cache-dist" "$dir/npm-cache"
 debian_root "${ARM64[@]}"
 # The blocks in a file, with a trap that stops the service if a block fails before the last one stops it.
 { echo 'trap '"'"'kill ${SERVER:-} 2>/dev/null || true'"'"' EXIT'; printf '%s\n' "$blocks"; } >"$dir/blocks.sh"

@@ -45,3 +45,21 @@ glibc_floor() {
     [[ -n $newest && $(printf '%s\n' GLIBC_2.17 "$newest" | sort -V | tail -n 1) == GLIBC_2.17 ]] || fail "$* needs $newest"
     echo "$newest"
 }
+
+# npm_cache_fill PLATFORM-TARBALL... -- TARBALL...: npm installs the release's tarballs into a scratch project through
+# npm's cache of their dependencies (target/npm-cache-dist, kept between runs), so that an install elsewhere runs
+# offline from a copy of it: the platform packages first, saved as optional dependencies (as the documented install
+# does, so that npm never asks the registry for them), then the others. npm_config_cpu/os/libc in the environment
+# fill it for another platform.
+npm_cache_fill() {
+    local project platforms=()
+    while [[ $1 != -- ]]; do platforms+=("$1") && shift; done
+    shift
+    project=$(mktemp -d) && echo '{ "name": "fill", "private": true }' >"$project/package.json"
+    mkdir -p "$target_dir/npm-cache-dist"
+    (cd "$project" && export npm_config_cache="$target_dir/npm-cache-dist" npm_config_prefer_offline=true \
+        npm_config_audit=false npm_config_fund=false npm_config_loglevel=error &&
+        npm install --save-optional "${platforms[@]}" >/dev/null && npm install "$@" >/dev/null) ||
+        { rm -rf "$project"; return 1; }
+    rm -rf "$project"
+}
