@@ -146,10 +146,16 @@ check_arch() {
 
     step "$arch: the vector suite against both archives, the C++17 smoke test, README.md's blocks$([[ $arch != aarch64 ]] ||
         echo ' (in the arm64 root, its gcc and cmake, under QEMU)')"
-    local kind
-    for kind in gnu musl cpp; do arch_run "$arch" "$TMP_ARCH" sh run.sh "$kind" || fail "$arch: run.sh $kind (above)"; done
-    readme "moved/$gnu" readme-gnu
-    readme "moved/$musl" readme-musl
+    # At once, each in a folder of its own (under QEMU a compiler uses one core), their outputs shown in order.
+    local job pids=() failed=
+    for job in gnu musl cpp; do arch_run "$arch" "$TMP_ARCH" sh run.sh "$job" >"$TMP_ARCH/$job.out" 2>&1 & pids+=($!); done
+    (readme "moved/$gnu" readme-gnu) >"$TMP_ARCH/readme-gnu.out" 2>&1 & pids+=($!)
+    (readme "moved/$musl" readme-musl) >"$TMP_ARCH/readme-musl.out" 2>&1 & pids+=($!)
+    for job in gnu musl cpp readme-gnu readme-musl; do
+        wait "${pids[0]}" || failed+=" $job"
+        pids=("${pids[@]:1}") && cat "$TMP_ARCH/$job.out"
+    done
+    [[ -z $failed ]] || fail "$arch:$failed failed (above)"
 }
 
 # x86_64 in TMP (Debian 11 runs its run.sh again: test-dist.sh); aarch64 in TMP/aarch64, in the arm64 root.
