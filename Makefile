@@ -99,7 +99,7 @@ dist:
 # run as written, the WASM package in Node and the verifier page in Chromium, fairmines-server installed by
 # server/README.md's release block and its image (server/Containerfile, with podman on a debootstrapped base cached
 # in target/container) driven against PostgreSQL, on an older glibc (a Debian 11 root folder, cached in
-# target/debian11-root), and the arm64 files under QEMU (the C archives in an arm64 Debian root, target/arm64-root).
+# target/debian11-root), and the arm64 files under QEMU (in an arm64 Debian root, target/arm64-root).
 test-dist:
 	bash scripts/test-dist.sh $(ARGS)
 

@@ -25,6 +25,11 @@ workflows=(.github/workflows/*.yml .github/workflows/*.yaml)
         grep -qE "^ +- \{ os: [^,]+, target: $target, build: " .github/workflows/release.yml ||
             fail "release.yml's node-addon job does not build $target, which make dist builds"
     done
+    for target in "${WHEEL_TARGETS[@]}"; do
+        tag='"2014"' && [[ $target != *-musl ]] || tag=musllinux_1_2
+        grep -qE "^ +- \{ platform: linux, os: [^,]+, target: ${target%%-*}, manylinux: $tag \}" .github/workflows/release.yml ||
+            fail "release.yml's wheels job does not build the $target wheel ($tag), which make dist builds"
+    done
     for arch in "${C_ARCHES[@]}"; do
         grep -qE "^ +- \{ os: [^,]+, target: [^,]+, linux: $arch, " .github/workflows/release.yml ||
             fail "release.yml's c job does not build the $arch C archives, which make dist builds"

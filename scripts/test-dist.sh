@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh; fairmines-server by its README and as a podman image; the arm64 npm packages and C archives, and fairmines-server with them, in an arm64 root under QEMU), then the C archive, the command line (x86_64, and aarch64 under QEMU), the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
+# `make test-dist VERIFY-ARGS`: checks every artifact of dist/ as a user uses it (test-dist-*.sh; fairmines-server by its README and as a podman image; the arm64 wheels, npm packages and C archives, and fairmines-server with them, in an arm64 root under QEMU), then the C archive, the command line (x86_64, and aarch64 under QEMU), the npm packages and the UniFFI library again inside a Debian 11 root (glibc 2.31; root only).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
@@ -18,10 +18,10 @@ mkdir -p "$ROOT/target"
 (debian_root "${ARM64[@]}" && debian_root "${DEBIAN11[@]}") >"$ROOT/target/roots.log" 2>&1 &
 roots=$!
 bash scripts/test-dist-uniffi.sh --into "$TMP/uniffi"
-bash scripts/test-dist-python.sh
 bash scripts/test-dist-web.sh
 bash scripts/test-dist-container.sh
-# These three check arm64 files in the arm64 root too.
+# These four check arm64 files in the arm64 root too.
+bash scripts/test-dist-python.sh
 bash scripts/test-dist-server.sh
 bash scripts/test-dist-node.sh --into "$TMP/node"
 bash scripts/test-dist-c.sh --into "$TMP/c"

@@ -8,6 +8,8 @@ C_ARCHES=(x86_64 aarch64)
 # names, linux-ARCH-LIBC with Node's architecture names (x64, arm64).
 NODE_TARGETS=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu aarch64-unknown-linux-musl)
 napi_platform() { local arch=${1%%-*} && arch=${arch/x86_64/x64} && echo "linux-${arch/aarch64/arm64}-${1##*-}"; }
+# The Python wheels' targets (dist-python.sh: manylinux2014 for gnu, musllinux_1_2 for musl).
+WHEEL_TARGETS=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu aarch64-unknown-linux-musl)
 # The name readelf -h gives the machine of an architecture or target (x86_64…, aarch64…).
 elf_machine() { if [[ $1 == aarch64* ]]; then echo AArch64; else echo X86-64; fi; }
 version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
