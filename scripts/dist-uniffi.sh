@@ -36,7 +36,9 @@ for folder in $folders; do
 done
 
 step "bindings/uniffi/generate.sh (without the release flags: stripping would take UniFFI's metadata)"
-generated=$target_dir/uniffi-generated
+# The checkout's own build folder (as the POM's default), even when the compiled crates go elsewhere: check-reproducible's
+# copy writes its own, not the one test-dist reads meanwhile.
+generated=$ROOT/target/uniffi-generated
 env -u CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS bindings/uniffi/generate.sh "$generated"
 
 step "JAR: mvn package -f $pom"

@@ -6,7 +6,7 @@ source scripts/zig.sh
 export LC_ALL=C
 need mvn:maven java:default-jdk-headless unzip:unzip ruby:ruby cc:gcc
 ruby -e 'require "ffi"; require "minitest"' 2>/dev/null || bash scripts/bootstrap.sh ruby-ffi ruby-minitest
-generated=$target_dir/uniffi-generated
+generated=$ROOT/target/uniffi-generated  # where dist-uniffi.sh generated them
 name=fairmines-$version gem_file=fairmines-$version-x86_64-linux.gem
 repo=dist/maven/io/github/fairmines/fairmines/$version
 m2_fairmines=$HOME/.m2/repository/io/github/fairmines/fairmines
