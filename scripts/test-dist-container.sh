@@ -116,7 +116,9 @@ round() { # URL KEY PLAYER: a round, a rotation, the export through the release'
 }
 round "http://127.0.0.1:$port" "$api_key" alice
 podman stop -t 10 "$name" >/dev/null 2> >(quiet >&2)
-podman logs "$name" 2>&1 | grep -q 'draining' || fail "SIGTERM did not drain: $(podman logs "$name" 2>&1 | tail -n 5)"
+# The log read whole first: grep -q in a pipe stops reading at its match, and podman, still writing, fails (pipefail).
+logs=$(podman logs "$name" 2>&1)
+grep -q 'draining' <<<"$logs" || fail "SIGTERM did not drain: $(tail -n 5 <<<"$logs")"
 
 step "the demo: no DATABASE_URL, its own PostgreSQL and keys in a volume, read-only"
 podman volume create "$demo" >/dev/null
