@@ -26,12 +26,13 @@ bash scripts/test-dist-server.sh
 bash scripts/test-dist-node.sh --into "$TMP/node"
 bash scripts/test-dist-c.sh --into "$TMP/c"
 
-# Each architecture's command line (arm64 under emulation on an x86_64 machine); $TMP/cli is x86_64's, for Debian 11 below.
+# Each architecture's command line (arm64's in the arm64 root, under emulation on an x86_64 machine); $TMP/cli is
+# x86_64's, for Debian 11 below.
 for target in "${CLI_TARGETS[@]}"; do
     name=fairmines-$version-$target
     cli=$TMP/cli && [[ $target == x86_64-* ]] || cli=$TMP/cli-${target%%-*}
     machine=$(elf_machine "$target")
-    step "$name.tar.gz: static $machine, --version, selftest, verify and README.md's worked example, in an empty environment"
+    step "$name.tar.gz: static $machine, --version, selftest, verify and README.md's worked example, in an empty environment$([[ $target != aarch64-* ]] || echo " (in the arm64 root)")"
     got=$(tar -tzf "dist/$name.tar.gz" | LC_ALL=C sort | xargs)
     [[ $got == "$name/ $name/LICENSE-APACHE $name/LICENSE-MIT $name/README.md $name/fairmines" ]] || fail "the archive holds $got"
     mkdir -p "$cli" && tar -xzf "dist/$name.tar.gz" -C "$cli"
@@ -56,7 +57,7 @@ tr '\n' ' ' <README.md | grep -q 'or a client seed that is empty or has a space 
 if grep -q 'ALGORITHM.md' README.md; then echo "FAILED: README.md names ALGORITHM.md, which the archive does not hold"; exit 1; fi
 echo "  fairmines: $version, selftest, verify OK, README.md's worked example as shown"
 SH
-    env -i sh "$cli/run.sh"
+    if [[ $target == aarch64-* ]]; then debian_run "${ARM64[0]}" "$cli" sh run.sh; else env -i sh "$cli/run.sh"; fi
 done
 
 step "Debian 11 (glibc 2.31): the C archive's suite, the command line, the npm packages, the UniFFI library"
