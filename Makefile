@@ -15,6 +15,8 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
+# make test compiles the Python sdist once: test-dist installs the released one and runs the package's suites on it.
+test: export FAIRMINES_SKIP_SDIST := 1
 test: test-rust test-vectors test-python test-node test-server test-server-api test-wasm test-c test-uniffi test-cross test-web dist test-dist-reproducible test-readme test-miri check-versions check-workflows
 	@echo "make test: every suite passed"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the Python artifacts of dist/: twine, abi3audit, auditwheel, the wheels' files, tags and libc, the sdist's files; each architecture's manylinux wheel installed without Rust in a fresh venv (aarch64's in the arm64 root under QEMU, from wheels fetched here), the package's own vector and batch suites run on it and its README's python blocks run in empty folders; the sdist compiled by pip, the same suites.
+# Checks the Python artifacts of dist/: twine, abi3audit, auditwheel, the wheels' files, tags and libc, the sdist's files; each architecture's manylinux wheel installed without Rust in a fresh venv (aarch64's in the arm64 root under QEMU, from wheels fetched here), the package's own vector and batch suites run on it and its README's python blocks run in empty folders; the sdist compiled by pip, the same suites (make test compiles it only here: test-python skips its own).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source scripts/zig.sh
@@ -75,7 +75,10 @@ cp python/tests/{conftest,spec_reference,test_vectors,test_batch,test_package}.p
 cp vectors/vectors.json "$TMP/suite/vectors/"
 cat >"$TMP/suite/suites.sh" <<'SH'
 set -eu
-python -I -c 'import fairmines as f; assert not hasattr(f.Round, "_hold_for_testing") and not hasattr(f._native, "_batch_blocks_for_testing")'
+python -I -c '
+import pathlib, fairmines as f
+assert not hasattr(f.Round, "_hold_for_testing") and not hasattr(f._native, "_batch_blocks_for_testing"), "a test hook shipped"
+assert all((pathlib.Path(f.__file__).parent / n).is_file() for n in ("py.typed", "_native.pyi")), "no py.typed or _native.pyi"'
 cd "$(dirname "$0")/python/tests"
 python -I -m pytest -q -p no:cacheprovider test_vectors.py test_batch.py \
     test_package.py::test_the_installed_package_is_tested test_package.py::test_version_is_the_distribution_version \
