@@ -57,7 +57,7 @@ tr '\n' ' ' <README.md | grep -q 'or a client seed that is empty or has a space 
 if grep -q 'ALGORITHM.md' README.md; then echo "FAILED: README.md names ALGORITHM.md, which the archive does not hold"; exit 1; fi
 echo "  fairmines: $version, selftest, verify OK, README.md's worked example as shown"
 SH
-    if [[ $target == aarch64-* ]]; then debian_run "${ARM64[0]}" "$cli" sh run.sh; else env -i sh "$cli/run.sh"; fi
+    arch_run "${target%%-*}" "$cli" env -i sh run.sh
 done
 
 step "Debian 11 (glibc 2.31): the C archive's suite, the command line, the npm packages, the UniFFI library"
