@@ -65,8 +65,14 @@ impl RevealedSeedPair {
 }
 
 fn to_json<T: Serialize>(value: &T) -> String {
-    // These types hold only strings, numbers and digests: serializing them cannot fail.
-    serde_json::to_string(value).unwrap_or_default()
+    // Room for a record (seeds, digests, picks: about 400 bytes) from the start, so the text is not
+    // copied as it grows (a service writes one per finished round).
+    let mut out = Vec::with_capacity(512);
+    // These types hold only strings, numbers and digests: serializing them cannot fail, and the text is UTF-8.
+    match serde_json::to_writer(&mut out, value) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
 }
 
 fn from_json<T: for<'de> Deserialize<'de>>(json: &str, argument: &'static str) -> Result<T, Error> {

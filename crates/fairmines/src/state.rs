@@ -6,6 +6,7 @@
 //! Version 1 (no `version` field) held only the nonces of the rounds in play, `"open_rounds":[n, …]`; its
 //! rounds come back void-only, and are written in version 2 as `{"nonce": n}` alone.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -16,19 +17,21 @@ use crate::{Digest, Error, MineCount, Rtp, ServerSeed, TILES, placement};
 /// The version [`write`] writes.
 const VERSION: u32 = 2;
 
+// The text fields borrow when the state is written (no copy of the secret seed is made, and the
+// service writes one a move) and own what is read.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct State {
+struct State<'a> {
     /// Absent in version 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     version: Option<u32>,
-    server_seed: String,
+    server_seed: Cow<'a, str>,
     commitment: Digest,
-    client_seed: String,
+    client_seed: Cow<'a, str>,
     nonce: u64,
     /// Version 2: the rounds in play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    rounds: Option<Vec<SavedRound>>,
+    rounds: Option<Vec<SavedRound<'a>>>,
     /// Version 1: the nonces of the rounds in play.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     open_rounds: Option<Vec<u64>>,
@@ -37,14 +40,14 @@ struct State {
 /// A round in play; `mines`, `rtp` and `picks` are absent together for a round restored from version 1.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SavedRound {
+struct SavedRound<'a> {
     nonce: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     mines: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rtp: Option<Rtp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    picks: Option<Vec<u8>>,
+    picks: Option<Cow<'a, [u8]>>,
 }
 
 /// The part of a round in play that is not fixed by the seeds and the nonce.
@@ -72,28 +75,33 @@ pub(crate) fn write<'a>(
     nonce: u64,
     rounds: impl Iterator<Item = (u64, Option<&'a Game>)>,
 ) -> String {
-    let rounds = rounds
+    let rounds: Vec<SavedRound> = rounds
         .map(|(nonce, game)| match game {
             Some(game) => SavedRound {
                 nonce,
                 mines: Some(game.mines.get()),
                 rtp: Some(game.rtp),
-                picks: Some(game.picks.clone()),
+                picks: Some(Cow::Borrowed(&game.picks[..])),
             },
             None => SavedRound { nonce, mines: None, rtp: None, picks: None },
         })
         .collect();
+    // Sized for the whole text at once: growing the buffer as it is written took most of the time.
+    let mut out = Vec::with_capacity(256 + client_seed.len() + 96 * rounds.len());
     let state = State {
         version: Some(VERSION),
-        server_seed: server_seed.reveal().to_owned(),
+        server_seed: Cow::Borrowed(server_seed.reveal()),
         commitment: server_seed.commitment(),
-        client_seed: client_seed.to_owned(),
+        client_seed: Cow::Borrowed(client_seed),
         nonce,
         rounds: Some(rounds),
         open_rounds: None,
     };
-    // Strings, numbers and digests only: serializing cannot fail.
-    serde_json::to_string(&state).unwrap_or_default()
+    // Strings, numbers and digests only: serializing cannot fail, and what serde_json writes is UTF-8.
+    match serde_json::to_writer(&mut out, &state) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
 }
 
 fn bad(detail: String) -> Error {
@@ -137,14 +145,14 @@ pub(crate) fn read(json: &str) -> Result<Restored, Error> {
         let game = game(&server_seed, &state.client_seed, round).map_err(|e| bad(format!("{field}[{i}].{e}")))?;
         rounds.insert(nonce, game);
     }
-    Ok(Restored { server_seed, client_seed: state.client_seed, nonce: state.nonce, rounds })
+    Ok(Restored { server_seed, client_seed: state.client_seed.into_owned(), nonce: state.nonce, rounds })
 }
 
 /// A saved round's game, checked against its grid; the error is `field: what is wrong`.
 fn game(server_seed: &ServerSeed, client_seed: &str, round: SavedRound) -> Result<Option<Game>, String> {
     let (mines, rtp, picks) = match (round.mines, round.rtp, round.picks) {
         (None, None, None) => return Ok(None),
-        (Some(mines), Some(rtp), Some(picks)) => (mines, rtp, picks),
+        (Some(mines), Some(rtp), Some(picks)) => (mines, rtp, picks.into_owned()),
         _ => return Err("mines: mines, rtp and picks are given together, or none of them".to_owned()),
     };
     let mines = MineCount::try_from(mines).map_err(|e| e.to_string())?;
