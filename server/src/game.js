@@ -46,11 +46,11 @@ const legacyBodyHash = (kind, tile) => createHash('sha256').update(JSON.stringif
 
 /**
  * A live entry (live-pairs.js) for `pair`, restored or new, of the row (`id` or `pair_id`, `version`,
- * `commitment`, `client_seed`), with no round handed out yet.
+ * `commitment`, `client_seed`), with no round handed out yet, and its count of rounds in play not yet read.
  */
 function liveEntry(row, pair) {
   return { pairId: row.pair_id ?? row.id, version: row.version, commitment: row.commitment, clientSeed: row.client_seed,
-    pair, rounds: new Map() };
+    pair, rounds: new Map(), roundsInPlay: null };
 }
 
 /** A round row's wager: its stake and currency, and its payout once finished (all null without a stake). */
@@ -215,7 +215,9 @@ export class Game {
   startOn(player, live, mines, rtp, wager) {
     const { pair } = live;
     // Counted in the pair's state, under its version: parallel starts of one player cannot pass the cap together.
-    this.offer.checkRoundsInPlay(this.core(() => pair.openRounds().length));
+    // Read from the pair once, then kept with the entry as its starts and finishes are written.
+    live.roundsInPlay ??= this.core(() => pair.openRounds().length);
+    this.offer.checkRoundsInPlay(live.roundsInPlay);
     const round = this.core(() => pair.startRound(mines, rtp));
     const { nonce } = round;
     // The core judges the stake (an amount the round can pay in full) and names it when it refuses.
@@ -228,6 +230,7 @@ export class Game {
       commitment: live.commitment, nonce, mines, rtp, stake, currency: wager?.currency };
     const keep = (version) => {
       live.rounds.set(id, { round, stake, safePicks: 0 });
+      live.roundsInPlay += 1;
       live.version = version;
       this.live.put(player, live);
       return { answer, replay: false };
@@ -308,6 +311,7 @@ export class Game {
     const keep = (version) => {
       if (finished) {
         live.rounds.delete(roundId);
+        if (live.roundsInPlay !== null) live.roundsInPlay -= 1;
       } else {
         held.safePicks = answer.safePicks;
         live.rounds.set(roundId, held);

@@ -12,8 +12,9 @@ export class LivePairs {
 
   /**
    * The player's live pair, taken out (one request uses it at a time: put it back after its commit):
-   * `{ pairId, version, commitment, clientSeed, pair, rounds }`, `rounds` its rounds handed out and still in
-   * play by round id (`{ round, stake, safePicks }`, `safePicks` as of the last write). With `pairId` and
+   * `{ pairId, version, commitment, clientSeed, pair, rounds, roundsInPlay }`, `rounds` its rounds handed out and
+   * still in play by round id (`{ round, stake, safePicks }`, `safePicks` as of the last write), `roundsInPlay`
+   * how many of the pair's rounds are in play (null until read from the pair). With `pairId` and
    * `version`: only when it is that version of that pair (the row read under its lock), else null.
    */
   take(player, pairId, version) {
