@@ -65,10 +65,16 @@ impl RevealedSeedPair {
 }
 
 fn to_json<T: Serialize>(value: &T) -> String {
-    // Room for a record (seeds, digests, picks: about 400 bytes) from the start, so the text is not
-    // copied as it grows (a service writes one per finished round).
-    let mut out = Vec::with_capacity(512);
-    // These types hold only strings, numbers and digests: serializing them cannot fail, and the text is UTF-8.
+    // Room for a record (seeds, digests, picks: about 400 bytes) from the start (a service writes one per
+    // finished round).
+    json_with_capacity(value, 512)
+}
+
+/// `value` as JSON, written into a buffer of `capacity` bytes first, so that the text is not copied as it
+/// grows. For the core's own types, which hold only strings, numbers and digests: serializing them cannot
+/// fail, and serde_json writes UTF-8.
+pub(crate) fn json_with_capacity<T: Serialize>(value: &T, capacity: usize) -> String {
+    let mut out = Vec::with_capacity(capacity);
     match serde_json::to_writer(&mut out, value) {
         Ok(()) => String::from_utf8(out).unwrap_or_default(),
         Err(_) => String::new(),

@@ -86,8 +86,8 @@ pub(crate) fn write<'a>(
             None => SavedRound { nonce, mines: None, rtp: None, picks: None },
         })
         .collect();
-    // Sized for the whole text at once: growing the buffer as it is written took most of the time.
-    let mut out = Vec::with_capacity(256 + client_seed.len() + 96 * rounds.len());
+    // Sized for the whole text at once: growing the buffer as it was written took most of the time.
+    let capacity = 256 + client_seed.len() + 96 * rounds.len();
     let state = State {
         version: Some(VERSION),
         server_seed: Cow::Borrowed(server_seed.reveal()),
@@ -97,11 +97,7 @@ pub(crate) fn write<'a>(
         rounds: Some(rounds),
         open_rounds: None,
     };
-    // Strings, numbers and digests only: serializing cannot fail, and what serde_json writes is UTF-8.
-    match serde_json::to_writer(&mut out, &state) {
-        Ok(()) => String::from_utf8(out).unwrap_or_default(),
-        Err(_) => String::new(),
-    }
+    crate::game::json_with_capacity(&state, capacity)
 }
 
 fn bad(detail: String) -> Error {
