@@ -1,6 +1,7 @@
 // `npm run build`: napi-rs builds the addon and generates index.js and index.d.ts from bindings/node/src
 // (with header.d.ts, the declarations it cannot generate, at the top of index.d.ts; a class with no
-// constructor is then declared with a private one); then index.mjs, the
+// constructor is then declared with a private one; the class helpers.js makes is added to index.js's
+// exports); then index.mjs, the
 // ES module entry, is generated from the exports index.js lists. Arguments are passed on to `napi build`
 // (scripts/test-node.sh builds with `--output-dir` elsewhere to check for drift).
 import { spawnSync } from 'node:child_process'
@@ -25,7 +26,15 @@ writeFileSync(dtsFile, readFileSync(dtsFile, 'utf8').replace(/^(export declare c
   (whole, head, body) => (/^ {2}constructor\(/m.test(body) ? whole
     : `${head}  /** No constructor: \`new\` throws a TypeError (\`code: 'ERR_ILLEGAL_CONSTRUCTOR'\`). */\n  private constructor()\n${body}`)))
 
-const loader = readFileSync(join(out, 'index.js'), 'utf8')
+// The classes made in JavaScript by bindings/node/src/helpers.js (no #[napi] item, so napi-rs does not
+// list them; their declarations are in header.d.ts): exported from index.js like the addon's own.
+const MADE_IN_JS = ['Ratio']
+const loaderFile = join(out, 'index.js')
+writeFileSync(loaderFile, readFileSync(loaderFile, 'utf8').replace(/(?:^module\.exports\.(\w+) = nativeBinding\.\1\n)+/m,
+  (block) => [...new Set([...block.trimEnd().split('\n'), ...MADE_IN_JS.map((name) => `module.exports.${name} = nativeBinding.${name}`)])]
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join('\n') + '\n'))
+
+const loader = readFileSync(loaderFile, 'utf8')
 const names = [...loader.matchAll(/^module\.exports\.(\w+) = nativeBinding\.\1$/gm)].map((m) => m[1])
 // The loader's marker of the artifact it loaded ('native'), which index.d.ts declares: exported too.
 if (/^module\.exports\.__napiBindingTarget = /m.test(loader)) names.push('__napiBindingTarget')

@@ -1,6 +1,6 @@
 // The declarations napi-rs cannot generate from bindings/node/src: what functions take (inputs wider than
 // what they give back), the reveal as a union on `safe`, and what bindings/node/src/helpers.js adds (the
-// `toJSON` and `toString` of results and classes). build.mjs puts this file at the top of index.d.ts; the
+// class Ratio, and the `toJSON` and `toString` of results and classes). build.mjs puts this file at the top of index.d.ts; the
 // rest is generated from the Rust doc comments.
 
 /**
@@ -155,4 +155,49 @@ export interface MineReveal extends Reveal {
   safe: false
   multiplier: null
   finished: true
+}
+
+/**
+ * An exact, non-negative fraction in lowest terms (a multiplier, an RTP factor). `String(r)` and
+ * `JSON.stringify` give `text`; there is no `valueOf`, so a ratio never becomes a float by accident.
+ */
+export declare class Ratio {
+  /**
+   * `numerator / denominator`, reduced to lowest terms.
+   * @throws {TypeError} a part is neither a number nor a bigint
+   * @throws {RangeError} a part is not an integer in 0..2^128, or `denominator` is 0
+   * (`code: 'FAIRMINES_INVALID_NUMBER'`)
+   */
+  constructor(numerator: number | bigint, denominator: number | bigint)
+  /**
+   * Parses `"99/100"`, a decimal such as `"0.99"` (exactly 99/100) or a whole number, as the core does.
+   * @throws {TypeError} `text` is not a string
+   * @throws {RangeError} `text` does not parse (`code: 'FAIRMINES_INVALID_NUMBER'`)
+   */
+  static parse(text: string): Ratio
+  /** The numerator, in lowest terms. */
+  get numerator(): bigint
+  /** The denominator, in lowest terms (never 0). */
+  get denominator(): bigint
+  /** `"num/den"`, or just `"num"` for a whole number: the form of the core's JSON. */
+  get text(): string
+  /**
+   * The decimal shown to users: the value rounded **down** to `places` (0..=18) decimal places, so a
+   * shown multiplier never promises more than the exact one (`'1.12'` for 9/8 at 2).
+   * @throws {TypeError} `places` is neither a number nor a bigint
+   * @throws {RangeError} `places` is not an integer in 0..=18 (`code: 'FAIRMINES_INVALID_NUMBER'`)
+   */
+  toDecimal(places: number | bigint): string
+  /** The nearest `number`: for display and statistics only, never for paying out. */
+  toNumber(): number
+  /**
+   * Whether `other` (a `Ratio` or a string such as `'99/100'` or `'0.99'`) is the same number.
+   * @throws {TypeError} `other` is neither a string nor a `Ratio`
+   * @throws {RangeError} `other` is a string that does not parse (`code: 'FAIRMINES_INVALID_NUMBER'`)
+   */
+  equals(other: Ratio | string): boolean
+  /** `text`. */
+  toString(): string
+  /** `text`, so `JSON.stringify` writes a ratio as the core's JSON does. */
+  toJSON(): string
 }

@@ -2,7 +2,7 @@
 
 // The declarations napi-rs cannot generate from bindings/node/src: what functions take (inputs wider than
 // what they give back), the reveal as a union on `safe`, and what bindings/node/src/helpers.js adds (the
-// `toJSON` and `toString` of results and classes). build.mjs puts this file at the top of index.d.ts; the
+// class Ratio, and the `toJSON` and `toString` of results and classes). build.mjs puts this file at the top of index.d.ts; the
 // rest is generated from the Rust doc comments.
 
 /**
@@ -160,14 +160,6 @@ export interface MineReveal extends Reveal {
 }
 
 /**
- * Which binding artifact the generated loader actually loaded: `'native'` for
- * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
- * flavor napi-rs can build is listed, because `NAPI_RS_NATIVE_LIBRARY_PATH`
- * can point the loader at a WASI artifact this package does not build itself.
- */
-export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
-
-/**
  * An exact, non-negative fraction in lowest terms (a multiplier, an RTP factor). `String(r)` and
  * `JSON.stringify` give `text`; there is no `valueOf`, so a ratio never becomes a float by accident.
  */
@@ -211,6 +203,14 @@ export declare class Ratio {
   /** `text`, so `JSON.stringify` writes a ratio as the core's JSON does. */
   toJSON(): string
 }
+
+/**
+ * Which binding artifact the generated loader actually loaded: `'native'` for
+ * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
+ * flavor napi-rs can build is listed, because `NAPI_RS_NATIVE_LIBRARY_PATH`
+ * can point the loader at a WASI artifact this package does not build itself.
+ */
+export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
  * One round, made by {@link SeedPair.startRound}, or given back by {@link SeedPair.round} after a restart

@@ -118,6 +118,18 @@ test('napi-level failures are TypeErrors of the error model: detached statics, m
   }
   assert.ok(round instanceof fm.Round && pair instanceof fm.SeedPair && ratio instanceof fm.Ratio);
   assert.equal(fm.Round.prototype, Object.getPrototypeOf(round));
+  // A Ratio is a JavaScript class over the core's text: a subclass is a Ratio everywhere one is taken; an
+  // object that only has its prototype holds no text, and is refused as `this` and as an argument.
+  class Half extends fm.Ratio { constructor() { super(1, 2); } }
+  assert.deepEqual([new Half().text, fm.multiplier(1, 1, new Half()).text, new Half().equals(ratio)], ['1/2', fm.multiplier(1, 1, '1/2').text, true]);
+  const forged = Object.create(fm.Ratio.prototype);
+  checkError(thrown(() => forged.text), TypeError, 'ERR_INVALID_THIS', 'this');
+  checkError(thrown(() => forged.toDecimal(2)), TypeError, 'ERR_INVALID_THIS', 'this');
+  for (const [call, argument] of [[() => pair.startRound(3, forged), 'rtp'], [() => ratio.equals(forged), 'other'],
+    [() => fm.multiplier(1, 1, { text: '1/2' }), 'rtp']]) {
+    const caught = checkError(thrown(call), TypeError, 'ERR_INVALID_ARG_TYPE', argument);
+    assert.match(caught.message, /: must be a string such as '0\.99' or '99\/100', or a Ratio, got object$/);
+  }
 });
 
 test('the npm package carries LICENSE-MIT and LICENSE-APACHE, the repository\'s own texts', () => {

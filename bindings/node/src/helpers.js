@@ -1,11 +1,33 @@
 // The JavaScript of the addon, compiled once per environment by `init` (lib.rs) and called with its
-// exports: it gives the classes their inspection and JSON forms and Node-API's own failures the package's
+// exports and the functions of `Ratio` (ratio.rs): it makes the class Ratio, gives the classes their inspection and JSON forms and Node-API's own failures the package's
 // error model (a TypeError with a code and, when one is at fault, an argument), and returns the helpers the Rust side
 // calls (a call into one costs about three Node-API calls; building a value from Rust costs two per
 // element or field).
-(function setup(exports) {
+(function setup(exports, native) {
   'use strict';
-  const { Ratio, Round, SeedPair, recordToJson } = exports;
+  const { Round, SeedPair, recordToJson } = exports;
+  // An exact fraction: the core's text of it (`'99/100'`), every method the core's through `native` (ratio.rs).
+  // A plain class, not a Node-API one: a service makes one with every reveal and cash-out, and wrapping a
+  // native object for each cost about five times as much. `MADE` (never exported) marks a text that the
+  // core wrote.
+  const MADE = Symbol('made by the core');
+  let textOf;
+  class Ratio {
+    #text;
+    constructor(numerator, denominator) {
+      this.#text = numerator === MADE ? denominator : native.fromParts(numerator, denominator);
+    }
+    static parse(text) { return new Ratio(MADE, native.parse(text)); }
+    get numerator() { return native.numerator(this.#text); }
+    get denominator() { return native.denominator(this.#text); }
+    get text() { return this.#text; }
+    toDecimal(places) { return native.toDecimal(this.#text, places); }
+    toNumber() { return native.toNumber(this.#text); }
+    equals(other) { return native.equals(this.#text, other); }
+    toString() { return this.#text; }
+    toJSON() { return this.#text; }
+    static { textOf = (value) => (typeof value === 'object' && value !== null && #text in value ? value.#text : null); }
+  }
   const inspect = Symbol.for('nodejs.util.inspect.custom');
   const method = (target, key, value) => Object.defineProperty(target, key, { value, writable: true, configurable: true });
   // What every toJSON writes: a bigint in decimal, a ratio as its text.
@@ -48,10 +70,13 @@
     const fn = { [name](...args) { if (!accepts(this)) throw refused(this); return Reflect.apply(original, this, args); } }[name];
     return Object.defineProperty(fn, 'length', { value: original.length });
   };
-  for (const [Class, wrap, constructible] of [[Ratio, true, true], [SeedPair, false, true], [Round, false, false]]) {
+  const isRatio = (self) => textOf(self) !== null;
+  const instanceOf = (Class) => (self) => self instanceof Class;
+  for (const [Class, wrap, constructible, instance] of [[Ratio, true, true, isRatio],
+    [SeedPair, false, true, instanceOf(SeedPair)], [Round, false, false, instanceOf(Round)]]) {
     method(Class.prototype, inspect, function () { return wrap ? `${Class.name}(${this})` : this.toString(); });
-    // Methods and getters on anything but an instance (`const { reveal } = round`): napi-rs cannot unwrap it.
-    const instance = (self) => self instanceof Class;
+    // Methods and getters on anything but an instance (`const { reveal } = round`): napi-rs cannot unwrap
+    // it, and a Ratio's private text is not there.
     for (const key of Object.getOwnPropertyNames(Class.prototype)) {
       if (key === 'constructor') continue;
       const descriptor = Object.getOwnPropertyDescriptor(Class.prototype, key);
@@ -61,8 +86,8 @@
       if (typeof descriptor.get === 'function') descriptor.get = guarded(key, descriptor.get, instance, refused);
       Object.defineProperty(Class.prototype, key, descriptor);
     }
-    // The class as exported: a proxy over a function of its own (napi-rs's statics can be neither redefined
-    // nor trapped), with the class's name, length and prototype (so `instanceof` and subclasses work) and
+    // The class as exported (one way for all three): a proxy over a function of its own (napi-rs's statics
+    // can be neither redefined nor trapped), with the class's name, length and prototype (so `instanceof` and subclasses work) and
     // its statics guarded. napi-rs runs a class's constructor on whatever `this` a call without `new` gives
     // (the exports object, a plain object): such a call throws what calling a JavaScript class does. `new`
     // of a class with no constructor (Round: rounds come from a seed pair) is refused as Node refuses its own.
@@ -94,6 +119,9 @@
   const aborted = (signal) => Object.assign(new Error('The operation was aborted', { cause: signal.reason }),
     { name: 'AbortError', code: 'ABORT_ERR' });
   return {
+    // A Ratio of the core's text of a fraction; the text of a Ratio (else null).
+    ratio: (text) => new Ratio(MADE, text),
+    ratioText: textOf,
     // Sorted 1-based tiles from a 25-bit mask (indexed stores, not `push`, which user code may replace).
     tileList(mask) {
       const tiles = [];

@@ -307,18 +307,23 @@ struct Helpers {
     with_json: FunctionRef<napi_value, Unknown<'static>>,
     record_with_json: FunctionRef<napi_value, Unknown<'static>>,
     hide_seed: FunctionRef<napi_value, Unknown<'static>>,
+    ratio: FunctionRef<String, Unknown<'static>>,
+    ratio_text: FunctionRef<napi_value, Option<String>>,
     abortable: FunctionRef<FnArgs<(napi_value, napi_value, napi_value)>, Unknown<'static>>,
 }
 
 fn install_helpers(exports: &Object<'_>, env: &Env) -> Result<()> {
-    let js = env.run_script::<_, Function<'_, napi_value, Object<'_>>>(HELPERS_JS)?.call(exports.raw())?;
+    let setup = env.run_script::<_, Function<'_, FnArgs<(napi_value, napi_value)>, Object<'_>>>(HELPERS_JS)?;
+    let js = setup.call((exports.raw(), ratio::natives(env)?.raw()).into())?;
     fn get<A: JsValuesTupleIntoVec, R: FromNapiValue>(js: &Object, name: &str) -> Result<FunctionRef<A, R>> {
         js.get_named_property::<Function<'_, A, R>>(name)?.create_ref()
     }
     let (tile_list, numbers, with_json) = (get(&js, "tileList")?, get(&js, "numbers")?, get(&js, "withJson")?);
     let (record_with_json, hide_seed, abortable) =
         (get(&js, "recordWithJson")?, get(&js, "hideSeed")?, get(&js, "abortable")?);
-    env.set_instance_data(Helpers { tile_list, numbers, with_json, record_with_json, hide_seed, abortable }, (), |_| {})
+    let (ratio, ratio_text) = (get(&js, "ratio")?, get(&js, "ratioText")?);
+    let helpers = Helpers { tile_list, numbers, with_json, record_with_json, hide_seed, ratio, ratio_text, abortable };
+    env.set_instance_data(helpers, (), |_| {})
 }
 
 fn helpers(env: &Env) -> Result<&'static Helpers> {
@@ -330,6 +335,16 @@ fn helpers(env: &Env) -> Result<&'static Helpers> {
 fn tile_list_array<'env>(env: &'env Env, tiles: &[u8]) -> Result<Unknown<'env>> {
     let mask = tiles.iter().fold(0u32, |mask, &tile| mask | 1 << (tile - 1));
     helpers(env)?.tile_list.borrow_back(env)?.call(mask)
+}
+
+/// A `Ratio` (helpers.js's class) of the core's `text` of a fraction.
+fn ratio_object(env: &Env, text: String) -> Result<Unknown<'_>> {
+    helpers(env)?.ratio.borrow_back(env)?.call(text)
+}
+
+/// The text of `value` when it is a `Ratio`, else `None`.
+fn ratio_text(env: &Env, value: &Unknown<'_>) -> Result<Option<String>> {
+    helpers(env)?.ratio_text.borrow_back(env)?.call(value.raw())
 }
 
 /// `value` (an object or array holding bigints) with a `toJSON` that writes them in decimal.
