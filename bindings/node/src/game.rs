@@ -5,7 +5,7 @@ use fairmines::ServerSeed;
 use napi::bindgen_prelude::{BigInt, Either, Env, Null, Result, ToNapiValue, Unknown};
 use napi_derive::napi;
 
-use crate::ratio::{Ratio, RatioArg, ratio_or_null, rtp};
+use crate::ratio::{Ratio, RatioArg, rtp};
 use crate::{Failure, NumberArg, StringArg, guard, number, text, with_json};
 
 /// The public side of a seed pair: what the player may see while it is active.
@@ -195,6 +195,8 @@ impl SeedPair {
 }
 
 /// What a reveal found, with everything a player is shown after it (the core's `Reveal`).
+// Declared here for index.d.ts; the object is made by helpers.js in one call (`crate::reveal_object`), not
+// property by property through Node-API: a service makes one with every reveal.
 #[napi(object, object_from_js = false)]
 pub struct Reveal {
     /// The tile revealed, 1-based.
@@ -227,12 +229,9 @@ impl Round {
     /// @throws {Error} the round has finished (`code: 'FAIRMINES_ROUND_FINISHED'`) or was voided by its
     /// seed pair (`code: 'FAIRMINES_ROUND_VOIDED'`)
     #[napi(catch_unwind, ts_args_type = "tile: number | bigint", ts_return_type = "SafeReveal | MineReveal")]
-    pub fn reveal(&mut self, env: Env, tile: NumberArg) -> Result<Reveal> {
-        guard(&env, || {
-            let r = self.inner.reveal(number(tile, "tile", "tile")?).map_err(Failure::core)?;
-            let (tile, safe_picks, multiplier) = (r.tile.into(), r.safe_picks.into(), ratio_or_null(r.multiplier));
-            Ok(Reveal { tile, safe: r.safe, safe_picks, multiplier, finished: r.finished })
-        })
+    pub fn reveal<'env>(&mut self, env: &'env Env, tile: NumberArg) -> Result<Unknown<'env>> {
+        let reveal = guard(env, || self.inner.reveal(number(tile, "tile", "tile")?).map_err(Failure::core))?;
+        crate::reveal_object(env, reveal)
     }
 
     /// Ends the round and returns the multiplier to pay.

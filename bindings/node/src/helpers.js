@@ -122,6 +122,9 @@
     // A Ratio of the core's text of a fraction; the text of a Ratio (else null).
     ratio: (text) => new Ratio(MADE, text),
     ratioText: textOf,
+    // A reveal (game.rs), made in one call: Node-API would define its properties one by one, by name.
+    reveal: (tile, safe, safePicks, multiplier, finished) =>
+      ({ tile, safe, safePicks, multiplier: multiplier === null ? null : new Ratio(MADE, multiplier), finished }),
     // Sorted 1-based tiles from a 25-bit mask (indexed stores, not `push`, which user code may replace).
     tileList(mask) {
       const tiles = [];

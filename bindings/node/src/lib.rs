@@ -299,6 +299,9 @@ fn round_args(
 /// The addon's JavaScript (classes' inspection and JSON forms, and the helpers below), run by [`init`].
 const HELPERS_JS: &str = include_str!("helpers.js");
 
+/// A reveal for helpers.js: `tile`, `safe`, `safePicks`, the multiplier's text, `finished`.
+type RevealArgs = (u32, bool, u32, Option<String>, bool);
+
 /// The compiled [`HELPERS_JS`] of one environment, in its instance data (`'static` only because a
 /// `FunctionRef` cannot name a later call's scope; a value goes straight back to JavaScript).
 struct Helpers {
@@ -309,6 +312,7 @@ struct Helpers {
     hide_seed: FunctionRef<napi_value, Unknown<'static>>,
     ratio: FunctionRef<String, Unknown<'static>>,
     ratio_text: FunctionRef<napi_value, Option<String>>,
+    reveal: FunctionRef<FnArgs<RevealArgs>, Unknown<'static>>,
     abortable: FunctionRef<FnArgs<(napi_value, napi_value, napi_value)>, Unknown<'static>>,
 }
 
@@ -321,8 +325,9 @@ fn install_helpers(exports: &Object<'_>, env: &Env) -> Result<()> {
     let (tile_list, numbers, with_json) = (get(&js, "tileList")?, get(&js, "numbers")?, get(&js, "withJson")?);
     let (record_with_json, hide_seed, abortable) =
         (get(&js, "recordWithJson")?, get(&js, "hideSeed")?, get(&js, "abortable")?);
-    let (ratio, ratio_text) = (get(&js, "ratio")?, get(&js, "ratioText")?);
-    let helpers = Helpers { tile_list, numbers, with_json, record_with_json, hide_seed, ratio, ratio_text, abortable };
+    let (ratio, ratio_text, reveal) = (get(&js, "ratio")?, get(&js, "ratioText")?, get(&js, "reveal")?);
+    let helpers =
+        Helpers { tile_list, numbers, with_json, record_with_json, hide_seed, ratio, ratio_text, reveal, abortable };
     env.set_instance_data(helpers, (), |_| {})
 }
 
@@ -340,6 +345,13 @@ fn tile_list_array<'env>(env: &'env Env, tiles: &[u8]) -> Result<Unknown<'env>> 
 /// A `Ratio` (helpers.js's class) of the core's `text` of a fraction.
 fn ratio_object(env: &Env, text: String) -> Result<Unknown<'_>> {
     helpers(env)?.ratio.borrow_back(env)?.call(text)
+}
+
+/// A reveal as the object of [`game::Reveal`], its multiplier a `Ratio`.
+fn reveal_object(env: &Env, reveal: fairmines::Reveal) -> Result<Unknown<'_>> {
+    let fairmines::Reveal { tile, safe, safe_picks, multiplier, finished } = reveal;
+    let args = (u32::from(tile), safe, u32::from(safe_picks), multiplier.map(|m| m.to_string()), finished);
+    helpers(env)?.reveal.borrow_back(env)?.call(args.into())
 }
 
 /// The text of `value` when it is a `Ratio`, else `None`.
