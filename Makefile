@@ -10,14 +10,14 @@ ARGS ?= --server-seed b6c230a9b1ee0fece242600e3354f5b161258600401b469e9dc4f20cd8
         --commitment f5eca593da3fd535d80f1dd3cc314370f5ce423df9be402af81dc5f01959cf42 \
         --positions 7,10,19
 
-.PHONY: verify serve test-server test-server-api test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench bench-dist check-versions check-workflows dist test-dist check-reproducible test-dist-reproducible history-memory fuzz mutation-check install-c vectors search-rejections
+.PHONY: verify serve test-server test-server-api test test-rust test-vectors test-c test-node wasm test-wasm test-uniffi test-python test-miri test-cross test-readme test-web web bench bench-dist check-versions check-workflows dist test-dist check-reproducible test-dist-reproducible test-dist-then-miri history-memory fuzz mutation-check install-c vectors search-rejections
 
 verify:
 	cargo run --locked --release --quiet -p fairmines-cli -- verify $(ARGS)
 
 # make test compiles the Python sdist once: test-dist installs the released one and runs the package's suites on it.
 test: export FAIRMINES_SKIP_SDIST := 1
-test: test-rust test-vectors test-python test-node test-server test-server-api test-wasm test-c test-uniffi test-cross test-web dist test-dist-reproducible test-readme test-miri check-versions check-workflows
+test: test-rust test-vectors test-python test-node test-server test-server-api test-wasm test-c test-uniffi test-cross test-web dist test-dist-reproducible test-readme check-versions check-workflows
 	@echo "make test: every suite passed"
 
 test-rust:
@@ -110,12 +110,17 @@ test-dist:
 check-reproducible:
 	bash scripts/check-reproducible.sh
 
-# test-dist and check-reproducible at once (make test's step; each one's output printed whole when it ends):
-# test-dist's steps mostly keep one core busy (QEMU, installs, suites), and check-reproducible's build, niced,
-# takes what they leave. Neither writes what the other reads: test-dist reads dist/, the build writes target/'s
-# build folders and target/repro.
+# test-dist, then test-miri, beside check-reproducible (make test's step; each one's output printed whole when it
+# ends): test-dist's steps and Miri mostly keep one core busy (QEMU, installs, suites; Miri interprets on one
+# thread), and check-reproducible's build, niced, takes what they leave; it runs longest, so Miri fits in its tail.
+# None writes what another reads: test-dist reads dist/, Miri builds in target/miri, the second build writes
+# target/'s other build folders and target/repro.
 test-dist-reproducible:
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-dist check-reproducible
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-dist-then-miri check-reproducible
+
+test-dist-then-miri:
+	$(MAKE) --no-print-directory test-dist
+	$(MAKE) --no-print-directory test-miri
 
 # The core's unit and game tests under Miri (nightly; installed when missing).
 test-miri:
