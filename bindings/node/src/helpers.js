@@ -1,8 +1,8 @@
 // The JavaScript of the addon, compiled once per environment by `init` (lib.rs) and called with its
-// exports and the functions of `Ratio` (ratio.rs): it makes the class Ratio, gives the classes their inspection and JSON forms and Node-API's own failures the package's
-// error model (a TypeError with a code and, when one is at fault, an argument), and returns the helpers the Rust side
-// calls (a call into one costs about three Node-API calls; building a value from Rust costs two per
-// element or field).
+// exports and the functions of `Ratio` (ratio.rs): it makes the class Ratio, gives the classes their
+// inspection and JSON forms and Node-API's own failures the package's error model (a TypeError with a code
+// and, when one is at fault, an argument), and returns the helpers the Rust side calls (a call into one costs
+// about three Node-API calls; building a value from Rust costs two per element or field).
 (function setup(exports, native) {
   'use strict';
   const { Round, SeedPair, recordToJson } = exports;
@@ -87,8 +87,8 @@
       Object.defineProperty(Class.prototype, key, descriptor);
     }
     // The class as exported (one way for all three): a proxy over a function of its own (napi-rs's statics
-    // can be neither redefined nor trapped), with the class's name, length and prototype (so `instanceof` and subclasses work) and
-    // its statics guarded. napi-rs runs a class's constructor on whatever `this` a call without `new` gives
+    // can be neither redefined nor trapped), with the class's name, length and prototype (so `instanceof`
+    // and subclasses work) and its statics guarded. napi-rs runs a class's constructor on whatever `this` a call without `new` gives
     // (the exports object, a plain object): such a call throws what calling a JavaScript class does. `new`
     // of a class with no constructor (Round: rounds come from a seed pair) is refused as Node refuses its own.
     const message = `Class constructor ${Class.name} cannot be invoked without 'new'`;

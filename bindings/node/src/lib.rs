@@ -296,7 +296,8 @@ fn round_args(
     Ok((text(server_seed, "serverSeed")?, text(client_seed, "clientSeed")?, self::nonce(nonce)?, self::mines(mines)?))
 }
 
-/// The addon's JavaScript (classes' inspection and JSON forms, and the helpers below), run by [`init`].
+/// The addon's JavaScript (the class Ratio, classes' inspection and JSON forms, and the helpers below), run by
+/// [`init`].
 const HELPERS_JS: &str = include_str!("helpers.js");
 
 /// A reveal for helpers.js: `tile`, `safe`, `safePicks`, the multiplier's text, `finished`.
